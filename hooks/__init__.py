@@ -1,0 +1,1 @@
+"""cass.hooks: pre-commit hooks (mirror ports, verify) and the CI gate."""

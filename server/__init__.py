@@ -1,0 +1,1 @@
+"""cass.server: the front ends: the pygls language server and the `cass` command line."""

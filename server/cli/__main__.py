@@ -1,0 +1,5 @@
+import sys
+
+from cass.server.cli import main
+
+sys.exit(main())
