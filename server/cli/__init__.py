@@ -41,6 +41,18 @@ def build_app() -> typer.Typer:
         add_completion=False,
         pretty_exceptions_enable=False,
     )
+
+    @app.callback()
+    def root() -> None:
+        """Port NVIDIA CUDA code to AMD GPUs and prove every port by running it."""
+
+    @app.command()
+    def version() -> None:
+        """Print the cass version."""
+        from importlib.metadata import version as dist_version
+
+        print(dist_version("cass"))
+
     for name in COMMAND_MODULES:
         qualified = f"{__name__}.{name}"
         if importlib.util.find_spec(qualified) is None:
@@ -52,28 +64,17 @@ def build_app() -> typer.Typer:
 def main(argv: list[str] | None = None) -> int:
     app = build_app()
     try:
-        app(args=argv, standalone_mode=False, prog_name="cass")
+        app(args=argv, prog_name="cass")  # standalone: usage errors print and exit 2
     except CassError as exc:
         err_console.print(f"[bold red]error:[/] {exc.message}", highlight=False, soft_wrap=True)
         for d in exc.diagnostics:
-            err_console.print(d.render(), highlight=False, soft_wrap=True)
+            err_console.print(d.render(), highlight=False, soft_wrap=True, markup=False)
         return exc.exit_code
-    except SystemExit as exc:  # typer.Exit inside commands
-        return int(exc.code or 0)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:
         err_console.print("interrupted")
         return 130
-    except Exception as exc:  # click usage errors
-        import click
-
-        if isinstance(exc, click.exceptions.Exit):
-            return exc.exit_code
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            return 2
-        if isinstance(exc, click.exceptions.Abort):
-            return 130
-        raise
     return 0
 
 
