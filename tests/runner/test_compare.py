@@ -1,0 +1,104 @@
+"""Token-wise comparison with tolerance: tables of outputs that must and must not match."""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import pytest
+
+from cass.runner.compare import compare_file, compare_results, compare_text, numbers_close, tokenize
+from cass.runner.results import RunResult
+from cass.runner.spec import OutputFile, RunSpec
+
+SPEC = RunSpec()
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual"),
+    [
+        ("sum = 3.14159\n", "sum =   3.141592\n"),
+        ("x 1e-3\n", "x 0.001\n"),
+        ("x 1.0E+02\n", "x 100\n"),
+        ("mask 0xFF\n", "mask 255\n"),
+        ("v nan -nan\n", "v -nan nan\n"),
+        ("v inf -inf\n", "v inf -inf\n"),
+        ("a,b 1.000000 2\n", "a,b 1.0000001 2.0\n"),
+        ("tiny 0\n", "tiny 1e-9\n"),  # atol 1e-8
+        ("x[3]=4;\n", "x[3]=4.000001;\n"),
+    ],
+)
+def test_outputs_that_agree(expected, actual):
+    assert compare_text("stdout", expected, actual, SPEC) == []
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "first_expected", "first_actual", "line"),
+    [
+        ("sum = 3.14159\n", "sum = 3.1417\n", "3.14159", "3.1417", 1),
+        ("ok\nresult 10\n", "ok\nresult 11\n", "10", "11", 2),
+        ("PASS\n", "FAIL\n", "PASS", "FAIL", 1),
+        ("v nan\n", "v 0\n", "nan", "0", 1),
+        ("v inf\n", "v -inf\n", "inf", "-inf", 1),
+        ("1 2 3\n", "1 2\n", "3", "<end of output>", 1),
+        ("1 2\n", "1 2 3\n", "<end of output>", "3", 1),
+        ("info 1\n", "inf 1\n", "info", "inf", 1),
+    ],
+)
+def test_first_mismatch_is_reported_with_context(expected, actual, first_expected, first_actual, line):
+    found = compare_text("stdout", expected, actual, SPEC)
+    assert found, "expected a mismatch"
+    assert (found[0].expected, found[0].actual, found[0].line) == (first_expected, first_actual, line)
+    context = found[0].actual_context if first_expected == "<end of output>" else found[0].expected_context
+    source = actual if first_expected == "<end of output>" else expected
+    assert context == source.splitlines()[line - 1].strip()
+
+
+def test_tolerances_and_ignored_lines_come_from_the_spec():
+    loose = RunSpec(rtol=1e-2, ignore_lines=(r"^elapsed",))
+    assert compare_text("stdout", "r 1.00\nelapsed 3 ms\n", "r 1.005\nelapsed 9 ms\n", loose) == []
+    assert compare_text("stdout", "r 1.00\nelapsed 3 ms\n", "r 1.005\nelapsed 9 ms\n", SPEC)
+
+
+def test_reports_are_capped():
+    exp = " ".join(str(i) for i in range(100))
+    act = " ".join(str(i + 1) for i in range(100))
+    assert len(compare_text("stdout", exp, act, SPEC)) == 10
+
+
+def test_tokenizer_keeps_identifiers_whole():
+    tokens = [(t.text, t.value) for t in tokenize("float4 sm_90 x=-2.5e3, 3.5.")]
+    assert tokens == [("float4", None), ("sm_90", None), ("x=", None), ("-2.5e3", -2500.0),
+                      (",", None), ("3.5", 3.5), (".", None)]  # fmt: skip
+
+
+def test_numbers_close_edge_cases():
+    assert numbers_close(2**62, 2**62, 0, 0)
+    assert not numbers_close(1, 2, 1e-5, 0)
+    assert numbers_close(math.nan, math.nan, 0, 0)
+
+
+def _f32(*values: float) -> bytes:
+    return struct.pack(f"<{len(values)}f", *values)
+
+
+def test_typed_array_files():
+    out = OutputFile("v.bin", "f32")
+    assert compare_file(out, _f32(1, 2, 3), _f32(1, 2.000001, 3), SPEC) == []
+    found = compare_file(out, _f32(1, 2, 3), _f32(1, 2.5, 3), SPEC)
+    assert found[0].message.startswith("element [1] differs") and found[0].actual == "2.5"
+    assert compare_file(out, _f32(1, 2), _f32(1), SPEC)[0].message == "array lengths differ"
+
+
+def test_missing_and_binary_files():
+    assert compare_file(OutputFile("o.txt"), b"1", None, SPEC)[0].message == "the port did not write o.txt"
+    found = compare_file(OutputFile("b", "bytes"), b"\x00\x01\x02", b"\x00\x01\x03", SPEC)
+    assert found[0].message == "bytes differ from offset 2"
+
+
+def test_results_compare_exit_codes_then_stdout():
+    ref = RunResult("recorded", 0, "ok 1\n")
+    crashed = RunResult("emulator", 139, "ok 1\n", stderr="segfault", signal=11)
+    found = compare_results(ref, crashed, SPEC)
+    assert found[0].where == "exit_code" and "crashed with signal 11" in found[0].message
+    assert compare_results(ref, crashed, RunSpec(compare_exit_code=False)) == []
