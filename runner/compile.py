@@ -1,0 +1,229 @@
+"""`cass compile` as a library: one source file through the NVIDIA or the AMD compiler stack.
+
+    compile_file("vector_add.cu", ["sass"], arch="sm_80")     -> CompileResult
+    compile_file("vector_add.hip", ["rdna3", "code-object"])  -> CompileResult
+    compile_file("kernel.s", ["code-object"])                 -> CompileResult
+
+The file's suffix picks the stack (`.cu` CUDA, `.hip` HIP, `.s` RDNA3 assembly). Every requested
+artifact is written to `out_dir` (a fresh temporary folder when not given); text artifacts are
+also returned in memory. Compiler errors raise `CassError(exit_code=1)` carrying located
+diagnostics; bad input (missing, empty, binary, non-UTF-8 file, unknown arch or emit) raises
+`CassError(exit_code=2)` naming the file and the problem.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cass.runner import toolchain
+from cass.runner.compiler_output import error_summary, parse_compiler_output
+from cass.runner.diagnostics import CassError, Diagnostic
+
+COMPILE_TIMEOUT_S = 300
+
+# Which stack a suffix selects.
+SOURCE_KINDS = {".cu": "cuda", ".hip": "hip", ".s": "rdna3"}
+# What each stack can emit, and the file suffix of each artifact.
+EMITS: dict[str, dict[str, str]] = {
+    "cuda": {
+        "ptx": ".ptx",
+        "cubin": ".cubin",
+        "sass": ".sass",
+        "host-asm": ".host.s",
+        "exe": ".out",
+    },
+    "hip": {"rdna3": ".s", "code-object": ".hsaco", "host-asm": ".host.s", "host-object": ".host.o"},
+    "rdna3": {"code-object": ".hsaco"},
+}
+TEXT_EMITS = frozenset({"ptx", "sass", "host-asm", "rdna3"})
+DEFAULT_EMIT = {"cuda": "sass", "hip": "rdna3", "rdna3": "code-object"}
+# nvcc 13 targets sm_75 and newer.
+CUDA_ARCHS = ("sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_120")
+DEFAULT_GFX_ARCH = "gfx1100"
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    """One kernel of a compiled file: names, its assembly alone, and its resource use."""
+
+    name: str  # mangled
+    demangled: str
+    asm: str  # SASS or RDNA3 text of this kernel only
+    registers: int  # NVIDIA: registers per thread; AMD: VGPRs
+    shared_bytes: int  # NVIDIA shared memory / AMD LDS (static)
+    spills: int  # bytes spilled (NVIDIA stores) or spilled registers (AMD VGPR + SGPR)
+    scalar_registers: int | None = None  # AMD only: SGPRs
+
+    def to_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class CompileResult:
+    source: Path
+    kind: str  # cuda | hip | rdna3
+    arch: str
+    out_dir: Path
+    artifacts: dict[str, Path] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    kernels: list[KernelInfo] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)  # warnings of successful steps
+
+    def manifest(self) -> dict:
+        return {
+            "source": str(self.source),
+            "kind": self.kind,
+            "arch": self.arch,
+            "artifacts": {emit: str(path) for emit, path in self.artifacts.items()},
+            "kernels": [k.to_dict() for k in self.kernels],
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+        }
+
+
+# ---------------------------------------------------------------- input checks
+
+
+def source_kind(path: Path) -> str:
+    kind = SOURCE_KINDS.get(path.suffix)
+    if kind is None:
+        known = ", ".join(SOURCE_KINDS)
+        raise CassError(f"{path}: cannot tell which compiler to use (expected a file ending in {known})")
+    return kind
+
+
+def read_source(path: Path) -> str:
+    """The file's text, or a CassError naming the file and what is wrong with it."""
+    if not path.exists():
+        raise CassError(f"{path}: no such file")
+    if path.is_dir():
+        raise CassError(f"{path}: is a directory, not a source file")
+    data = path.read_bytes()
+    if not data.strip():
+        raise CassError(f"{path}: the file is empty; nothing to compile")
+    if b"\0" in data[:8192]:
+        raise CassError(f"{path}: looks like a binary file, not source text")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CassError(
+            f"{path}:{line}: the file is not UTF-8 text (byte 0x{data[exc.start]:02x}); "
+            "re-save it as UTF-8"
+        ) from None
+
+
+def resolve_arch(kind: str, arch: str | None) -> str:
+    if kind == "cuda":
+        arch = arch or toolchain.default_cuda_arch()
+        if arch not in CUDA_ARCHS:
+            raise CassError(f"unknown CUDA arch '{arch}': use one of {', '.join(CUDA_ARCHS)}")
+        return arch
+    arch = arch or DEFAULT_GFX_ARCH
+    toolchain.check_gfx_arch(arch)
+    return arch
+
+
+def check_emits(kind: str, emits: Sequence[str], path: Path) -> list[str]:
+    emits = list(dict.fromkeys(emits)) or [DEFAULT_EMIT[kind]]
+    allowed = EMITS[kind]
+    for emit in emits:
+        if emit not in allowed:
+            raise CassError(
+                f"{path}: cannot emit '{emit}' from a {kind} file (choose from {', '.join(allowed)})"
+            )
+    return emits
+
+
+# ---------------------------------------------------------------- running one step
+
+
+def run_step(argv: list[str], source: Path, tool: str, *, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run one compiler step with a time limit; CassError(exit 1) with diagnostics on failure."""
+    try:
+        proc = subprocess.run(
+            argv,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=COMPILE_TIMEOUT_S,
+            cwd=cwd,
+        )
+    except subprocess.TimeoutExpired:
+        raise CassError(
+            f"{source}: {tool} did not finish within {COMPILE_TIMEOUT_S} s", exit_code=1
+        ) from None
+    if proc.returncode != 0:
+        output = proc.stderr + proc.stdout
+        diags = parse_compiler_output(output, tool, str(source))
+        reason = error_summary(diags, output)
+        raise CassError(
+            f"{source}: {tool} failed: {reason}", exit_code=1, diagnostics=tuple(diags)
+        )
+    return proc
+
+
+def step_warnings(proc: subprocess.CompletedProcess, source: Path, tool: str) -> list[Diagnostic]:
+    return parse_compiler_output(proc.stderr, tool, str(source))
+
+
+def demangle(names: Sequence[str]) -> list[str]:
+    """C++ names demangled with llvm-cxxfilt-16 (names unchanged where it is missing)."""
+    tool = toolchain.find_tool("llvm-cxxfilt-16")
+    if not names or isinstance(tool, toolchain.MissingTool):
+        return list(names)
+    proc = subprocess.run(
+        [str(tool.path)], input="\n".join(names), capture_output=True, text=True, timeout=30
+    )
+    out = proc.stdout.splitlines()
+    return out if proc.returncode == 0 and len(out) == len(names) else list(names)
+
+
+# ---------------------------------------------------------------- the entry point
+
+
+def compile_file(
+    path: str | Path,
+    emits: Sequence[str] = (),
+    *,
+    arch: str | None = None,
+    out_dir: str | Path | None = None,
+    kernels: bool = False,
+    extra_flags: Sequence[str] = (),
+) -> CompileResult:
+    """Compile one file; see the module docstring. `kernels=True` fills the per-kernel manifest."""
+    from cass.runner import compile_amd, compile_cuda
+
+    source = Path(path)
+    read_source(source)
+    kind = source_kind(source)
+    arch = resolve_arch(kind, arch)
+    wanted = check_emits(kind, emits, source)
+    out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="cass-out-"))
+    out.mkdir(parents=True, exist_ok=True)
+    result = CompileResult(source, kind, arch, out)
+    stack = {"cuda": compile_cuda.build, "hip": compile_amd.build_hip, "rdna3": compile_amd.build_asm}
+    with tempfile.TemporaryDirectory(prefix="cass-") as work:
+        stack[kind](result, wanted, Path(work), kernels=kernels, extra_flags=list(extra_flags))
+    return result
+
+
+def artifact_path(result: CompileResult, emit: str) -> Path:
+    """Where `emit` goes: `<out_dir>/<stem>.<arch><suffix>`; never the source file itself."""
+    target = result.out_dir / f"{result.source.stem}.{result.arch}{EMITS[result.kind][emit]}"
+    if target.resolve() == result.source.resolve():
+        raise CassError(f"{result.source}: refusing to overwrite the source with its {emit} output")
+    return target
+
+
+def keep(result: CompileResult, emit: str, produced: Path) -> None:
+    """Move a produced artifact into the output folder and remember it (and its text)."""
+    target = artifact_path(result, emit)
+    shutil.move(produced, target)
+    result.artifacts[emit] = target
+    if emit in TEXT_EMITS:
+        result.texts[emit] = target.read_text(errors="replace")
