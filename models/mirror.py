@@ -41,6 +41,7 @@ HEADER_VERSION = "1"
 _MAGIC = "// cass-mirror: "
 _END = "// end cass-mirror"
 _FIELDS = ("source", "source-sha256", "engine", "target", "verdict", "body-sha256", "hand-edited")
+HEADER_LINES = 2 + 1 + len(_FIELDS) + 1  # explanation, magic, fields, end: body line 1 follows
 
 # Source suffix -> mirror suffix (the knowledge table; `suffixes` in config overrides entries).
 DEFAULT_SUFFIXES: dict[str, str] = {".cu": ".hip", ".cuh": ".hip.h"}

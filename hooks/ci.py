@@ -1,0 +1,45 @@
+"""The CI gate: check (and verify) the mirrors a pull request touches, or all of them.
+
+`gate(start, base=REF)` looks at files changed between the merge base of REF and HEAD: a changed
+source or mirror brings in its pair. `gate(start, everything=True)` checks every tracked source.
+Each pair is checked like cass-check (exists, current, not hand-edited unmarked, no conflict
+markers) and, with `verify`, run and compared. The front end (`cass ci`) renders the `Report`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cass.hooks.check import check_one
+from cass.hooks.pairs import select_pairs
+from cass.hooks.repo import changed_since, describe, open_repo, tracked_files
+from cass.hooks.report import Report
+from cass.hooks.work import default_jobs, run_pairs
+from cass.models import mirror as mm
+from cass.runner.diagnostics import CassError
+
+EXIT_CODES = {
+    0: "every pair checked is current (and verified, with --verify)",
+    1: "findings: a mirror is missing, stale, hand-edited without a mark, or the port mismatches",
+    2: "usage: bad option, bad config, not a git repository, base not found",
+    3: "internal error in cass",
+}
+
+
+def gate(start: Path, *, base: str | None = None, everything: bool = False,
+         verify: bool | None = None, strict: bool = False, jobs: int | None = None) -> Report:
+    """Run the gate for the repository containing `start`."""
+    if (base is None) == (not everything):
+        raise CassError("give exactly one of --base REF (changes since REF) or --all")
+    state = open_repo(start)
+    config = mm.load_config(state.root)
+    names = tracked_files(state) if everything else changed_since(state, base or "")
+    names = [str(state.root / n) for n in names]
+    selection = select_pairs(state.root, names, config)
+    run_verify = config.verify if verify is None else verify
+    outcomes = run_pairs(
+        lambda p: check_one(state.root, p, config, run_verify, strict),
+        selection.pairs, jobs or default_jobs(), "cass ci")
+    scope = "all files" if everything else f"changes since {base}"
+    return Report(tuple(outcomes), selection.diagnostics, tuple(describe(state)), scope,
+                  run_verify)

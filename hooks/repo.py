@@ -1,0 +1,124 @@
+"""The git repository the hooks run in: its root and state, changed and tracked files.
+
+Plain `git` with time limits (pre-commit runs the hooks inside a repository; CI checks out one).
+Unusual states get a clear message: detached HEAD (fine, noted), a shallow clone (the base of a
+pull request may be missing: say how to fetch it), a merge / rebase / cherry-pick in progress
+(mirrors with conflicts are left to the person resolving them).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from cass.runner.diagnostics import CassError
+
+GIT_TIMEOUT_S = 60
+_IN_PROGRESS = {  # marker file in the git dir -> what is in progress
+    "MERGE_HEAD": "a merge",
+    "CHERRY_PICK_HEAD": "a cherry-pick",
+    "REVERT_HEAD": "a revert",
+    "rebase-merge": "a rebase",
+    "rebase-apply": "a rebase",
+}
+
+
+@dataclass(frozen=True)
+class RepoState:
+    root: Path
+    git_dir: Path
+    branch: str | None  # None: detached HEAD (or no commit yet)
+    has_commits: bool
+    shallow: bool
+    in_progress: str | None  # "a merge", "a rebase", ... or None
+    unmerged: frozenset[str]  # paths with unresolved conflicts
+
+
+def git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+    """Run git in `root` (bytes out, time-limited); a failure raises CassError with git's words."""
+    try:
+        done = subprocess.run(["git", "-c", "core.quotepath=off", *args], cwd=root,
+                              capture_output=True, timeout=GIT_TIMEOUT_S)
+    except FileNotFoundError:
+        raise CassError("git is not installed or not on PATH; install git") from None
+    except subprocess.TimeoutExpired:
+        raise CassError(f"`git {' '.join(args)}` took over {GIT_TIMEOUT_S} s; try again",
+                        exit_code=1) from None
+    if check and done.returncode != 0:
+        words = done.stderr.decode(errors="replace").strip()
+        raise CassError(f"`git {' '.join(args)}` failed in {root}: {words}")
+    return done
+
+
+def _text(done: subprocess.CompletedProcess[bytes]) -> str:
+    return done.stdout.decode("utf-8", errors="surrogateescape").strip()
+
+
+def open_repo(start: Path) -> RepoState:
+    """The repository containing `start`; CassError when there is none."""
+    probe = git(start, "rev-parse", "--show-toplevel", "--absolute-git-dir", check=False)
+    if probe.returncode != 0:
+        raise CassError(f"{start}: not inside a git repository; run this from a git checkout "
+                        "(or `git init` first)")
+    top, git_dir = _text(probe).splitlines()[:2]
+    root, gdir = Path(top), Path(git_dir)
+    has_commits = git(root, "rev-parse", "--verify", "-q", "HEAD", check=False).returncode == 0
+    branch = _text(git(root, "symbolic-ref", "-q", "--short", "HEAD", check=False)) or None
+    shallow = _text(git(root, "rev-parse", "--is-shallow-repository")) == "true"
+    in_progress = next((what for name, what in _IN_PROGRESS.items() if (gdir / name).exists()),
+                       None)
+    unmerged = frozenset(_z(git(root, "diff", "--name-only", "-z", "--diff-filter=U")))
+    return RepoState(root, gdir, branch, has_commits, shallow,
+                     in_progress, unmerged)
+
+
+def _z(done: subprocess.CompletedProcess[bytes]) -> list[str]:
+    return [p.decode("utf-8", errors="surrogateescape") for p in done.stdout.split(b"\0") if p]
+
+
+def describe(state: RepoState) -> list[str]:
+    """Notes about an unusual state, for the report."""
+    notes = []
+    if state.has_commits and state.branch is None:
+        notes.append("HEAD is detached (checked out at a commit, not a branch); checking it as is")
+    if state.shallow:
+        notes.append("this is a shallow clone: history is incomplete, so the last generated text "
+                     "of a hand-edited mirror may not be found (`git fetch --unshallow` fixes it)")
+    if state.in_progress:
+        notes.append(f"{state.in_progress} is in progress: mirrors with unresolved conflicts are "
+                     "left alone; resolve them (or regenerate with --force), then commit")
+    return notes
+
+
+def resolve_base(state: RepoState, base: str) -> str:
+    """The commit where the branch left `base` (merge base); clear errors for CI checkouts."""
+    if not state.has_commits:
+        raise CassError("the repository has no commits yet; commit first or use --all")
+    found = git(state.root, "rev-parse", "--verify", "-q", f"{base}^{{commit}}", check=False)
+    if found.returncode != 0:
+        hint = " (the clone is shallow: fetch it with `git fetch --deepen=100 origin " \
+               f"{base.removeprefix('origin/')}`)" if state.shallow else ""
+        raise CassError(f"base {base!r} is not a commit here{hint}; fetch it "
+                        f"(`git fetch origin {base.removeprefix('origin/')}`) and pass "
+                        "--base origin/<branch>, or use --all")
+    merge_base = git(state.root, "merge-base", _text(found), "HEAD", check=False)
+    if merge_base.returncode != 0:
+        deepen = " (the clone is shallow: use fetch-depth: 0 in CI or `git fetch --unshallow`)" \
+            if state.shallow else ""
+        raise CassError(f"no common ancestor of {base!r} and HEAD{deepen}; or use --all")
+    return _text(merge_base)
+
+
+def changed_since(state: RepoState, base: str) -> list[str]:
+    """Files added, copied, modified or renamed between the merge base with `base` and the
+    working tree's HEAD (deleted files are left out; their mirrors show up as orphans)."""
+    merge_base = resolve_base(state, base)
+    done = git(state.root, "diff", "--name-only", "-z", "--no-renames", "--diff-filter=ACMRT",
+               merge_base, "HEAD")
+    return _z(done)
+
+
+def tracked_files(state: RepoState) -> list[str]:
+    """Every file git tracks (the index), for `--all`."""
+    return _z(git(state.root, "ls-files", "-z", "--cached"))

@@ -1,0 +1,72 @@
+"""cass-verify: run each changed (source, mirror) pair and compare; exit 1 on a mismatch.
+
+The runner runs the original (NVIDIA GPU, or outputs recorded on one) and the mirror (AMD GPU, or
+the RDNA3 emulator) and compares their outputs. Read-only: it never writes a file. A pair that
+cannot be run here ("unverifiable") is a warning, or a failure with `--strict`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cass.hooks import translate as tr
+from cass.hooks.pairs import Pair, finding, select_pairs
+from cass.hooks.repo import open_repo
+from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, Outcome, default_jobs, guarded_main,
+                             print_diagnostics, run_pairs)
+from cass.models import mirror as mm
+from cass.runner.diagnostics import Diagnostic, Severity
+
+
+def verdict_findings(pair: Pair, check: tr.Check, strict: bool) -> tuple[Diagnostic, ...]:
+    """A verdict as findings on the mirror: mismatch/error are errors; unverifiable a warning
+    (an error when strict); match none."""
+    if check.status == "match":
+        return ()
+    severity = Severity.ERROR if check.failed or strict else Severity.WARNING
+    via = f" ({check.backends})" if check.backends else ""
+    message = f"port {check.status}{via}: {check.message or 'no details'}"
+    if check.details:
+        message += "; " + "; ".join(check.details[:5])
+    return (finding(pair.mirror, severity, f"port-{check.status}", message),)
+
+
+def verify_one(root: Path, pair: Pair, strict: bool = False) -> Outcome:
+    """The pure worker of cass-verify for one pair."""
+    if not (root / pair.mirror).exists():
+        return Outcome(pair, "failed", (finding(pair.source, Severity.ERROR, "mirror-missing",
+                       f"no mirror {pair.mirror} to verify: run cass-port on it first"),))
+    check = tr.verify_pair(root, pair.source, pair.mirror)
+    return Outcome(pair, "verified", verdict_findings(pair, check, strict), check.status)
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="cass-verify", description=__doc__.splitlines()[0])
+    parser.add_argument("filenames", nargs="*", help="CUDA sources or their mirrors")
+    parser.add_argument("--strict", action="store_true", help="fail pairs that cannot be run here")
+    parser.add_argument("--jobs", "-j", type=int, default=default_jobs())
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    def body() -> int:
+        args = parse_args(argv)
+        state = open_repo(Path.cwd())
+        config = mm.load_config(state.root)
+        selection = select_pairs(state.root, args.filenames, config)
+        outcomes = run_pairs(lambda p: verify_one(state.root, p, args.strict), selection.pairs,
+                             args.jobs, "cass-verify")
+        print_diagnostics(selection.diagnostics)
+        for outcome in outcomes:
+            print(f"cass-verify: {outcome.pair.mirror}: {outcome.verdict or outcome.action}")
+            print_diagnostics(outcome.diagnostics)
+        failed = any(o.failed for o in outcomes) or any(
+            d.severity is Severity.ERROR for d in selection.diagnostics)
+        return EXIT_FINDINGS if failed else EXIT_OK
+
+    return guarded_main("cass-verify", body)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,53 @@
+"""`cass ci`: the pull-request gate over the HIP mirrors (front end of cass.hooks.ci)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from cass.runner.diagnostics import CassError
+
+
+def register(app: typer.Typer) -> None:
+    from cass.hooks.ci import EXIT_CODES
+    from cass.hooks.report import FORMATS
+
+    codes = "; ".join(f"{code}: {what}" for code, what in EXIT_CODES.items())
+
+    @app.command(help="Check the HIP mirrors a pull request touches (--base REF) or all of them "
+                      f"(--all): present, current, not hand-edited unmarked, verified. Exit codes: "
+                      f"{codes}.")
+    def ci(
+        base: Optional[str] = typer.Option(None, "--base", help="check files changed since the "
+                                           "merge base with this ref (e.g. origin/main)"),
+        everything: bool = typer.Option(False, "--all", help="check every tracked CUDA source"),
+        fmt: str = typer.Option("text", "--format", help=f"one of {', '.join(FORMATS)}"),
+        output: Optional[Path] = typer.Option(None, "--output", "-o",
+                                              help="write the report here (default: stdout)"),
+        verify: Optional[bool] = typer.Option(None, "--verify/--no-verify", help="run and "
+                                              "compare each pair (default: the verify key of "
+                                              "tool.cass.mirror, true)"),
+        strict: bool = typer.Option(False, "--strict", help="fail pairs no backend here can run"),
+        jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="pairs checked at once"),
+        repo: Path = typer.Option(Path("."), "--repo", help="the repository (default: here)"),
+    ) -> None:
+        from cass.hooks.ci import gate
+        from cass.hooks.report import render
+
+        if fmt not in FORMATS:
+            raise CassError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
+        report = gate(repo.resolve(), base=base, everything=everything, verify=verify,
+                      strict=strict, jobs=jobs)
+        text = render(report, fmt)
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(text, encoding="utf-8")
+            typer.echo(f"cass ci: report written to {output}", err=True)
+        if fmt != "text" and report.failed:
+            typer.echo(f"cass ci: FAILED ({sum(o.failed for o in report.outcomes)} pair(s))",
+                       err=True)
+        raise typer.Exit(1 if report.failed else 0)
