@@ -18,11 +18,11 @@
 
 // Deterministic input generator (LCG); never rand() or the clock.
 static uint32_t g_seed = 12345u;
-static uint32_t next_u32() {
+inline uint32_t next_u32() {
     g_seed = g_seed * 1664525u + 1013904223u;
     return g_seed;
 }
-static float next_uniform() {  // uniform in [-1, 1)
+inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 

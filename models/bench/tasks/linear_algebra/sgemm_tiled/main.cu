@@ -18,7 +18,7 @@
     } while (0)
 
 static uint32_t g_seed = 20240611u;
-static float next_uniform() {  // LCG, uniform in [-1, 1)
+inline float next_uniform() {  // LCG, uniform in [-1, 1)
     g_seed = g_seed * 1664525u + 1013904223u;
     return (float)(g_seed >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
