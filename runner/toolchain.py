@@ -62,7 +62,7 @@ TOOL_SPECS: dict[str, ToolSpec] = {
     ),
     "rocminfo": ToolSpec(("rocminfo",), f"{APT} rocminfo", ("/opt/rocm/bin",), version_args=()),
     "hipcc": ToolSpec(("hipcc",), f"{APT} hipcc", ("/opt/rocm/bin",)),
-    "hipify-perl": ToolSpec(("hipify-perl",), "install ROCm's HIPIFY", ("/opt/rocm/bin",)),
+    "hipify-perl": ToolSpec(("hipify-perl",), "install ROCm's HIPIFY (not packaged in Debian 12; optional)", ("/opt/rocm/bin",)),
 }
 # clang-offload-bundler is also asked for under its versioned name.
 TOOL_ALIASES = {"clang-offload-bundler-16": "clang-offload-bundler"}

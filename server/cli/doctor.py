@@ -1,0 +1,104 @@
+"""`cass doctor` (what this machine has and can do) and `cass setup` (install what is missing)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from cass.runner import setup as runner_setup
+from cass.runner.toolchain import MissingTool
+
+console = Console(highlight=False)
+
+
+def tools_table(env: runner_setup.Environment) -> Table:
+    table = Table(title="Tools")
+    for column in ("tool", "status", "version"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("path or fix", overflow="fold")
+    for tool in env.tools:
+        if isinstance(tool, MissingTool):
+            table.add_row(tool.name, "[red]missing[/]", "", f"run: {tool.fix}")
+        else:
+            table.add_row(tool.name, "[green]found[/]", tool.version, str(tool.path))
+    return table
+
+
+def gpus_table(env: runner_setup.Environment) -> Table:
+    table = Table(title="GPUs")
+    for column in ("vendor", "name", "arch", "driver"):
+        table.add_column(column)
+    for gpu in env.gpus:
+        table.add_row(gpu.vendor, gpu.name, gpu.arch, gpu.driver)
+    if not env.gpus:
+        table.add_row("-", "no GPU found", "-", "-")
+    return table
+
+
+def backends_table(env: runner_setup.Environment) -> Table:
+    table = Table(title="Verification backends")
+    for column in ("backend", "available", "why"):
+        table.add_column(column)
+    for b in env.backends:
+        table.add_row(b.name, "[green]yes[/]" if b.available else "[yellow]no[/]", b.reason)
+    return table
+
+
+def environment_json(env: runner_setup.Environment) -> dict:
+    return {
+        "tools": [
+            {"name": t.name, "found": t.found, "version": getattr(t, "version", ""),
+             "path": str(getattr(t, "path", "")), "fix": getattr(t, "fix", "")}
+            for t in env.tools
+        ],
+        "gpus": [gpu.__dict__ for gpu in env.gpus],
+        "backends": [b.__dict__ for b in env.backends],
+        "device_libs": env.device_libs,
+        "core_complete": env.core_complete,
+        "missing_core": env.missing_core,
+    }
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def doctor(
+        as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+    ) -> None:
+        """List every tool (version, path, or the command that installs it), GPUs and backends.
+        Exit 0 when the core toolchain is complete, 1 otherwise."""
+        env = runner_setup.check_environment()
+        if as_json:
+            typer.echo(json.dumps(environment_json(env), indent=2))
+        else:
+            for table in (tools_table(env), gpus_table(env), backends_table(env)):
+                console.print(table)
+            console.print(f"device libraries (gfx1100): {env.device_libs}", markup=False)
+            if env.core_complete:
+                console.print("[green]core toolchain complete[/]")
+            else:
+                console.print(f"[red]missing:[/] {', '.join(env.missing_core)}: run `cass setup`")
+        raise typer.Exit(0 if env.core_complete else 1)
+
+    @app.command()
+    def setup(
+        dry_run: Annotated[bool, typer.Option("--dry-run", help="Only list what would be done.")] = False,
+    ) -> None:
+        """Install what is missing: Debian packages (as root), PyPI CUDA tools, device libraries."""
+        if dry_run:
+            for step in runner_setup.plan_setup():
+                console.print(f"- {step.what}" + (f": {' '.join(step.argv)}" if step.argv else ""), markup=False)
+            return
+        with console.status("checking what is installed") as status:
+            for step in runner_setup.plan_setup():
+                status.update(step.what)
+                detail = runner_setup.run_step(step)
+                console.print(f"[green]ok[/] {step.what}: {detail}", highlight=False)
+        env = runner_setup.check_environment()
+        if not env.core_complete:
+            console.print(f"[red]still missing:[/] {', '.join(env.missing_core)}")
+            raise typer.Exit(1)
+        console.print("[green]cass is set up[/]: `cass doctor` lists the tools")
