@@ -1,0 +1,42 @@
+"""The cass language server (pygls): code actions, diagnostics, hover, commands, progress.
+
+Modules, one per feature, each with `setup(server)`: configuration (settings), diagnostics
+(rules findings as you type), hover (CUDA -> HIP names), code_actions (listing + resolve),
+commands (executeCommand). Around them: server (the server object), actions / verification
+(what each action computes), mirrors (the hooks' mirror rule), bridge (engine results -> LSP
+edits), engines (adapters to cass.models), jobs / worker / work (cancellable child processes),
+progress, documents, settings.
+
+Start it with `cass serve` or `python -m cass.server` (stdio; `--tcp HOST:PORT` for TCP).
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from cass.runner.diagnostics import CassError
+
+from .server import CassServer, create_server
+
+__all__ = ["CassServer", "create_server", "serve", "parse_address"]
+
+
+def parse_address(address: str) -> tuple[str, int]:
+    """`HOST:PORT` -> (host, port); CassError saying what is wrong otherwise."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise CassError(f"--tcp {address!r}: expected HOST:PORT such as 127.0.0.1:2087")
+    return host.strip("[]"), int(port)
+
+
+def serve(tcp: str | None = None, log_level: str = "WARNING") -> None:
+    """Run the server until the client disconnects. Logs go to stderr, never stdout."""
+    logging.basicConfig(stream=sys.stderr, level=log_level.upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    server = create_server()
+    if tcp:
+        host, port = parse_address(tcp)
+        server.start_tcp(host, port)
+    else:
+        server.start_io()

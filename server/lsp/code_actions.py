@@ -1,0 +1,142 @@
+"""Code actions: cheap to list, expensive only when chosen.
+
+`textDocument/codeAction` only names the actions that fit the document (CUDA or SASS, with or
+without a selection) and builds quick fixes from diagnostics that carry a fix. Clients that
+resolve code actions get the edit from `codeAction/resolve`; the others get a command
+(`workspace/executeCommand`), which computes the edit and applies it with `workspace/applyEdit`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from cass.runner.diagnostics import CassError
+
+from . import actions
+from .bridge import LineIndex, fix_edit, fix_from_data
+from .server import CassServer
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    command: str
+    title: str
+    kind: str
+    document: str  # "cuda" | "sass"
+    selection: bool | None  # True: needs a selection; False: whole file; None: either
+    edit: bool  # True: resolves to a WorkspaceEdit; False: always runs as a command
+
+
+ACTIONS = (
+    ActionSpec("cass.portFile", "Port file to HIP", "source.cass.portFile", "cuda", None, True),
+    ActionSpec("cass.portSelection", "Port selection to HIP", "refactor.rewrite.cass.portSelection", "cuda", True, True),
+    ActionSpec("cass.portSelectionToNewDocument", "Port selection to HIP (new document)",
+               "refactor.cass.portSelectionToNewDocument", "cuda", True, False),
+    ActionSpec("cass.portAndVerify", "Port and verify", "source.cass.portAndVerify", "cuda", None, False),
+    ActionSpec("cass.translateSass", "Translate SASS to RDNA3", "source.cass.translateSass", "sass", None, True),
+)
+BY_COMMAND = {spec.command: spec for spec in ACTIONS}
+
+
+def _wanted(kind: str, only: list[str] | None) -> bool:
+    return not only or any(kind == want or kind.startswith(want + ".") for want in only)
+
+
+def _has_selection(selection: lsp.Range) -> bool:
+    return selection.start != selection.end
+
+
+def _action(server: CassServer, spec: ActionSpec, uri: str, selection: lsp.Range) -> lsp.CodeAction:
+    arguments: list[Any] = [uri, selection] if spec.selection else [uri]
+    if spec.edit and server.supports_resolve() and server.supports_create():
+        return lsp.CodeAction(title=spec.title, kind=spec.kind, data={
+            "command": spec.command, "uri": uri,
+            "range": {"start": {"line": selection.start.line, "character": selection.start.character},
+                      "end": {"line": selection.end.line, "character": selection.end.character}}})
+    return lsp.CodeAction(title=spec.title, kind=spec.kind,
+                          command=lsp.Command(title=spec.title, command=spec.command, arguments=arguments))
+
+
+def quick_fixes(server: CassServer, uri: str, diagnostics: list[lsp.Diagnostic]) -> list[lsp.CodeAction]:
+    snap = server.open_snapshot(uri)
+    if snap is None:
+        return []
+    index = LineIndex(snap.text, server.encoding)
+    fixes = []
+    for diagnostic in diagnostics:
+        fix = fix_from_data(diagnostic.data)
+        if fix is None:
+            continue
+        fixes.append(lsp.CodeAction(
+            title=fix.message, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic],
+            is_preferred=True, edit=lsp.WorkspaceEdit(changes={uri: [fix_edit(fix, index)]})))
+    return fixes
+
+
+def list_actions(server: CassServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+    uri, selection = params.text_document.uri, params.range
+    only = [str(kind) for kind in params.context.only] if params.context.only else None
+    found = quick_fixes(server, uri, params.context.diagnostics) if _wanted("quickfix", only) else []
+    snap = server.open_snapshot(uri)
+    if snap is None or snap.kind is None:
+        return found
+    for spec in ACTIONS:
+        if spec.document != snap.kind or not _wanted(spec.kind, only):
+            continue
+        if spec.selection is True and not _has_selection(selection):
+            continue
+        found.append(_action(server, spec, uri, selection))
+    return found
+
+
+async def resolve(server: CassServer, action: lsp.CodeAction) -> lsp.CodeAction:
+    data = action.data if isinstance(action.data, dict) else {}
+    spec = BY_COMMAND.get(str(data.get("command")))
+    if spec is None or not isinstance(data.get("uri"), str):
+        return action
+    selection = _range(data.get("range"))
+    try:
+        outcome = await run_edit_action(server, spec, data["uri"], selection)
+    except CassError as exc:
+        server.tell(f"cass: {exc.message}", lsp.MessageType.Error)
+        return action
+    action.edit = outcome.edit
+    if outcome.message:
+        server.tell(outcome.message)
+    return action
+
+
+def _range(raw: Any) -> lsp.Range | None:
+    try:
+        return lsp.Range(start=lsp.Position(**raw["start"]), end=lsp.Position(**raw["end"]))
+    except (KeyError, TypeError):
+        return None
+
+
+async def run_edit_action(
+    server: CassServer, spec: ActionSpec, uri: str, selection: lsp.Range | None
+) -> actions.Outcome:
+    if spec.command == "cass.portFile":
+        return await actions.port_file(server, uri)
+    if spec.command == "cass.translateSass":
+        chosen = selection if selection is not None and _has_selection(selection) else None
+        return await actions.translate_sass(server, uri, chosen)
+    if selection is None:
+        raise CassError(f"{spec.title} needs a selection")
+    return await actions.port_selection(server, uri, selection, replace=spec.command == "cass.portSelection")
+
+
+def setup(server: CassServer) -> None:
+    kinds = sorted({spec.kind for spec in ACTIONS} | {lsp.CodeActionKind.QuickFix})
+
+    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                    lsp.CodeActionOptions(code_action_kinds=kinds, resolve_provider=True))
+    def code_action(params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return list_actions(server, params)
+
+    @server.feature(lsp.CODE_ACTION_RESOLVE)
+    async def code_action_resolve(action: lsp.CodeAction) -> lsp.CodeAction:
+        return await resolve(server, action)

@@ -1,0 +1,92 @@
+"""Portability findings of the rules engine on open CUDA files, updated as the user types.
+
+Each change (re)starts a short timer per document (cass.diagnostics.debounceMs); when it runs
+out the rules engine reads the text in a worker thread and the findings are published, unless
+the document changed again meanwhile (then the newer timer publishes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from lsprotocol import types as lsp
+
+from cass.runner.diagnostics import CassError
+
+from . import engines
+from .bridge import LineIndex, to_lsp_diagnostic
+from .documents import Snapshot, require_size
+from .server import CassServer
+
+log = logging.getLogger(__name__)
+PRODUCER = "rules"
+
+
+def findings(snap: Snapshot, server: CassServer) -> list[lsp.Diagnostic]:
+    """The rules engine's diagnostics for a snapshot, as LSP diagnostics (runs in a thread)."""
+    translation = engines.translate_source(snap.text, snap.name, server.settings, engine="rules")
+    index = LineIndex(snap.text, server.encoding)
+    docs = engines.diagnostic_docs()
+    return [to_lsp_diagnostic(d, index, docs) for d in translation.diagnostics]
+
+
+async def _update(server: CassServer, uri: str, delay_s: float) -> None:
+    await asyncio.sleep(delay_s)
+    snap = server.open_snapshot(uri)
+    if snap is None or snap.kind != "cuda" or not server.settings.diagnostics_enable:
+        return
+    try:
+        require_size(snap, server.settings.max_file_bytes)
+        found = await asyncio.to_thread(findings, snap, server)
+    except CassError as exc:
+        server.tell_once(f"diagnostics:{uri}:{exc.message}", f"cass: no diagnostics for now: {exc.message}")
+        server.publish(uri, PRODUCER, [], snap.version)
+        return
+    current = server.open_snapshot(uri)
+    if current is not None and current.version == snap.version:
+        server.publish(uri, PRODUCER, found, snap.version)
+
+
+def schedule(server: CassServer, uri: str, delay_s: float | None = None) -> None:
+    """(Re)start the timer for `uri`; the previous pending update is dropped."""
+    previous = server.diagnostic_timers.pop(uri, None)
+    if previous is not None:
+        previous.cancel()
+    delay = server.settings.debounce_ms / 1000 if delay_s is None else delay_s
+    task = asyncio.ensure_future(_update(server, uri, delay))
+    server.diagnostic_timers[uri] = task
+    task.add_done_callback(lambda done: _finished(server, uri, done))
+
+
+def _finished(server: CassServer, uri: str, task: asyncio.Task[None]) -> None:
+    if server.diagnostic_timers.get(uri) is task:
+        del server.diagnostic_timers[uri]
+    if not task.cancelled() and task.exception() is not None:
+        log.error("diagnostics for %s failed", uri, exc_info=task.exception())
+
+
+def refresh_all(server: CassServer) -> None:
+    """Re-run (or clear, when disabled) the findings of every open document."""
+    for uri in list(server.workspace.text_documents):
+        if server.settings.diagnostics_enable:
+            schedule(server, uri, 0)
+        else:
+            server.publish(uri, PRODUCER, [])
+
+
+def setup(server: CassServer) -> None:
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
+        schedule(server, params.text_document.uri, 0)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
+        schedule(server, params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(params: lsp.DidCloseTextDocumentParams) -> None:
+        pending = server.diagnostic_timers.pop(params.text_document.uri, None)
+        if pending is not None:
+            pending.cancel()
+        server.forget(params.text_document.uri)

@@ -1,0 +1,124 @@
+"""Adapters from the editor's settings to cass.models: engines, hover data, diagnostic codes.
+
+Everything that names an engine or a table of cass.models sits here, so the handlers stay thin
+and a missing or failing engine becomes one clear CassError (shown as a message in the editor).
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Any
+
+from cass.models.engine import Engine, Target, Translation, TranslationRequest
+from cass.runner.diagnostics import CassError
+
+from .settings import Settings
+
+# The docs folder of a source checkout (editable installs); wheels link only absolute URLs.
+_DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
+
+
+def target_of(settings: Settings) -> Target:
+    return Target(gfx_arch=settings.gfx_arch, hip_version=settings.hip_version)
+
+
+def _registry() -> Any:
+    try:
+        return importlib.import_module("cass.models.registry")
+    except ImportError as exc:
+        raise CassError(
+            f"the cass engines are not installed ({exc}); reinstall cass with `make setup`"
+        ) from exc
+
+
+def get_engine(name: str) -> Engine:
+    """The engine `name` from the registry, or a CassError saying which engines exist."""
+    registry = _registry()
+    try:
+        return registry.get_engine(name)
+    except CassError:
+        raise
+    except KeyError:
+        known = ", ".join(sorted(getattr(registry, "ENGINES", {}))) or "none"
+        raise CassError(f"no engine named {name!r} is available (available: {known})") from None
+    except Exception as exc:  # a model that fails to load, a missing optional dependency
+        raise CassError(f"the {name} engine could not start: {type(exc).__name__}: {exc}") from exc
+
+
+def source_engine_name(settings: Settings) -> str:
+    return settings.engine
+
+
+def translate_source(text: str, path: str, settings: Settings, engine: str | None = None) -> Translation:
+    """CUDA -> HIP with the configured engine (or `engine`)."""
+    chosen = get_engine(engine or source_engine_name(settings))
+    request = TranslationRequest(level="source", text=text, path=path, target=target_of(settings))
+    return _run(chosen, request)
+
+
+def translate_assembly(text: str, path: str, settings: Settings) -> Translation:
+    """NVIDIA SASS -> RDNA3 assembly with the `lift` engine."""
+    registry = _registry()
+    if "lift" not in getattr(registry, "ENGINES", {}):
+        raise CassError(
+            "no assembly engine is available: the SASS lifter (engine `lift`) is not installed "
+            "in this cass; update cass to translate SASS to RDNA3"
+        )
+    request = TranslationRequest(level="assembly", text=text, path=path, target=target_of(settings))
+    return _run(get_engine("lift"), request)
+
+
+def engine_version(name: str) -> str:
+    return str(getattr(get_engine(name), "version", ""))
+
+
+def _run(engine: Engine, request: TranslationRequest) -> Translation:
+    try:
+        return engine.translate(request)
+    except CassError:
+        raise
+    except Exception as exc:  # the engine's own bug must not take the server down
+        raise CassError(
+            f"{request.path}: the {getattr(engine, 'name', 'engine')} engine failed: "
+            f"{type(exc).__name__}: {exc}"
+        ) from exc
+
+
+def lookup(name: str) -> Any | None:
+    """The rules engine's mapping entry for a CUDA name (None when unknown or not installed)."""
+    try:
+        rules = importlib.import_module("cass.models.rules")
+    except ImportError:
+        return None
+    return rules.lookup(name)
+
+
+def diagnostic_docs() -> dict[str, str]:
+    """Diagnostic code -> documentation URL, from the rules engine's code table."""
+    try:
+        rules = importlib.import_module("cass.models.rules")
+    except ImportError:
+        return {}
+    docs: dict[str, str] = {}
+    for code, info in getattr(rules, "DIAGNOSTIC_CODES", {}).items():
+        anchor = _field(info, "docs_anchor", "anchor", "docs")
+        if anchor:
+            docs[code] = anchor if "://" in anchor else _docs_uri(anchor)
+    return {code: uri for code, uri in docs.items() if uri}
+
+
+def _docs_uri(anchor: str) -> str:
+    page, _, fragment = anchor.lstrip("/").partition("#")
+    path = _DOCS_DIR / page
+    if not path.is_file():
+        return ""
+    return path.as_uri() + (f"#{fragment}" if fragment else "")
+
+
+def _field(info: Any, *names: str) -> str | None:
+    for name in names:
+        value = info.get(name) if isinstance(info, dict) else getattr(info, name, None)
+        if value:
+            return str(value)
+    return None

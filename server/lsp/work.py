@@ -1,0 +1,22 @@
+"""Work that runs in the child process of cass.server.lsp.jobs (picklable in, picklable out)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cass.models.engine import Translation
+
+from . import engines
+from .settings import Settings
+
+
+def translate(level: str, text: str, path: str, settings: Settings, engine: str) -> Translation:
+    if level == "assembly":
+        return engines.translate_assembly(text, path, settings)
+    return engines.translate_source(text, path, settings, engine)
+
+
+def verify_job(path: str, settings: Settings) -> dict[str, Any]:
+    """Port `path` with the configured engine, verify the port; the verdict as plain data."""
+    raise_if_missing = engines.porting_module()
+    return raise_if_missing.port_and_verify_for_editor(path, settings)
