@@ -163,6 +163,8 @@ def collect_outputs(run_dir: Path, names: list[str], limit: int) -> dict[str, by
     return found
 
 
-def run_compiler(cmd: list[str], *, cwd: Path, timeout_s: float = 300.0) -> ProcessOutcome:
+def run_compiler(
+    cmd: list[str], *, cwd: Path, timeout_s: float = 300.0, env: dict[str, str] | None = None
+) -> ProcessOutcome:
     """A compiler call under the same limits (a generous time limit, 1 MiB of diagnostics)."""
-    return run_limited(cmd, cwd=cwd, timeout_s=timeout_s, max_output_bytes=1024 * 1024)
+    return run_limited(cmd, cwd=cwd, env=env, timeout_s=timeout_s, max_output_bytes=1024 * 1024)

@@ -109,7 +109,7 @@ def _fail(where: str, key: str, what: str) -> CassError:
 def _strings(key: str, value: Any, where: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)
-    if not isinstance(value, list) or not all(isinstance(v, (str, int, float)) for v in value):
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, (str, int, float)) for v in value):
         raise _fail(where, key, 'expected a list of strings, e.g. ["64", "--n", "3"]')
     return tuple(str(v) for v in value)
 
@@ -158,7 +158,7 @@ def _output_file(key: str, item: Any, where: str) -> OutputFile:
 
 
 def _output_files(key: str, value: Any, where: str) -> tuple[OutputFile, ...]:
-    items = value if isinstance(value, list) else [value]
+    items = value if isinstance(value, (list, tuple)) else [value]
     return tuple(_output_file(key, item, where) for item in items)
 
 

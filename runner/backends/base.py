@@ -1,0 +1,97 @@
+"""What every execution backend is, and the native-run helper the real-hardware ones share.
+
+A backend builds a program for one side (the CUDA original or the HIP port) and runs it:
+
+    backend.unavailable()                -> None, or why it cannot run here (tool / device)
+    backend.build(source, work_dir)      -> an artifact (an executable, or a record)
+    backend.run(source, artifact, spec)  -> RunResult   (spec.runs runs, median runtime)
+
+`BuildFailed` carries the compiler's diagnostics (on the source's lines); `Unavailable` means the
+backend cannot judge this program here (no device, stale record). Standard library only.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any, Protocol
+
+from cass.runner.diagnostics import CassError, Diagnostic
+from cass.runner.process import collect_outputs, prepare_run_dir, run_limited
+from cass.runner.results import RunResult, combine_runs
+from cass.runner.spec import RunSpec
+
+
+class BuildFailed(CassError):
+    """The source did not compile; `diagnostics` point at its lines."""
+
+    def __init__(self, message: str, diagnostics: tuple[Diagnostic, ...] = ()):
+        super().__init__(message, exit_code=1, diagnostics=diagnostics)
+
+
+class Unavailable(CassError):
+    """This backend cannot run here (or cannot judge this program): the message says why."""
+
+    def __init__(self, message: str):
+        super().__init__(message, exit_code=2)
+
+
+class Backend(Protocol):
+    name: str
+    side: str  # "cuda" (runs the original) or "hip" (runs the port)
+
+    def unavailable(self) -> str | None: ...
+
+    def build(self, source: Path, work_dir: Path) -> Any: ...
+
+    def run(self, source: Path, artifact: Any, spec: RunSpec) -> RunResult: ...
+
+
+def run_once(cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] | None = None) -> RunResult:
+    """One run in a fresh private directory holding copies of the input files."""
+    base = Path(spec.base_dir) if spec.base_dir else None
+    try:
+        run_dir = prepare_run_dir(spec.input_files, base, prefix=backend)
+    except CassError as exc:
+        return RunResult(backend, None, "", error=exc.message)
+    try:
+        out = run_limited(cmd, cwd=run_dir, stdin=spec.stdin, env=env, timeout_s=spec.timeout_s,
+                          max_output_bytes=spec.max_output_bytes)  # fmt: skip
+        files = collect_outputs(run_dir, [o.path for o in spec.output_files], spec.max_output_bytes)
+    finally:
+        shutil.rmtree(run_dir, ignore_errors=True)
+    return RunResult(
+        backend=backend,
+        exit_code=out.exit_code,
+        stdout=out.stdout.decode("utf-8", errors="replace"),
+        stderr=out.stderr.decode("utf-8", errors="replace"),
+        timed_out=out.timed_out,
+        output_truncated=out.output_truncated,
+        signal=out.signal,
+        output_files=files,
+        runtimes_s=(out.wall_s,),
+        peak_rss_kib=out.peak_rss_kib,
+        error=_limit_message(out.timed_out, out.output_truncated, spec),
+    )
+
+
+def _limit_message(timed_out: bool, truncated: bool, spec: RunSpec) -> str | None:
+    if timed_out:
+        return f"no result within the {spec.timeout_s:g} s time limit; the process tree was killed"
+    if truncated:
+        return f"printed more than {spec.max_output_bytes} bytes; killed (raise max_output_bytes?)"
+    return None
+
+
+def run_native(cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] | None = None) -> RunResult:
+    """`spec.runs` runs of a native executable; a failed run ends the series (it is the evidence)."""
+    results = []
+    for _ in range(spec.runs):
+        results.append(run_once(cmd, spec, backend, env))
+        if not results[-1].finished:
+            break
+    return combine_runs(results)
+
+
+def spec_env(spec: RunSpec, base: dict[str, str]) -> dict[str, str]:
+    return {**base, **spec.env_dict}

@@ -1,0 +1,76 @@
+"""Backend `nvidia`: nvcc for the local GPU's arch, then the executable runs on that GPU.
+
+Standard library only (it is on the path of `python -m cass.runner.record`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import platform
+from pathlib import Path
+
+from cass.runner import toolchain
+from cass.runner.backends.base import BuildFailed, run_native, spec_env
+from cass.runner.diagnostics import CassError
+from cass.runner.results import RunResult
+from cass.runner.spec import RunSpec
+
+
+def nvidia_gpus() -> list[toolchain.Gpu]:
+    return [g for g in toolchain.detect_gpus() if g.vendor == "nvidia"]
+
+
+class NvidiaBackend:
+    name = "nvidia"
+    side = "cuda"
+
+    def unavailable(self) -> str | None:
+        nvcc = toolchain.find_tool("nvcc")
+        if isinstance(nvcc, toolchain.MissingTool):
+            return f"nvcc is not installed (run `{nvcc.fix}`)"
+        if not nvidia_gpus():
+            smi = toolchain.find_tool("nvidia-smi")
+            why = "nvidia-smi is not installed" if isinstance(smi, toolchain.MissingTool) else "nvidia-smi lists none"
+            return f"no NVIDIA GPU on this machine ({why})"
+        return None
+
+    def build(self, source: Path, work_dir: Path) -> Path:
+        from cass.runner.compile import compile_file
+
+        arch = nvidia_gpus()[0].arch if nvidia_gpus() else None
+        try:
+            result = compile_file(source, ["exe"], arch=arch, out_dir=work_dir)
+        except CassError as exc:
+            raise BuildFailed(exc.message, tuple(exc.diagnostics)) from None
+        return result.artifacts["exe"]
+
+    def run(self, source: Path, artifact: Path, spec: RunSpec) -> RunResult:
+        result = run_native([str(artifact), *spec.args], spec, self.name, spec_env(spec, dict(os.environ)))
+        return _with_info(result, machine_info())
+
+
+def machine_info() -> dict[str, str]:
+    """GPU name, compute capability, driver, CUDA version, date, host: what a record states."""
+    gpus = nvidia_gpus()
+    gpu = gpus[0] if gpus else None
+    nvcc = toolchain.find_tool("nvcc")
+    return {
+        "gpu": gpu.name if gpu else "",
+        "compute_capability": _capability(gpu.arch) if gpu else "",
+        "driver": gpu.driver if gpu else "",
+        "cuda": getattr(nvcc, "version", ""),
+        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "host": platform.node(),
+    }
+
+
+def _capability(arch: str) -> str:
+    digits = arch.removeprefix("sm_")
+    return f"{digits[:-1]}.{digits[-1]}" if digits.isdigit() and len(digits) >= 2 else arch
+
+
+def _with_info(result: RunResult, info: dict[str, str]) -> RunResult:
+    from dataclasses import replace
+
+    return replace(result, info={**info, **result.info})

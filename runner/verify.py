@@ -1,0 +1,204 @@
+"""Differential verification: build both sides, run both, compare, give a verdict.
+
+    verify(original.cu, port.hip) -> Verdict(status, mismatches, runtime_ratio, memory_ratio, ...)
+
+The pipeline, top to bottom: read the spec -> choose a backend per side (real hardware first) ->
+build both (in parallel) -> run both (in parallel) -> compare -> measure ratios -> verdict.
+Statuses: `match` (exit 0), `mismatch` and `error` (the port is wrong or does not build: exit 1),
+`unverifiable` (no backend, no or stale record, or the original itself fails: exit 2).
+"""
+
+from __future__ import annotations
+
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from cass.runner.backends import Backend, BuildFailed, Unavailable, choose_backend
+from cass.runner.compare import Mismatch, compare_results
+from cass.runner.diagnostics import CassError, Diagnostic
+from cass.runner.results import RunResult
+from cass.runner.spec import RunSpec, load_run_spec
+
+Status = Literal["match", "mismatch", "error", "unverifiable"]
+EXIT_CODES = {"match": 0, "mismatch": 1, "error": 1, "unverifiable": 2}
+HARDWARE = frozenset({"nvidia", "recorded", "rocm"})  # backends whose timings mean wall time on a GPU
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Status
+    mismatches: list[Mismatch]
+    runtime_ratio: float | None
+    memory_ratio: float | None
+    backends: tuple[str, str]
+    reference: RunResult | None
+    candidate: RunResult | None
+    message: str
+    diagnostics: tuple[Diagnostic, ...] = ()
+    original: str = ""
+    port: str = ""
+    notes: tuple[str, ...] = field(default_factory=tuple)  # e.g. why a backend was passed over
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.status]
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == "match"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "message": self.message,
+            "original": self.original,
+            "port": self.port,
+            "backends": list(self.backends),
+            "mismatches": [m.to_dict() for m in self.mismatches],
+            "runtime_ratio": self.runtime_ratio,
+            "memory_ratio": self.memory_ratio,
+            "reference": self.reference.to_dict() if self.reference else None,
+            "candidate": self.candidate.to_dict() if self.candidate else None,
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+            "notes": list(self.notes),
+        }
+
+
+def _check_file(path: Path, what: str) -> None:
+    if not path.is_file():
+        raise CassError(f"{path}: no such {what} file")
+
+
+def verify(
+    original: Path,
+    candidate: Path,
+    spec: RunSpec | None = None,
+    *,
+    backends: tuple[str | None, str | None] | None = None,
+) -> Verdict:
+    """Build and run `original` (CUDA) and `candidate` (HIP) and judge whether they agree."""
+    original, candidate = Path(original), Path(candidate)
+    _check_file(original, "original CUDA")
+    _check_file(candidate, "port")
+    spec = spec or load_run_spec(original)
+    wanted = backends or (None, None)
+    base = dict(original=str(original), port=str(candidate))
+    try:
+        ref_backend, ref_notes = choose_backend("cuda", _named(wanted[0]))
+        cand_backend, cand_notes = choose_backend("hip", _named(wanted[1]))
+    except Unavailable as exc:
+        return _verdict("unverifiable", exc.message, (_named(wanted[0]) or "?", _named(wanted[1]) or "?"), **base)
+    notes = tuple(ref_notes + cand_notes)
+    with tempfile.TemporaryDirectory(prefix="cass-verify-") as work:
+        return _build_run_compare(original, candidate, spec, (ref_backend, cand_backend), Path(work), notes, base)
+
+
+def _named(name: str | None) -> str | None:
+    return None if name in (None, "", "auto") else name
+
+
+def _verdict(status: Status, message: str, backends: tuple[str, str], **extra: Any) -> Verdict:
+    fields_ = dict(mismatches=[], runtime_ratio=None, memory_ratio=None, reference=None, candidate=None)
+    fields_.update(extra)
+    return Verdict(status=status, message=message, backends=backends, **fields_)
+
+
+def _build(backend: Backend, source: Path, work: Path) -> Any:
+    folder = work / backend.side
+    folder.mkdir()
+    return backend.build(source, folder)
+
+
+def _both(pool: ThreadPoolExecutor, fn: Any, args_ref: tuple, args_cand: tuple) -> tuple[Any, Any]:
+    """Run fn on both sides at once; results (or the exceptions they raised)."""
+    futures = [pool.submit(fn, *args_ref), pool.submit(fn, *args_cand)]
+    out = []
+    for future in futures:
+        try:
+            out.append(future.result())
+        except CassError as exc:
+            out.append(exc)
+    return out[0], out[1]
+
+
+def _build_run_compare(
+    original: Path, candidate: Path, spec: RunSpec, pair: tuple[Backend, Backend],
+    work: Path, notes: tuple[str, ...], base: dict[str, str],
+) -> Verdict:  # fmt: skip
+    names = (pair[0].name, pair[1].name)
+    common = dict(notes=notes, **base)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        ref_art, cand_art = _both(pool, _build, (pair[0], original, work), (pair[1], candidate, work))
+        failed = _build_failure(ref_art, cand_art, original, names, common)
+        if failed:
+            return failed
+        ref, cand = _both(pool, _run, (pair[0], original, ref_art, spec), (pair[1], candidate, cand_art, spec))
+    if isinstance(ref, CassError) or isinstance(cand, CassError):
+        error = ref if isinstance(ref, CassError) else cand
+        return _verdict("unverifiable", error.message, names, **common)
+    return judge(ref, cand, spec, names, **common)
+
+
+def _run(backend: Backend, source: Path, artifact: Any, spec: RunSpec) -> RunResult:
+    return backend.run(source, artifact, spec)
+
+
+def _build_failure(ref: Any, cand: Any, original: Path, names: tuple[str, str], common: dict) -> Verdict | None:
+    if isinstance(ref, BuildFailed):
+        message = f"the original {original} does not compile, so there is nothing to compare with: {ref.message}"
+        return _verdict("unverifiable", message, names, diagnostics=ref.diagnostics, **common)
+    if isinstance(ref, CassError):
+        return _verdict("unverifiable", ref.message, names, **common)
+    if isinstance(cand, CassError):
+        status: Status = "error" if isinstance(cand, BuildFailed) else "unverifiable"
+        message = f"the port does not compile: {cand.message}" if status == "error" else cand.message
+        return _verdict(status, message, names, diagnostics=cand.diagnostics, **common)
+    return None
+
+
+def judge(ref: RunResult, cand: RunResult, spec: RunSpec, names: tuple[str, str], **common: Any) -> Verdict:
+    """The verdict on two finished (or failed) runs."""
+    sides = dict(reference=ref, candidate=cand, **common)
+    if not ref.finished:
+        message = f"the original ({names[0]}) {ref.describe_end()}: no reference to compare with"
+        return _verdict("unverifiable", message, names, **sides)
+    ratios = dict(runtime_ratio=runtime_ratio(ref, cand), memory_ratio=memory_ratio(ref, cand))
+    if not cand.finished:
+        message = f"the port ({names[1]}) {cand.describe_end()}"
+        return _verdict("error", message, names, **ratios, **sides)
+    mismatches = compare_results(ref, cand, spec)
+    if mismatches:
+        message = f"the port differs from the original: {mismatches[0].render()}"
+        return _verdict("mismatch", message, names, mismatches=mismatches, **ratios, **sides)
+    what = "stdout and exit code" if spec.compare_stdout else "exit code"
+    files = f" and {len(spec.output_files)} output file(s)" if spec.output_files else ""
+    message = f"the port matches the original ({what}{files}, rtol={spec.rtol:g}, atol={spec.atol:g})"
+    return _verdict("match", message, names, **ratios, **sides)
+
+
+def _ratio(a: float | int | None, b: float | int | None) -> float | None:
+    return float(b) / float(a) if a and b is not None else None
+
+
+def runtime_ratio(ref: RunResult, cand: RunResult) -> float | None:
+    """Port time / original time: device time where both sides measured it, else the median
+    wall time when both ran on real GPUs (an emulator's wall time says nothing about a GPU's)."""
+    if ref.device_time_s is not None and cand.device_time_s is not None:
+        return _ratio(ref.device_time_s, cand.device_time_s)
+    if ref.backend in HARDWARE and cand.backend in HARDWARE:
+        return _ratio(ref.runtime_s, cand.runtime_s)
+    return None
+
+
+def memory_ratio(ref: RunResult, cand: RunResult) -> float | None:
+    """Port peak / original peak: device memory where both sides know it, else host peak RSS
+    when both ran natively on real GPUs."""
+    if ref.device_peak_bytes is not None and cand.device_peak_bytes is not None:
+        return _ratio(ref.device_peak_bytes, cand.device_peak_bytes)
+    if ref.backend in HARDWARE and cand.backend in HARDWARE:
+        return _ratio(ref.peak_rss_kib, cand.peak_rss_kib)
+    return None
+
