@@ -1,0 +1,39 @@
+// Shared-memory tree reduction: each block sums 256 integers, the host adds the block sums.
+// (HIP port of the CUDA example of the same name.)
+#include <cstdio>
+#include <hip/hip_runtime.h>
+
+#define BLOCK 256
+
+__global__ void block_sum(const int* in, int* block_sums, int n) {
+    __shared__ int tile[BLOCK];
+    int t = threadIdx.x;
+    int i = blockIdx.x * BLOCK + t;
+    tile[t] = i < n ? in[i] : 0;
+    __syncthreads();
+    for (int stride = BLOCK / 2; stride > 0; stride >>= 1) {
+        if (t < stride) tile[t] += tile[t + stride];
+        __syncthreads();
+    }
+    if (t == 0) block_sums[blockIdx.x] = tile[0];
+}
+
+int main() {
+    const int n = 10000, blocks = (n + BLOCK - 1) / BLOCK;
+    static int h[n];
+    int sums[blocks];
+    long long expect = 0;
+    for (int i = 0; i < n; ++i) { h[i] = (i * 7) % 101; expect += h[i]; }
+    int *din, *dsums;
+    hipMalloc(&din, n * sizeof(int));
+    hipMalloc(&dsums, blocks * sizeof(int));
+    hipMemcpy(din, h, n * sizeof(int), hipMemcpyHostToDevice);
+    block_sum<<<blocks, BLOCK>>>(din, dsums, n);
+    hipMemcpy(sums, dsums, blocks * sizeof(int), hipMemcpyDeviceToHost);
+    long long total = 0;
+    for (int b = 0; b < blocks; ++b) total += sums[b];
+    printf("blocks=%d sum=%lld expected=%lld\n", blocks, total, expect);
+    hipFree(din); hipFree(dsums);
+    printf(total == expect ? "CHECK PASS\n" : "CHECK FAIL\n");
+    return total == expect ? 0 : 1;
+}
