@@ -19,8 +19,11 @@ FAILING_VERDICTS = ("mismatch", "error")
 
 @lru_cache(maxsize=8)
 def engine_for(name: str) -> Engine:
-    from cass.models.registry import get_engine
-
+    try:
+        from cass.models.registry import get_engine
+    except ImportError as exc:
+        raise CassError(f"this cass install has no engine registry ({exc}); reinstall cass",
+                        exit_code=1) from None
     return get_engine(name)
 
 
@@ -53,14 +56,6 @@ def verify_pair(root: Path, source_rel: str, mirror_rel: str) -> Check:
         verdict = verify(root / source_rel, root / mirror_rel)
     except CassError as exc:
         return Check("error", exc.message, tuple(d.render() for d in exc.diagnostics))
-    details = tuple(_render(m) for m in getattr(verdict, "mismatches", ()) or ())
-    backends = getattr(verdict, "backends", "")
-    if not isinstance(backends, str):
-        backends = " vs ".join(str(b) for b in backends)
-    return Check(str(verdict.status), str(getattr(verdict, "message", "") or ""), details,
-                 backends)
-
-
-def _render(mismatch: object) -> str:
-    render = getattr(mismatch, "render", None)
-    return render() if callable(render) else str(mismatch)
+    details = tuple(m.render() for m in verdict.mismatches)
+    details += tuple(d.render() for d in verdict.diagnostics[:5])
+    return Check(verdict.status, verdict.message, details, " vs ".join(verdict.backends))
