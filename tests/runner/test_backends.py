@@ -1,0 +1,80 @@
+"""Backends with the real toolchains of this machine: nvcc builds, located compiler errors,
+honest unavailability, and the recorded backend's refusals."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from cass.runner.backends import BuildFailed, Unavailable, choose_backend, get_backend
+from cass.runner.backends.nvidia import NvidiaBackend, nvidia_gpus
+from cass.runner.recorded import write_record
+from cass.runner.results import RunResult
+from cass.runner.spec import RunSpec
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "verify"
+BROKEN_CU = """#include <cstdio>
+__global__ void k(float* x) { x[threadIdx.x] = 1.0f; }
+int main() {
+    k<<<1, 32>>>(nullptr);
+    undeclared_call(42);
+    return 0;
+}
+"""
+
+
+@pytest.mark.toolchain
+def test_nvcc_builds_an_executable(tmp_path: Path):
+    exe = NvidiaBackend().build(EXAMPLES / "saxpy.cu", tmp_path)
+    assert exe.is_file() and os.access(exe, os.X_OK)
+    assert exe.parent == tmp_path  # nothing written beside the source
+
+
+@pytest.mark.toolchain
+def test_compile_errors_point_at_the_source_line(tmp_path: Path):
+    source = tmp_path / "broken.cu"
+    source.write_text(BROKEN_CU)
+    with pytest.raises(BuildFailed) as info:
+        NvidiaBackend().build(source, tmp_path)
+    first = info.value.diagnostics[0]
+    assert (first.path, first.line) == (str(source), 5)
+    assert "undeclared_call" in first.message
+    assert source.read_text() == BROKEN_CU
+
+
+@pytest.mark.skipif(bool(nvidia_gpus()), reason="this machine has an NVIDIA GPU")
+def test_without_a_gpu_nvidia_says_why_and_recorded_is_next():
+    assert "no NVIDIA GPU" in (NvidiaBackend().unavailable() or "")
+    backend, passed_over = choose_backend("cuda")
+    assert backend.name == "recorded" and passed_over[0].startswith("nvidia: no NVIDIA GPU")
+    with pytest.raises(Unavailable, match="nvidia: no NVIDIA GPU"):
+        choose_backend("cuda", "nvidia")
+
+
+def test_unknown_and_wrong_side_backends():
+    with pytest.raises(Unavailable, match="unknown backend `cuda-sim`"):
+        get_backend("cuda-sim")
+    with pytest.raises(Unavailable, match="backend `recorded` runs cuda programs, not hip"):
+        choose_backend("hip", "recorded")
+
+
+def test_rocm_reports_what_is_missing():
+    reason = get_backend("rocm").unavailable()
+    if Path("/dev/kfd").exists() and Path("/opt/rocm").is_dir():
+        pytest.skip("this machine has ROCm and an AMD GPU")
+    assert reason and ("ROCm" in reason or "AMD GPU" in reason)
+
+
+def test_recorded_backend_reads_and_refuses(tmp_path: Path):
+    source = tmp_path / "k.cu"
+    source.write_text("int main() { return 0; }\n")
+    backend = get_backend("recorded")
+    with pytest.raises(Unavailable, match="no recorded reference"):
+        backend.run(source, backend.build(source, tmp_path), RunSpec())
+    write_record(source, RunSpec(), RunResult("nvidia", 0, "7\n", runtimes_s=(0.1,)))
+    assert backend.run(source, backend.build(source, tmp_path), RunSpec()).stdout == "7\n"
+    source.write_text("int main() { return 1; }\n")
+    with pytest.raises(Unavailable, match="stale"):
+        backend.run(source, backend.build(source, tmp_path), RunSpec())

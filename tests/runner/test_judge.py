@@ -1,0 +1,55 @@
+"""Verdicts from two runs (the pure core of verify): statuses, messages, ratios."""
+
+from __future__ import annotations
+
+import pytest
+
+from cass.runner.results import RunResult
+from cass.runner.spec import RunSpec
+from cass.runner.verify import judge, memory_ratio, runtime_ratio
+
+SPEC = RunSpec()
+NAMES = ("recorded", "emulator")
+
+
+def ref(stdout="sum 1.5\n", **kw):
+    return RunResult("recorded", kw.pop("exit_code", 0), stdout, runtimes_s=(0.010,), **kw)
+
+
+def port(stdout="sum 1.5\n", backend="emulator", **kw):
+    return RunResult(backend, kw.pop("exit_code", 0), stdout, runtimes_s=(0.020,), **kw)
+
+
+@pytest.mark.parametrize(
+    ("reference", "candidate", "status", "fragment"),
+    [
+        (ref(), port(), "match", "the port matches the original (stdout and exit code"),
+        (ref(), port("sum 1.6\n"), "mismatch", "stdout:1: numbers differ beyond rtol=1e-05, atol=1e-08: expected '1.5', got '1.6'"),
+        (ref(), port(exit_code=139, signal=11), "mismatch", "exit codes differ (port crashed with signal 11)"),
+        (ref(), port(exit_code=None, timed_out=True, error="no result within the 5 s time limit"), "error", "the port (emulator) timed out (no result within the 5 s"),
+        (ref(), port(exit_code=None, output_truncated=True, error="printed more than 10 bytes"), "error", "killed: printed more than 10 bytes"),
+        (ref(exit_code=None, timed_out=True), port(), "unverifiable", "the original (recorded) timed out"),
+        (ref(exit_code=None, error="input file in.txt not found"), port(), "unverifiable", "input file in.txt not found"),
+    ],
+)
+def test_statuses(reference, candidate, status, fragment):
+    verdict = judge(reference, candidate, SPEC, NAMES)
+    assert verdict.status == status
+    assert fragment in verdict.message
+    assert verdict.exit_code == {"match": 0, "mismatch": 1, "error": 1, "unverifiable": 2}[status]
+    assert verdict.to_dict()["status"] == status
+
+
+def test_mismatch_lists_first_differences_in_order():
+    verdict = judge(ref("a 1\nb 2\nc 3\n"), port("a 1\nb 9\nc 8\n"), SPEC, NAMES)
+    assert [(m.line, m.expected, m.actual) for m in verdict.mismatches] == [(2, "2", "9"), (3, "3", "8")]
+
+
+def test_ratios_need_comparable_measurements():
+    hardware = port(backend="rocm", peak_rss_kib=300)
+    assert runtime_ratio(ref(peak_rss_kib=100), hardware) == pytest.approx(2.0)
+    assert memory_ratio(ref(peak_rss_kib=100), hardware) == pytest.approx(3.0)
+    assert runtime_ratio(ref(), port()) is None  # an emulator's wall time is no GPU time
+    both_device = (ref(device_time_s=0.5, device_peak_bytes=1000), port(device_time_s=0.25, device_peak_bytes=1000))
+    assert runtime_ratio(*both_device) == pytest.approx(0.5)
+    assert memory_ratio(*both_device) == pytest.approx(1.0)
