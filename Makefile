@@ -1,21 +1,42 @@
-# The two commands of the README: `make run` and `make test`. Both install what is missing first.
+# The two commands of the README: `make run` and `make test`. Both install what is missing first:
+# Debian packages (before anything needs them), the virtual environment, then `cass setup`.
 VENV ?= .venv
 PY := $(VENV)/bin/python
 EXTRAS ?= test,cuda,plots
+# One list, shared with `cass setup`.
+DEBIAN_PACKAGES := $(shell grep -v '^\#' runner/debian-packages.txt)
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
+# `make run`: every example through both stacks, then one kernel's SASS beside its RDNA3.
+EXAMPLES_OUT ?= build/examples
+SHOWCASE ?= vector_add
 
-.PHONY: setup run test clean
+.PHONY: setup system-packages run test clean
 
-$(VENV)/.installed: pyproject.toml
+system-packages:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    $(SUDO) apt-get update -q && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+$(VENV)/.installed: pyproject.toml | system-packages
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $@
 
-setup: $(VENV)/.installed
+setup: system-packages $(VENV)/.installed
 	$(PY) -m cass.server.cli setup
 
 run: setup
-	$(VENV)/bin/cass --help
+	@mkdir -p $(EXAMPLES_OUT)
+	@for src in examples/*.cu examples/*.hip; do \
+	    $(VENV)/bin/cass compile $$src -o $(EXAMPLES_OUT) --emit $$(case $$src in *.cu) echo sass,exe;; *) echo rdna3,code-object;; esac) >/dev/null || exit 1; \
+	done
+	$(VENV)/bin/cass compile examples/$(SHOWCASE).cu --beside examples/$(SHOWCASE).hip
 
 test: setup
 	$(VENV)/bin/pytest

@@ -227,3 +227,40 @@ def keep(result: CompileResult, emit: str, produced: Path) -> None:
     result.artifacts[emit] = target
     if emit in TEXT_EMITS:
         result.texts[emit] = target.read_text(errors="replace")
+
+
+# ---------------------------------------------------------------- both stacks side by side
+
+
+@dataclass(frozen=True)
+class KernelPair:
+    """One kernel compiled by both stacks: its SASS and RDNA3 instructions, and both manifests."""
+
+    name: str  # demangled
+    sass: list[str]
+    rdna3: list[str]
+    cuda: KernelInfo
+    hip: KernelInfo
+    cuda_arch: str
+    hip_arch: str
+
+
+def side_by_side(
+    cuda_source: str | Path, hip_source: str | Path, *, arch: str | None = None, offload_arch: str | None = None
+) -> list[KernelPair]:
+    """Compile a CUDA file and its HIP port; pair their kernels by demangled name (else by order)."""
+    from cass.runner.compile_amd import rdna3_instructions
+    from cass.runner.compile_cuda import sass_instructions
+
+    cuda = compile_file(cuda_source, ["sass"], arch=arch, kernels=True)
+    hip = compile_file(hip_source, ["rdna3"], arch=offload_arch, kernels=True)
+    for result in (cuda, hip):
+        shutil.rmtree(result.out_dir, ignore_errors=True)
+    by_name = {k.demangled: k for k in hip.kernels}
+    pairs = []
+    for i, k in enumerate(cuda.kernels):
+        other = by_name.get(k.demangled) or (hip.kernels[i] if i < len(hip.kernels) else None)
+        if other is not None:
+            sass, rdna3 = sass_instructions(k.asm), rdna3_instructions(other.asm)
+            pairs.append(KernelPair(k.demangled, sass, rdna3, k, other, cuda.arch, hip.arch))
+    return pairs

@@ -123,3 +123,15 @@ def kernel_manifest(code_object: Path, asm: str, source: Path) -> list[KernelInf
             )
         )
     return infos
+
+
+def rdna3_instructions(kernel_text: str) -> list[str]:
+    """The instructions and branch labels of one kernel's assembly, without directives/comments."""
+    insns = []
+    for line in kernel_text.splitlines():
+        code = line.split(";", 1)[0].rstrip()
+        if re.match(r"^\.L\w+:$", code) or re.match(r"^\s+[a-z_][\w.]*", code):
+            insns.append(code.strip() if code.endswith(":") else code.strip())
+        if code.strip() == "s_endpgm":
+            break
+    return insns

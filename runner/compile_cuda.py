@@ -129,3 +129,15 @@ def kernel_manifest(sass: str, stats: dict[str, PtxasStats]) -> list[KernelInfo]
         s = stats.get(name, PtxasStats())
         infos.append(KernelInfo(name, pretty, blocks[name], s.registers, s.shared_bytes, s.spill_bytes))
     return infos
+
+
+_SASS_INSN = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*/\*\s*0x[0-9a-f]+\s*\*/\s*$")
+
+
+def sass_instructions(sass: str) -> list[str]:
+    """The instructions of a SASS listing, without addresses, encodings or the trailing padding
+    (the NOPs and the branch-to-self after the last EXIT)."""
+    insns = [m.group(1).rstrip(" ;") for line in sass.splitlines() if (m := _SASS_INSN.match(line))]
+    while insns and (insns[-1] == "NOP" or insns[-1].startswith("BRA")) and "EXIT" in insns:
+        insns.pop()
+    return insns

@@ -74,7 +74,7 @@ def _apt_steps(missing: list[str]) -> list[SetupStep]:
         return []
     sudo = () if os.geteuid() == 0 else ("sudo", "-n")
     env = {"DEBIAN_FRONTEND": "noninteractive"}
-    install = (*sudo, "apt-get", "install", "-y", "--no-install-recommends", *missing)
+    install = (*sudo, "apt-get", "install", "-y", *missing)
     return [
         SetupStep("refresh the Debian package lists", (*sudo, "apt-get", "update"), APT_TIMEOUT_S, env),
         SetupStep(f"install Debian packages: {' '.join(missing)}", install, APT_TIMEOUT_S, env),

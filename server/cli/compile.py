@@ -9,9 +9,13 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
+from itertools import zip_longest
 
-from cass.runner.compile import EMITS, TEXT_EMITS, CompileResult, compile_file
+from rich.console import Console
+from rich.table import Table
+
+from cass.runner.compile import EMITS, TEXT_EMITS, CompileResult, KernelPair, compile_file, side_by_side
+from cass.runner.diagnostics import CassError
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -28,6 +32,29 @@ def print_texts(result: CompileResult, emits: list[str]) -> None:
         if len(texts) > 1:
             typer.echo(f"// ===== {emit}: {result.source} ({result.arch}) =====")
         typer.echo(result.texts[emit], nl=not result.texts[emit].endswith("\n"))
+
+
+def pair_table(pair: KernelPair, arch: str, offload_arch: str) -> Table:
+    table = Table(title=pair.name, title_justify="left")
+    table.add_column(f"SASS {arch} ({len(pair.sass)} instructions)", overflow="fold")
+    table.add_column(f"RDNA3 {offload_arch} ({len(pair.rdna3)} lines)", overflow="fold")
+    for left, right in zip_longest(pair.sass, pair.rdna3, fillvalue=""):
+        table.add_row(left, right)
+    return table
+
+
+def show_side_by_side(first: Path, second: Path, arch: str | None, offload_arch: str | None, kernel: str | None) -> None:
+    cuda, hip = (first, second) if first.suffix == ".cu" else (second, first)
+    if (cuda.suffix, hip.suffix) != (".cu", ".hip"):
+        raise CassError(f"--beside pairs a .cu file with its .hip port (got {first} and {second})")
+    pairs = side_by_side(cuda, hip, arch=arch, offload_arch=offload_arch)
+    if kernel:
+        pairs = [p for p in pairs if kernel in p.name]
+    if not pairs:
+        raise CassError(f"{cuda}: no kernel{f' matching {kernel!r}' if kernel else ''} found in both files")
+    out = Console(highlight=False)
+    for pair in pairs:
+        out.print(pair_table(pair, pair.cuda_arch, pair.hip_arch))
 
 
 def register(app: typer.Typer) -> None:
@@ -48,9 +75,15 @@ def register(app: typer.Typer) -> None:
         ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print a JSON manifest with one entry per kernel.")] = False,
         include: Annotated[list[str], typer.Option("-I", help="Extra include folder (repeatable).")] = [],  # noqa: B006
+        beside: Annotated[
+            Optional[Path], typer.Option("--beside", help="The HIP port (or CUDA original): show both kernels' assembly side by side.")
+        ] = None,
+        kernel: Annotated[Optional[str], typer.Option("--kernel", help="With --beside: only kernels whose name contains this.")] = None,
     ) -> None:
         """Compile one file: CUDA to PTX/cubin/SASS/host asm/executable, HIP to RDNA3/code object/host
         asm/host object, RDNA3 assembly to a code object."""
+        if beside is not None:
+            return show_side_by_side(source, beside, arch, offload_arch, kernel)
         emits = split_emits(emit)
         binary = any(e not in TEXT_EMITS for e in emits) or (not emits and source.suffix == ".s")
         temporary = output_dir is None and not binary
