@@ -54,9 +54,10 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> GitRepo:
     return r
 
 
-def example(name: str) -> str:
-    """The text of a bundled example program (examples/hooks/...)."""
-    return (EXAMPLES / name).read_text(encoding="utf-8")
+@pytest.fixture
+def example():
+    """`example(name)`: the text of a bundled example program (examples/hooks/...)."""
+    return lambda name: (EXAMPLES / name).read_text(encoding="utf-8")
 
 
 os.environ.setdefault("GIT_TERMINAL_PROMPT", "0")
