@@ -67,10 +67,22 @@ def _source_pair(root: Path, rel: str, config: MirrorConfig) -> tuple[Pair | Non
         return None, finding(rel, Severity.WARNING, "source-symlink",
                              f"skipped: a symlink to {target}; its target is mirrored under its "
                              "own name (list the target in the include globs)")
-    if not path.is_file():
-        return None, None  # deleted: its mirror, if any, is reported as an orphan
     mirror = relative_posix(mirror_path(path, root, config), root)
+    if not path.is_file():  # deleted: a mirror left behind is an orphan
+        return None, _orphan(root, mirror, rel)
     return Pair(rel, mirror), None
+
+
+def _orphan(root: Path, mirror: str, source: str) -> Diagnostic | None:
+    path = root / mirror
+    try:
+        if not path.is_file() or parse_mirror(path.read_text("utf-8", errors="replace")) is None:
+            return None
+    except CassError:
+        pass  # a damaged header is still ours
+    return finding(mirror, Severity.ERROR, "mirror-orphan",
+                   f"its source {source} no longer exists; delete the mirror "
+                   f"(`git rm {_quote(mirror)}`) or restore the source")
 
 
 def _could_be_mirror(rel: str, config: MirrorConfig) -> bool:
@@ -89,9 +101,7 @@ def _mirror_pair(root: Path, rel: str, config: MirrorConfig) -> tuple[Pair | Non
     source = parsed[0].source
     source_path = root / source
     if not source_path.exists() and not source_path.is_symlink():
-        return None, finding(rel, Severity.ERROR, "mirror-orphan",
-                             f"its source {source} no longer exists; delete the mirror "
-                             f"(`git rm {_quote(rel)}`) or restore the source")
+        return None, _orphan(root, rel, source)
     if not is_mirrored(source_path, root, config):
         return None, None
     return _source_pair(root, source, config)

@@ -111,11 +111,10 @@ def resolve_base(state: RepoState, base: str) -> str:
 
 
 def changed_since(state: RepoState, base: str) -> list[str]:
-    """Files added, copied, modified or renamed between the merge base with `base` and the
-    working tree's HEAD (deleted files are left out; their mirrors show up as orphans)."""
+    """Files added, modified or deleted between the merge base with `base` and HEAD (a deleted
+    source whose mirror is still there makes that mirror an orphan)."""
     merge_base = resolve_base(state, base)
-    done = git(state.root, "diff", "--name-only", "-z", "--no-renames", "--diff-filter=ACMRT",
-               merge_base, "HEAD")
+    done = git(state.root, "diff", "--name-only", "-z", "--no-renames", merge_base, "HEAD")
     return _z(done)
 
 

@@ -153,3 +153,17 @@ def test_write_atomic_replaces_and_leaves_no_temp_files(tmp_path: Path) -> None:
     m.write_atomic(target, "two\n")
     assert target.read_text(encoding="utf-8") == "two\n"
     assert [p.name for p in target.parent.iterdir()] == ["k ü.hip"]
+
+
+def test_interrupted_write_keeps_the_old_file(tmp_path: Path, monkeypatch) -> None:
+    target = tmp_path / "k.hip"
+    target.write_text("old\n")
+
+    def interrupted(*_args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(m.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        m.write_atomic(target, "new\n")
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["k.hip"]

@@ -103,3 +103,11 @@ def test_path_outside_the_repository_is_an_error(repo, tmp_path: Path) -> None:
     outside.write_text("int x;\n")
     selection = select_pairs(repo.root, [str(outside)], m.MirrorConfig())
     assert selection.pairs == () and "outside the repository" in selection.diagnostics[0].message
+
+
+def test_deleted_source_leaves_an_orphan_mirror(repo) -> None:
+    provenance = m.Provenance("k.cu", "x", "rules", "1", "gfx1100", "match", "")
+    repo.write("k.hip", m.render_mirror("int k;\n", provenance))
+    selection = select_pairs(repo.root, ["k.cu"], m.MirrorConfig())
+    assert selection.pairs == ()
+    assert [(d.path, d.code) for d in selection.diagnostics] == [("k.hip", "mirror-orphan")]
