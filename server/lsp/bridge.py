@@ -136,6 +136,25 @@ def fix_from_data(data: Any) -> Fix | None:
         return None
 
 
+def diagnostic_from_dict(data: Mapping[str, Any]) -> Diagnostic | None:
+    """A Diagnostic back from `Diagnostic.to_dict()` (None when the data is not one)."""
+    try:
+        fix = data.get("fix")
+        return Diagnostic(
+            path=str(data["path"]),
+            line=int(data["line"]),
+            column=int(data["column"]),
+            severity=Severity(data["severity"]),
+            code=str(data["code"]),
+            message=str(data["message"]),
+            end_line=data.get("end_line"),
+            end_column=data.get("end_column"),
+            fix=Fix(**fix) if isinstance(fix, Mapping) else None,
+        )
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def to_lsp_diagnostic(
     diagnostic: Diagnostic, index: LineIndex, docs: Mapping[str, str] | None = None
 ) -> lsp.Diagnostic:

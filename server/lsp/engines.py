@@ -15,8 +15,8 @@ from cass.runner.diagnostics import CassError
 
 from .settings import Settings
 
-# The docs folder of a source checkout (editable installs); wheels link only absolute URLs.
-_DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
+# The root of a source checkout (editable installs), where docs/ lies; wheels link only URLs.
+_CHECKOUT = Path(__file__).resolve().parents[2]
 
 
 def target_of(settings: Settings) -> Target:
@@ -110,7 +110,7 @@ def diagnostic_docs() -> dict[str, str]:
 
 def _docs_uri(anchor: str) -> str:
     page, _, fragment = anchor.lstrip("/").partition("#")
-    path = _DOCS_DIR / page
+    path = _CHECKOUT / page
     if not path.is_file():
         return ""
     return path.as_uri() + (f"#{fragment}" if fragment else "")

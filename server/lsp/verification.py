@@ -16,7 +16,7 @@ from lsprotocol import types as lsp
 from cass.runner.diagnostics import CassError, Diagnostic
 
 from .actions import Outcome
-from .bridge import LineIndex, to_lsp_diagnostic
+from .bridge import LineIndex, diagnostic_from_dict, to_lsp_diagnostic
 from .documents import require_kind, require_size
 from .jobs import run_in_child
 from .progress import with_progress
@@ -52,8 +52,16 @@ async def port_and_verify(server: CassServer, uri: str) -> Outcome:
     verdict = await with_progress(server, f"Port and verify {path.name}", work)
     publish_verdict(server, uri, snap.text, verdict)
     status = str(verdict.get("status", "error"))
-    return Outcome(f"{path.name}: {status}: {verdict.get('message', '')}".rstrip(": "),
+    return Outcome(f"{path.name}: {summary_line(verdict)}",
                    kind=_MESSAGE_TYPE.get(status, lsp.MessageType.Error))
+
+
+def summary_line(verdict: dict[str, Any]) -> str:
+    """`match (recorded vs emulator): outputs agree` from a verdict's data."""
+    backends = " vs ".join(str(b) for b in verdict.get("backends") or () if b)
+    head = str(verdict.get("status", "error")) + (f" ({backends})" if backends else "")
+    message = str(verdict.get("message") or "").strip()
+    return f"{head}: {message}" if message else head
 
 
 def publish_verdict(server: CassServer, uri: str, text: str, verdict: dict[str, Any]) -> None:
@@ -62,12 +70,15 @@ def publish_verdict(server: CassServer, uri: str, text: str, verdict: dict[str, 
     index = LineIndex(text, server.encoding)
     summary = lsp.Diagnostic(
         range=index.range(0, len(text.split("\n", 1)[0])),
-        message=f"cass verify: {status}: {verdict.get('message', '')}",
+        message=f"cass verify: {summary_line(verdict)}",
         severity=_SEVERITY.get(status, lsp.DiagnosticSeverity.Error),
         code=f"verify-{status}", source="cass")
     by_uri: dict[str, list[lsp.Diagnostic]] = defaultdict(list)
     by_uri[uri].append(summary)
-    for diagnostic in verdict.get("diagnostics", ()):
+    for raw in verdict.get("diagnostics", ()):
+        diagnostic = raw if isinstance(raw, Diagnostic) else diagnostic_from_dict(raw)
+        if diagnostic is None:
+            continue
         target_uri, target_text = _located(server, diagnostic, uri, text)
         by_uri[target_uri].append(to_lsp_diagnostic(diagnostic, LineIndex(target_text, server.encoding)))
     for stale in [u for u, sets in server.diagnostic_sets.items() if sets.get(PRODUCER) and u not in by_uri]:

@@ -17,6 +17,8 @@ def translate(level: str, text: str, path: str, settings: Settings, engine: str)
 
 
 def verify_job(path: str, settings: Settings) -> dict[str, Any]:
-    """Port `path` with the configured engine, verify the port; the verdict as plain data."""
-    raise_if_missing = engines.porting_module()
-    return raise_if_missing.port_and_verify_for_editor(path, settings)
+    """Port `path` with the configured engine and verify the port (cass.models.porting, the
+    orchestration the CLI and the hooks use); the verdict as plain data."""
+    from cass.models.porting import port_and_verify_for_editor
+
+    return port_and_verify_for_editor(path, settings)
