@@ -225,6 +225,9 @@ AMDGCN_DATALAYOUT = (
 )
 
 
+DEVICE_LIB_RECIPE = 2  # bump when the folder's contents change, so old caches are not reused
+
+
 def cache_dir() -> Path:
     """`$CASS_CACHE_DIR`, else `~/.cache/cass`."""
     env = os.environ.get("CASS_CACHE_DIR")
@@ -242,12 +245,13 @@ def debian_bitcode_dir() -> Path:
 
 
 def isa_version_value(arch: str) -> int:
-    """`gfx1100` -> 11000, `gfx90a` -> 9010: major*1000 + minor*10 + stepping."""
+    """`gfx1100` -> 11000, `gfx1031` -> 10301, `gfx90a` -> 9010: major*1000 + minor*100 + stepping,
+    the encoding of Debian's own oclc_isa_version_*.bc files."""
     match = _GFX_RE.match(arch)
     if match is None:
         raise CassError(f"'{arch}' is not an AMD GPU arch name (expected e.g. gfx1100)")
     major, minor, stepping = match.groups()
-    return int(major) * 1000 + int(minor, 16) * 10 + int(stepping, 16)
+    return int(major) * 1000 + int(minor, 16) * 100 + int(stepping, 16)
 
 
 def check_gfx_arch(arch: str) -> None:
@@ -264,7 +268,7 @@ def check_gfx_arch(arch: str) -> None:
 def _bitcode_fingerprint(source: Path) -> str:
     import hashlib
 
-    digest = hashlib.sha256(str(source).encode())
+    digest = hashlib.sha256(f"{DEVICE_LIB_RECIPE}:{source}".encode())
     for bc in sorted(source.glob("*.bc")):
         stat = bc.stat()
         digest.update(f"{bc.name}:{stat.st_size}:{int(stat.st_mtime)}".encode())
