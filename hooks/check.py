@@ -15,26 +15,15 @@ from cass.hooks.pairs import Pair, finding, select_pairs
 from cass.hooks.port import read_mirror, read_source
 from cass.hooks.repo import open_repo
 from cass.hooks.verify import verdict_findings
-from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, Outcome, default_jobs, guarded_main,
-                             print_diagnostics, run_pairs)
+from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, FIXES, Outcome, default_jobs,
+                             guarded_main, print_diagnostics, quoted, run_pairs)
 from cass.models import mirror as mm
 from cass.runner.diagnostics import Diagnostic, Severity
 
 CONFLICT_MARKER = re.compile(r"^(<<<<<<<|>>>>>>>|\|\|\|\|\|\|\|) ", re.MULTILINE)
-_FIX = {  # state -> what to do about it
-    mm.MirrorState.MISSING: "run `cass-port {source}` (or commit with the cass-port hook)",
-    mm.MirrorState.STALE: "regenerate it: `cass-port {source}`",
-    mm.MirrorState.HAND_EDITED: 'keep the edit by setting "hand-edited: yes" in its header, or '
-    "regenerate it: `cass-port --force {source}`",
-    mm.MirrorState.CONFLICT: "merge: `cass-port --merge {source}`, or `cass-port --force {source}`",
-    mm.MirrorState.FOREIGN: "move the file away, or let cass replace it: "
-    "`cass-port --force {source}`",
-}
-
-
 def state_findings(pair: Pair, status: mm.MirrorStatus) -> tuple[Diagnostic, ...]:
-    if status.state in _FIX:
-        fix = _FIX[status.state].format(source=pair.source)
+    if status.state in FIXES:
+        fix = FIXES[status.state].format(source=quoted([pair.source]))
         return (finding(pair.mirror, Severity.ERROR, f"mirror-{status.state.value}",
                         f"{status.reason}; {fix}"),)
     return ()

@@ -17,8 +17,8 @@ from pathlib import Path
 from cass.hooks import translate as tr
 from cass.hooks.pairs import Pair, finding, select_pairs
 from cass.hooks.repo import RepoState, describe, open_repo
-from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, Outcome, default_jobs, guarded_main,
-                             print_diagnostics, quoted, run_pairs)
+from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, FIXES, Outcome, default_jobs,
+                             guarded_main, print_diagnostics, quoted, run_pairs)
 from cass.models import mirror as mm
 from cass.models.mirror_history import last_generated_body, merge_texts, save_backup
 from cass.runner.diagnostics import CassError, Severity
@@ -60,11 +60,9 @@ def port_pair(root: Path, pair: Pair, config: mm.MirrorConfig, options: PortOpti
     if status.state in (mm.MirrorState.CURRENT, mm.MirrorState.KEPT):
         return Outcome(pair, "unchanged" if status.state is mm.MirrorState.CURRENT else "kept")
     if status.state.is_protected and not (options.force or options.merge):
-        hint = {mm.MirrorState.FOREIGN: "move it away or pass --force (it is backed up)"}
+        fix = FIXES[status.state].format(source=quoted([pair.source]))
         return Outcome(pair, "failed", (finding(pair.mirror, Severity.ERROR,
-                       f"mirror-{status.state.value}",
-                       f"not overwritten: {status.reason}" +
-                       (f"; {hint[status.state]}" if status.state in hint else "")),))
+                       f"mirror-{status.state.value}", f"not overwritten: {status.reason}; {fix}"),))
     translation = tr.translate(text, pair.source, config)
     if translation.has_errors:
         return Outcome(pair, "failed", translation.diagnostics)

@@ -17,9 +17,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cass.hooks.pairs import Pair, finding
+from cass.models.mirror import MirrorState
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+FIXES = {  # mirror state -> what to do about it ({source}: the CUDA source, shell-quoted)
+    MirrorState.MISSING: "create it: `cass-port {source}` (or commit with the cass-port hook)",
+    MirrorState.STALE: "regenerate it: `cass-port {source}`",
+    MirrorState.HAND_EDITED: 'keep the edit by setting "hand-edited: yes" in its header, or '
+    "regenerate it: `cass-port --force {source}` (your version is backed up)",
+    MirrorState.CONFLICT: "carry your edits over: `cass-port --merge {source}`, or regenerate: "
+    "`cass-port --force {source}` (your version is backed up)",
+    MirrorState.FOREIGN: "move the file away, or let cass replace it: "
+    "`cass-port --force {source}` (it is backed up)",
+}
 
 
 @dataclass(frozen=True)

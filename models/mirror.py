@@ -360,20 +360,19 @@ def classify(
         return MirrorStatus(MirrorState.MISSING, "no mirror yet")
     parsed = parse_mirror(mirror_text)
     if parsed is None:
-        return MirrorStatus(MirrorState.FOREIGN, "the file has no cass-mirror header "
-                            "(written by hand?); cass will not overwrite it")
+        return MirrorStatus(MirrorState.FOREIGN, "a file without a cass-mirror header "
+                            "(written by hand?) is where the mirror goes")
     p, body = parsed
     edited = sha256_text(body) != p.body_sha256
     source_changed = p.source_sha256 != source_sha256
     if edited or p.hand_edited:
         if source_changed:
-            return MirrorStatus(MirrorState.CONFLICT, "edited by hand and the source changed "
-                                "since generation: merge (--merge) or regenerate (--force)", p, body)
+            return MirrorStatus(MirrorState.CONFLICT, "edited by hand since generation, and "
+                                "its source changed since", p, body)
         if p.hand_edited:
             return MirrorStatus(MirrorState.KEPT, "marked hand-edited", p, body)
-        return MirrorStatus(MirrorState.HAND_EDITED, 'edited by hand since generation: set '
-                            '"hand-edited: yes" in its header to keep the edit, or regenerate it '
-                            "with --force", p, body)
+        return MirrorStatus(MirrorState.HAND_EDITED, 'edited by hand since generation, '
+                            'without "hand-edited: yes" in its header', p, body)
     if source_changed:
         return MirrorStatus(MirrorState.STALE, "the source changed since generation", p, body)
     if source is not None and p.source != source:
