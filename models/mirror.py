@@ -351,6 +351,14 @@ class MirrorStatus:
     provenance: Provenance | None = None
     body: str | None = None
 
+    @property
+    def is_protected(self) -> bool:
+        return self.state.is_protected
+
+    @property
+    def needs_generation(self) -> bool:
+        return self.state.needs_generation
+
 
 def classify(
     source_sha256: str, mirror_text: str | None, config: MirrorConfig, source: str | None = None
