@@ -36,6 +36,7 @@ from typing import Any
 
 from cass.models.engine import Target
 from cass.runner.diagnostics import CassError
+from cass.runner.spec import load_project_config
 
 HEADER_VERSION = "1"
 _MAGIC = "// cass-mirror: "
@@ -120,28 +121,9 @@ def _target(value: Any, where: str) -> Target:
 
 
 def find_config_file(start: Path) -> tuple[Path | None, dict[str, Any]]:
-    """The nearest `cass.toml` or pyproject.toml with a `[tool.cass]` table, walking up from
-    `start`; returns (file, raw [tool.cass] table) or (None, {})."""
-    import tomllib
-
-    here = start if start.is_dir() else start.parent
-    for folder in (here, *here.parents):
-        for name in ("cass.toml", "pyproject.toml"):
-            candidate = folder / name
-            if not candidate.is_file():
-                continue
-            try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-                raise CassError(f"{candidate}: not valid TOML ({exc}); fix the file") from exc
-            table = data.get("tool", {}).get("cass")
-            if name == "cass.toml" and table is None:
-                table = {k: v for k, v in data.items() if k != "tool"}
-            if table is not None:
-                return candidate, table
-        if (folder / ".git").exists():
-            break
-    return None, {}
+    """The project config upward from `start` (the runner's rule: `cass.toml`, or pyproject.toml
+    with `[tool.cass]`): (file, raw cass table) or (None, {})."""
+    return load_project_config(start)
 
 
 def load_config(root: Path) -> MirrorConfig:
