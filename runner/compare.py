@@ -10,11 +10,12 @@ text, as exact bytes, or as typed little-endian arrays element by element.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import struct
 from dataclasses import asdict, dataclass
-from typing import Iterator
+from typing import Any, Iterator, NamedTuple
 
 from cass.runner.results import RunResult
 from cass.runner.spec import ARRAY_FORMATS, OutputFile, RunSpec
@@ -26,12 +27,11 @@ NUMBER = r"""
       | (?:nan|inf(?:inity)?)(?![A-Za-z])
     )
 """
-NUMBER_RE = re.compile(rf"(?<!\w)(?<!\d\.){NUMBER}(?!\w)(?!\.\d)", re.VERBOSE | re.IGNORECASE)
+NUMBER_RE = re.compile(rf"((?<!\w)(?<!\d\.){NUMBER}(?!\w)(?!\.\d))", re.VERBOSE | re.IGNORECASE)
 MAX_REPORTED = 10
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     text: str
     line: int  # 1-based line in the original output
     value: float | int | None  # None for non-numeric tokens
@@ -58,46 +58,48 @@ class Mismatch:
 
 
 def parse_number(text: str) -> float | int:
-    body = text.lstrip("+-")
-    sign = -1 if text.startswith("-") else 1
-    low = body.lower()
-    if low.startswith("0x"):
-        return sign * int(body, 16)
-    if low.startswith("nan"):
-        return math.nan
-    if low.startswith("inf"):
-        return sign * math.inf
-    if re.fullmatch(r"\d+", body):
-        return sign * int(body)
-    return float(text)
+    """The value of a NUMBER token: int, float (any notation, nan, inf) or hex."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        return int(text, 16)
+
+
+def kept_lines(text: str, ignore: tuple[str, ...] = ()) -> list[tuple[int, str]]:
+    """(1-based number, line) of every line no `ignore` regex matches."""
+    patterns = [re.compile(p) for p in ignore]
+    lines = enumerate(text.splitlines(), start=1)
+    return [(n, line) for n, line in lines if not any(p.search(line) for p in patterns)]
 
 
 def tokenize(text: str, ignore: tuple[str, ...] = ()) -> list[Token]:
-    patterns = [re.compile(p) for p in ignore]
+    return _tokens(kept_lines(text, ignore))
+
+
+def _tokens(lines: list[tuple[int, str]]) -> list[Token]:
     tokens: list[Token] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if any(p.search(line) for p in patterns):
-            continue
+    for number, line in lines:
         tokens += _line_tokens(line, number)
     return tokens
 
 
 def _line_tokens(line: str, number: int) -> Iterator[Token]:
     """Numbers, and the runs of other non-space characters around them."""
-    for chunk in line.split():
-        pos = 0
-        for m in NUMBER_RE.finditer(chunk):
-            if m.start() > pos:
-                yield Token(chunk[pos : m.start()], number, None)
-            yield Token(m.group(0), number, parse_number(m.group(0)))
-            pos = m.end()
-        if pos < len(chunk):
-            yield Token(chunk[pos:], number, None)
+    pieces = NUMBER_RE.split(line)  # [text, number, text, number, ..., text]
+    for i, piece in enumerate(pieces):
+        if i % 2:
+            yield Token(piece, number, parse_number(piece))
+        else:
+            yield from (Token(word, number, None) for word in piece.split())
 
 
 def numbers_close(expected: float | int, actual: float | int, rtol: float, atol: float) -> bool:
-    if isinstance(expected, int) and isinstance(actual, int) and expected == actual:
-        return True
+    if isinstance(expected, int) and isinstance(actual, int):  # exact arithmetic for big ints
+        return abs(actual - expected) <= atol + rtol * abs(expected)
     e, a = float(expected), float(actual)
     if math.isnan(e) or math.isnan(a):
         return math.isnan(e) and math.isnan(a)
@@ -125,7 +127,9 @@ def compare_text(
     where: str, expected: str, actual: str, spec: RunSpec, limit: int = MAX_REPORTED
 ) -> list[Mismatch]:
     """Token-wise comparison; the first `limit` mismatches, each with its lines as context."""
-    exp, act = tokenize(expected, spec.ignore_lines), tokenize(actual, spec.ignore_lines)
+    exp_lines, act_lines = kept_lines(expected, spec.ignore_lines), kept_lines(actual, spec.ignore_lines)
+    same = _common_prefix(exp_lines, act_lines)  # identical lines hold identical tokens
+    exp, act = _tokens(exp_lines[same:]), _tokens(act_lines[same:])
     found: list[Mismatch] = []
     for e, a in zip(exp, act):
         why = _token_differs(e, a, spec.rtol, spec.atol)
@@ -137,6 +141,15 @@ def compare_text(
     if len(exp) != len(act):
         found.append(_length_mismatch(where, exp, act, expected, actual))
     return found
+
+
+def _common_prefix(a: list[tuple[int, str]], b: list[tuple[int, str]]) -> int:
+    n = 0
+    for (_, x), (_, y) in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def _length_mismatch(where: str, exp: list[Token], act: list[Token], e_text: str, a_text: str) -> Mismatch:
@@ -158,6 +171,26 @@ def _elements(data: bytes, fmt: str) -> Iterator[float | int]:
     return (v[0] for v in struct.iter_unpack("<" + code, data[:usable]))
 
 
+def _differing_indices(expected: bytes, actual: bytes, fmt: str, spec: RunSpec, limit: int) -> list[tuple[int, Any, Any]]:
+    """(index, expected, actual) of the first `limit` elements that differ beyond tolerance."""
+    try:
+        import numpy as np
+    except ImportError:  # the standard-library path: element by element
+        pairs = enumerate(zip(_elements(expected, fmt), _elements(actual, fmt)))
+        bad = ((i, e, a) for i, (e, a) in pairs if not numbers_close(e, a, spec.rtol, spec.atol))
+        return list(itertools.islice(bad, limit))
+    dtype = np.dtype("<" + ARRAY_FORMATS[fmt])
+    n = min(len(expected), len(actual)) // dtype.itemsize
+    e = np.frombuffer(expected, dtype, n)
+    a = np.frombuffer(actual, dtype, n)
+    if dtype.kind in "iu":  # exact integers: check the unequal ones in Python arithmetic
+        unequal = (int(i) for i in np.flatnonzero(e != a))
+        bad = ((i, e[i].item(), a[i].item()) for i in unequal)
+        return list(itertools.islice((t for t in bad if not numbers_close(t[1], t[2], spec.rtol, spec.atol)), limit))
+    close = np.isclose(a.astype(np.float64), e.astype(np.float64), rtol=spec.rtol, atol=spec.atol, equal_nan=True)
+    return [(int(i), e[i].item(), a[i].item()) for i in np.flatnonzero(~close)[:limit]]
+
+
 def compare_array(
     where: str, expected: bytes, actual: bytes, fmt: str, spec: RunSpec, limit: int = MAX_REPORTED
 ) -> list[Mismatch]:
@@ -166,12 +199,9 @@ def compare_array(
     if len(expected) != len(actual):
         found.append(Mismatch(where, None, f"{len(expected) // size} x {fmt}",
                               f"{len(actual) // size} x {fmt}", "array lengths differ"))  # fmt: skip
-    for index, (e, a) in enumerate(zip(_elements(expected, fmt), _elements(actual, fmt))):
-        if not numbers_close(e, a, spec.rtol, spec.atol):
-            found.append(Mismatch(where, None, repr(e), repr(a),
-                                  f"element [{index}] differs beyond rtol={spec.rtol:g}, atol={spec.atol:g}"))  # fmt: skip
-            if len(found) >= limit:
-                break
+    for index, e, a in _differing_indices(expected, actual, fmt, spec, limit - len(found)):
+        why = f"element [{index}] differs beyond rtol={spec.rtol:g}, atol={spec.atol:g}"
+        found.append(Mismatch(where, None, repr(e), repr(a), why))
     return found
 
 

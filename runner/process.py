@@ -14,10 +14,11 @@ import subprocess
 import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
+from cass.runner.launcher import launcher, parse_report
 
 POLL_S = 0.02
 
@@ -70,10 +71,29 @@ def run_limited(
     env: dict[str, str] | None = None,
     timeout_s: float = 60.0,
     max_output_bytes: int = 8 * 1024 * 1024,
+    measure: bool = True,
 ) -> ProcessOutcome:
-    """Run `cmd` in `cwd` in a new process group; kill the group on timeout or too much output."""
+    """Run `cmd` in `cwd` in a new process group; kill the group on timeout or too much output.
+
+    With `measure`, the program starts under `cass-launch` (see cass.runner.launcher) so that its
+    peak RSS and wall time are its own; where no launcher can be built, peak RSS is None."""
     with tempfile.TemporaryDirectory(prefix="cass-log-") as logs:
-        return _run_logged(cmd, cwd, Path(logs), stdin, env, timeout_s, max_output_bytes)
+        launch = launcher() if measure else None
+        report = Path(logs) / "report"
+        argv = [str(launch), str(report), *cmd] if launch else cmd
+        outcome = _run_logged(argv, cwd, Path(logs), stdin, env, timeout_s, max_output_bytes)
+        if not measure:
+            return outcome
+        return _measured(outcome, parse_report(report) if launch else None)
+
+
+def _measured(outcome: ProcessOutcome, report: tuple[int, int, float] | None) -> ProcessOutcome:
+    """The program's own figures from the launcher's report (none: RSS unknown)."""
+    if outcome.timed_out or outcome.output_truncated or report is None:
+        return replace(outcome, peak_rss_kib=None)
+    rss, status, wall = report
+    signal_ = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    return replace(outcome, exit_code=_exit_code(status), signal=signal_, wall_s=wall, peak_rss_kib=rss)
 
 
 def _run_logged(
@@ -167,4 +187,4 @@ def run_compiler(
     cmd: list[str], *, cwd: Path, timeout_s: float = 300.0, env: dict[str, str] | None = None
 ) -> ProcessOutcome:
     """A compiler call under the same limits (a generous time limit, 1 MiB of diagnostics)."""
-    return run_limited(cmd, cwd=cwd, env=env, timeout_s=timeout_s, max_output_bytes=1024 * 1024)
+    return run_limited(cmd, cwd=cwd, env=env, timeout_s=timeout_s, max_output_bytes=1024 * 1024, measure=False)

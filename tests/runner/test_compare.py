@@ -102,3 +102,17 @@ def test_results_compare_exit_codes_then_stdout():
     found = compare_results(ref, crashed, SPEC)
     assert found[0].where == "exit_code" and "crashed with signal 11" in found[0].message
     assert compare_results(ref, crashed, RunSpec(compare_exit_code=False)) == []
+
+
+def test_typed_arrays_without_numpy(monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "numpy", None)  # the standard-library path
+    out = OutputFile("v.bin", "f32")
+    assert compare_file(out, _f32(1, 2, 3), _f32(1, 2.000001, 3), SPEC) == []
+    assert compare_file(out, _f32(1, 2, 3), _f32(1, 2.5, 3), SPEC)[0].message.startswith("element [1]")
+
+
+def test_integer_arrays_compare_large_values_exactly():
+    out = OutputFile("v.bin", "i64")
+    big = struct.pack("<2q", 2**62, -(2**62))
+    assert compare_file(out, big, big, SPEC) == []
+    assert compare_file(out, big, struct.pack("<2q", 2**62 + 1, -(2**62)), RunSpec(rtol=0, atol=0))

@@ -59,3 +59,11 @@ def test_run_dirs_are_private_and_copy_inputs(tmp_path: Path):
     assert collect_outputs(a, ["o.txt", "missing"], 10) == {"o.txt": b"1\n"}
     with pytest.raises(CassError, match=r"input file nope.txt not found"):
         prepare_run_dir(("nope.txt",), tmp_path, prefix="t")
+
+
+def test_peak_memory_is_the_programs_own_not_the_parents(tmp_path: Path):
+    ballast = bytearray(400 * 2**20)  # make this (parent) process large
+    ballast[::4096] = b"x" * len(ballast[::4096])
+    out = run_limited(["/bin/true"], cwd=tmp_path)
+    assert out.peak_rss_kib is not None and out.peak_rss_kib < 64 * 1024
+    del ballast
