@@ -17,9 +17,11 @@ from pathlib import Path
 from cass.hooks import translate as tr
 from cass.hooks.pairs import Pair, finding, select_pairs
 from cass.hooks.repo import RepoState, describe, open_repo
+from cass.hooks.verify import verdict_findings
 from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, FIXES, Outcome, default_jobs,
                              guarded_main, print_diagnostics, quoted, run_pairs)
 from cass.models import mirror as mm
+from cass.models.engine import Translation
 from cass.models.mirror_history import last_generated_body, merge_texts, save_backup
 from cass.runner.diagnostics import CassError, Severity
 
@@ -66,37 +68,43 @@ def port_pair(root: Path, pair: Pair, config: mm.MirrorConfig, options: PortOpti
     translation = tr.translate(text, pair.source, config)
     if translation.has_errors:
         return Outcome(pair, "failed", translation.diagnostics)
-    if options.merge and status.state.is_protected and status.provenance is not None:
+    if options.merge and status.state is mm.MirrorState.FOREIGN:
+        return Outcome(pair, "failed", (finding(pair.mirror, Severity.ERROR, "mirror-foreign",
+                       "nothing to merge with: the file there is not a cass mirror; move it "
+                       "away, or replace it with --force (it is backed up)"),))
+    if options.merge and status.state.is_protected:
         return _merge(root, pair, config, status, translation, sha)
     return _write_new(root, pair, config, options, status, translation, sha)
 
 
-def _provenance(pair: Pair, config: mm.MirrorConfig, translation, sha: str) -> mm.Provenance:
+def _provenance(pair: Pair, config: mm.MirrorConfig, translation: Translation,
+                sha: str) -> mm.Provenance:
     version = getattr(tr.engine_for(config.engine), "version", "")
     return mm.Provenance(source=pair.source, source_sha256=sha, engine=translation.engine,
                          engine_version=version, target=config.target.gfx_arch,
                          verdict="not-run", body_sha256="")
 
 
-def _write_new(root, pair, config, options, status, translation, sha) -> Outcome:
+def _write_new(root: Path, pair: Pair, config: mm.MirrorConfig, options: PortOptions,
+               status: mm.MirrorStatus, translation: Translation, sha: str) -> Outcome:
     notes = []
     if status.state.is_protected:
         backup = save_backup(root, pair.mirror, read_mirror(root, pair.mirror) or "")
         notes.append(f"your version of {pair.mirror} is saved as {backup}")
     provenance = _provenance(pair, config, translation, sha)
     mm.write_atomic(root / pair.mirror, mm.render_mirror(translation.text, provenance))
-    verdict = None
-    if options.verify:
-        check = tr.verify_pair(root, pair.source, pair.mirror)
-        verdict = check.status
-        final = replace(provenance, verdict=check.status)
-        mm.write_atomic(root / pair.mirror, mm.render_mirror(translation.text, final))
-        if check.failed:
-            notes.append(f"verification: {check.status}: {check.message}")
-    return Outcome(pair, "wrote", translation.diagnostics, verdict, tuple(notes))
+    if not options.verify:
+        return Outcome(pair, "wrote", translation.diagnostics, None, tuple(notes))
+    check = tr.verify_pair(root, pair.source, pair.mirror)
+    final = replace(provenance, verdict=check.status)
+    mm.write_atomic(root / pair.mirror, mm.render_mirror(translation.text, final))
+    found = translation.diagnostics + verdict_findings(pair, check, strict=False)
+    return Outcome(pair, "wrote", found, check.status, tuple(notes))
 
 
-def _merge(root, pair, config, status, translation, sha) -> Outcome:
+def _merge(root: Path, pair: Pair, config: mm.MirrorConfig, status: mm.MirrorStatus,
+           translation: Translation, sha: str) -> Outcome:
+    assert status.provenance is not None  # protected states other than FOREIGN have a header
     def regenerate(old_source: str) -> str:
         return tr.translate(old_source, pair.source, config).text
 
