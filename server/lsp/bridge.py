@@ -30,9 +30,10 @@ class LineIndex:
         self.text = text
         self.encoding = encoding
         self.starts = [0]
-        for number, char in enumerate(text):
-            if char == "\n":
-                self.starts.append(number + 1)
+        newline = text.find("\n")
+        while newline != -1:
+            self.starts.append(newline + 1)
+            newline = text.find("\n", newline + 1)
 
     def _units(self, chars: str) -> int:
         if self.encoding == "utf-32" or chars.isascii():
