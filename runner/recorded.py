@@ -10,12 +10,15 @@ only (the writer is a small TOML emitter: `tomllib` only reads).
 from __future__ import annotations
 
 import base64
+import contextlib
 import datetime as dt
+import fcntl
+import hashlib
 import os
 import tempfile
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from cass.runner.diagnostics import CassError
 from cass.runner.results import RunResult
@@ -145,10 +148,24 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     return list(data.get("record", []))
 
 
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """Serialise read-modify-write of one record file across processes (lock file in tmp)."""
+    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
+    with open(Path(tempfile.gettempdir()) / f"cass-record-{digest}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 def write_record(source: Path, spec: RunSpec, result: RunResult) -> Path:
     """Add (or replace) the record for this source version and run key; atomic write."""
     path = record_path(source)
     new = make_record(source, spec, result)
+    with _locked(path):
+        return _merge_and_write(source, path, new)
+
+
+def _merge_and_write(source: Path, path: Path, new: dict[str, Any]) -> Path:
     kept = [r for r in read_records(path) if r.get("run_key") != new["run_key"]]
     kept = [r for r in kept if r.get("source_sha256") == new["source_sha256"]]  # drop stale ones
     body = _header(source) + "".join("\n" + _render_record(dict(r)) for r in [*kept, new])

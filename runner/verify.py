@@ -169,6 +169,8 @@ def judge(ref: RunResult, cand: RunResult, spec: RunSpec, names: tuple[str, str]
     if not cand.finished:
         message = f"the port ({names[1]}) {cand.describe_end()}"
         return _verdict("error", message, names, **ratios, **sides)
+    if ref.exit_code != 0:
+        sides["notes"] = (*sides.get("notes", ()), _failed_original_note(ref))
     mismatches = compare_results(ref, cand, spec)
     if mismatches:
         message = f"the port differs from the original: {mismatches[0].render()}"
@@ -177,6 +179,11 @@ def judge(ref: RunResult, cand: RunResult, spec: RunSpec, names: tuple[str, str]
     files = f" and {len(spec.output_files)} output file(s)" if spec.output_files else ""
     message = f"the port matches the original ({what}{files}, rtol={spec.rtol:g}, atol={spec.atol:g})"
     return _verdict("match", message, names, **ratios, **sides)
+
+
+def _failed_original_note(ref: RunResult) -> str:
+    tail = ref.stderr.strip().splitlines()[-1:] or ["no stderr"]
+    return f"the original itself {ref.describe_end()} ({tail[0][:200]}): both sides may be failing alike"
 
 
 def _ratio(a: float | int | None, b: float | int | None) -> float | None:

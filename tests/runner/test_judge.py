@@ -53,3 +53,10 @@ def test_ratios_need_comparable_measurements():
     both_device = (ref(device_time_s=0.5, device_peak_bytes=1000), port(device_time_s=0.25, device_peak_bytes=1000))
     assert runtime_ratio(*both_device) == pytest.approx(0.5)
     assert memory_ratio(*both_device) == pytest.approx(1.0)
+
+
+def test_a_failing_original_is_flagged_even_when_both_agree():
+    failing = ref("", exit_code=1, stderr="cannot open in.txt\n")
+    verdict = judge(failing, port("", exit_code=1), SPEC, NAMES)
+    assert verdict.status == "match"
+    assert "the original itself exited with code 1 (cannot open in.txt)" in verdict.notes[0]
