@@ -82,7 +82,8 @@ def plan_mirror(
     source_sha = mirror.sha256_text(source_text)
     status = mirror.classify(source_sha, current, config, rel)
     if status.is_protected or status.state is mirror.MirrorState.KEPT:
-        raise CassError(f"{target}: {status.reason}. Nothing was changed.")
+        raise CassError(f"{target}: {status.reason}. Nothing was changed: cass never overwrites "
+                        f"a mirror edited by hand (delete it, or run `cass-port --force {rel}`)")
     provenance = mirror.Provenance(
         source=rel,
         source_sha256=source_sha,
