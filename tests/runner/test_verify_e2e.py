@@ -1,0 +1,114 @@
+"""verify() end to end on this machine: a recorded NVIDIA reference against HIP ports run by the
+cass RDNA3 emulator (real clang-16 builds, real emulated runs)."""
+
+from __future__ import annotations
+
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cass.runner.backends import Unavailable, choose_backend
+from cass.runner.recorded import record_path, write_record
+from cass.runner.results import RunResult
+from cass.runner.spec import RunSpec, load_run_spec
+from cass.runner.verify import verify
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "verify"
+BACKENDS = ("recorded", "emulator")
+pytestmark = pytest.mark.toolchain
+
+
+def saxpy_stdout(n: int, a: float) -> str:
+    """What examples/verify/saxpy.cu prints, computed independently in float32 like the GPU."""
+    i = np.arange(n, dtype=np.float32)
+    x = np.float32(0.001) * i
+    y = np.float32(1.0) - np.float32(0.0005) * i
+    y = np.float32(a) * x + y
+    total = float(np.sum(y.astype(np.float64)))
+    return (f"n = {n}, a = {a:g}\n" f"y[0] = {y[0]:.6f}, y[1] = {y[1]:.6f}, y[n-1] = {y[n - 1]:.6f}\n"
+            f"checksum = {total:.6e}\n")  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def hip_backend() -> None:
+    try:
+        choose_backend("hip", "emulator")
+    except Unavailable as exc:
+        pytest.skip(exc.message)
+
+
+@pytest.fixture()
+def original(tmp_path: Path, hip_backend) -> Path:
+    """saxpy.cu with its recorded reference: the committed one from real hardware when it
+    exists, else a record of the independently computed output."""
+    source = tmp_path / "saxpy.cu"
+    shutil.copy(EXAMPLES / "saxpy.cu", source)
+    real = record_path(EXAMPLES / "saxpy.cu")
+    if real.is_file():
+        shutil.copy(real, record_path(source))
+    else:
+        result = RunResult("nvidia", 0, saxpy_stdout(4096, 2.5), runtimes_s=(0.1,), info={"gpu": "computed"})
+        write_record(source, load_run_spec(source), result)
+    return source
+
+
+def _port(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    text = (EXAMPLES / "saxpy.hip").read_text()
+    assert old in text
+    path = tmp_path / name
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def test_correct_port_matches(original: Path):
+    before = (original.read_bytes(), (EXAMPLES / "saxpy.hip").read_bytes())
+    verdict = verify(original, EXAMPLES / "saxpy.hip", backends=BACKENDS)
+    assert verdict.status == "match", verdict.message
+    assert verdict.backends == BACKENDS and verdict.exit_code == 0
+    assert (original.read_bytes(), (EXAMPLES / "saxpy.hip").read_bytes()) == before
+
+
+def test_wrong_port_reports_the_first_differing_value(original: Path):
+    verdict = verify(original, EXAMPLES / "saxpy_wrong.hip", backends=BACKENDS)
+    assert verdict.status == "mismatch" and verdict.exit_code == 1
+    first = verdict.mismatches[0]
+    assert (first.where, first.line) == ("stdout", 2)
+    assert first.expected == saxpy_stdout(4096, 2.5).split()[8].rstrip(",")
+
+
+def test_port_that_does_not_compile_points_at_its_line(original: Path, tmp_path: Path):
+    port = _port(tmp_path, "broken.hip", "if (i < n) y[i]", "if (i < n) y[i] = undefined_fn(i);\n    if (i < n) y[i]")
+    verdict = verify(original, port, backends=BACKENDS)
+    assert verdict.status == "error" and "does not compile" in verdict.message
+    assert any(d.path == str(port) and d.line == 9 and "undefined_fn" in d.message for d in verdict.diagnostics)
+
+
+def test_port_that_hangs_is_stopped(original: Path, tmp_path: Path):
+    port = _port(tmp_path, "hang.hip", "    cudaFree(dx);".replace("cuda", "hip"), "    volatile int spin = 1;\n    while (spin) {}\n    hipFree(dx);")
+    spec = load_run_spec(original).replace(timeout_s=15)
+    verdict = verify(original, port, spec, backends=BACKENDS)
+    assert verdict.status == "error" and "timed out" in verdict.message
+
+
+def test_port_that_floods_output_is_stopped(original: Path, tmp_path: Path):
+    port = _port(tmp_path, "flood.hip", "    return 0;\n}", "    for (;;) printf(\"spam spam spam spam\\n\");\n    return 0;\n}")
+    spec = load_run_spec(original).replace(max_output_bytes=100_000, timeout_s=60)
+    verdict = verify(original, port, spec, backends=BACKENDS)
+    assert verdict.status == "error" and "printed more than 100000 bytes" in verdict.message
+
+
+def test_concurrent_verifies_do_not_collide(original: Path):
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        good, bad = pool.map(lambda p: verify(original, p, backends=BACKENDS),
+                             [EXAMPLES / "saxpy.hip", EXAMPLES / "saxpy_wrong.hip"])  # fmt: skip
+    assert (good.status, bad.status) == ("match", "mismatch")
+
+
+def test_missing_record_is_unverifiable_with_the_fix(tmp_path: Path, hip_backend):
+    source = tmp_path / "saxpy.cu"
+    shutil.copy(EXAMPLES / "saxpy.cu", source)
+    verdict = verify(source, EXAMPLES / "saxpy.hip", RunSpec(args=("16",)), backends=BACKENDS)
+    assert verdict.status == "unverifiable" and "cass verify --record" in verdict.message
