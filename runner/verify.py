@@ -86,11 +86,16 @@ def verify(
     spec = spec or load_run_spec(original)
     wanted = backends or (None, None)
     base = dict(original=str(original), port=str(candidate))
+    names = [_named(w) or "?" for w in wanted]
     try:
         ref_backend, ref_notes = choose_backend("cuda", _named(wanted[0]))
+        names[0] = ref_backend.name
         cand_backend, cand_notes = choose_backend("hip", _named(wanted[1]))
+        names[1] = cand_backend.name
+        ref_backend.preflight(original, spec)
+        cand_backend.preflight(candidate, spec)
     except Unavailable as exc:
-        return _verdict("unverifiable", exc.message, (_named(wanted[0]) or "?", _named(wanted[1]) or "?"), **base)
+        return _verdict("unverifiable", exc.message, (names[0], names[1]), **base)
     notes = tuple(ref_notes + cand_notes)
     with tempfile.TemporaryDirectory(prefix="cass-verify-") as work:
         return _build_run_compare(original, candidate, spec, (ref_backend, cand_backend), Path(work), notes, base)

@@ -3,6 +3,7 @@
 A backend builds a program for one side (the CUDA original or the HIP port) and runs it:
 
     backend.unavailable()                -> None, or why it cannot run here (tool / device)
+    backend.preflight(source, spec)      -> raises Unavailable when it cannot judge this program
     backend.build(source, work_dir)      -> an artifact (an executable, or a record)
     backend.run(source, artifact, spec)  -> RunResult   (spec.runs runs, median runtime)
 
@@ -41,6 +42,8 @@ class Backend(Protocol):
     side: str  # "cuda" (runs the original) or "hip" (runs the port)
 
     def unavailable(self) -> str | None: ...
+
+    def preflight(self, source: Path, spec: RunSpec) -> None: ...
 
     def build(self, source: Path, work_dir: Path) -> Any: ...
 

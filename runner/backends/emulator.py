@@ -41,6 +41,9 @@ class EmulatorBackend:
             return "the cass RDNA3 emulator has no run_program (an incomplete install?)"
         return None
 
+    def preflight(self, source: Path, spec: RunSpec) -> None:
+        """Nothing to check before building: any source can be compiled and run."""
+
     def build(self, source: Path, work_dir: Path) -> Path:
         from cass.runner.emulator import build_hip_program
 

@@ -35,6 +35,9 @@ class NvidiaBackend:
             return f"no NVIDIA GPU on this machine ({why})"
         return None
 
+    def preflight(self, source: Path, spec: RunSpec) -> None:
+        """Nothing to check before building: any source can be compiled and run."""
+
     def build(self, source: Path, work_dir: Path) -> Path:
         from cass.runner.compile import compile_file
 

@@ -22,6 +22,10 @@ class RecordedBackend:
     def unavailable(self) -> str | None:
         return None  # whether a record exists depends on the program: see run()
 
+    def preflight(self, source: Path, spec: RunSpec) -> None:
+        """Refuse early (before the port is built) when the record is missing or stale."""
+        self.run(source, record_path(source), spec)
+
     def build(self, source: Path, work_dir: Path) -> Path:
         return record_path(source)
 

@@ -32,6 +32,9 @@ class RocmBackend:
             return "no AMD GPU on this machine (rocminfo and /dev/kfd show none)"
         return None
 
+    def preflight(self, source: Path, spec: RunSpec) -> None:
+        """Nothing to check before building: any source can be compiled and run."""
+
     def build(self, source: Path, work_dir: Path) -> Path:
         arch = amd_gpus()[0].arch
         exe = work_dir / f"{source.stem}.{arch}.out"

@@ -1,0 +1,235 @@
+"""The execution engine: runs every resident wave of a batch of workgroups in lock-step, one
+instruction at a time for the group of waves sharing the lowest PC, and checks every memory
+access (global through the allocation table, LDS and scratch against their sizes)."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from cass.runner.emulator import memory as mem
+from cass.runner.emulator.ops_memory import ATOMICS
+from cass.runner.emulator.program import Program
+from cass.runner.emulator.state import EXEC, LANES, U32, U64, Fault, Group, WaveState
+
+SHARED_HI, PRIVATE_HI = 0x10000, 0x20000
+BIG_PC = np.iinfo(np.int64).max
+
+
+class Machine:
+    """State and memory of one batch of workgroups of one launch."""
+
+    def __init__(self, program: Program, kernel, table: mem.AllocationTable, waves: int,
+                 wg_count: int, lds_bytes: int, private_bytes: int, services, budget) -> None:
+        self.program, self.kernel, self.table = program, kernel, table
+        nv = max(kernel.vgpr_count, program.max_vgpr + 1, 1)
+        self.st = WaveState(waves, nv)
+        self.wave_wg = np.zeros(waves, np.int64)
+        self.wg_count = wg_count
+        self.lds_bytes = lds_bytes
+        self.lds = np.zeros(max(wg_count * ((lds_bytes + 7) & ~7), 8), np.uint8)
+        self.lds_stride = (lds_bytes + 7) & ~7
+        self.private_limit = private_bytes
+        self.scratch_stride = 0
+        self.scratch = np.zeros(8, np.uint8)
+        self.services = services
+        self.budget = budget
+        self.steps = self.wave_instructions = self.lane_instructions = 0
+        self.current = None
+        self.trace: int | None = None  # -1: every wave; n: wave n of each workgroup
+
+    # ------------------------------------------------------------------ scheduling
+    def run(self) -> None:
+        st, program = self.st, self.program
+        started, check_every = time.monotonic(), 1024
+        while True:
+            runnable = st.alive & ~st.barrier
+            if not runnable.any():
+                if st.alive.any() and not self._release_barriers():
+                    raise Fault("deadlock", "every live wave waits at s_barrier that can never "
+                                "complete", wave=int(np.flatnonzero(st.alive)[0]))
+                if not st.alive.any():
+                    return
+                continue
+            pcs = np.where(runnable, st.PC, BIG_PC)
+            pc = int(pcs.min())
+            sel = pcs == pc
+            if sel.all():
+                g = Group(slice(None), st.W, True)
+            else:
+                idx = np.flatnonzero(sel)
+                g = Group(idx, idx.size, False)
+            self.step(pc, g)
+            self.steps += 1
+            if self.steps % check_every == 0:
+                self.budget.check(self, started)
+
+    def step(self, pc: int, g: Group) -> None:
+        ins, handler = self.program.at(pc)
+        self.current = (pc, ins, g)
+        if self.trace is not None:
+            self._trace(pc, ins, g)
+        self.st.PC[g.idx] = pc + ins.size
+        self.wave_instructions += g.k
+        self.lane_instructions += int(np.bitwise_count(self.st.S[EXEC, g.idx]).sum())
+        handler(self, g)
+
+    def _trace(self, pc: int, ins, g: Group) -> None:
+        waves = self.waves_of(g)
+        if self.trace >= 0:
+            waves = waves[waves == self.trace]
+        if waves.size:
+            execs = " ".join(f"{int(self.st.S[EXEC, w]):08x}" for w in waves[:4])
+            print(f"cass-emulator: trace pc=0x{pc:x} waves={waves.size} exec={execs} {ins.text}",
+                  file=sys.stderr)
+
+    def _release_barriers(self) -> bool:
+        st = self.st
+        pending = np.bincount(self.wave_wg[st.alive & ~st.barrier], minlength=self.wg_count)
+        release = st.barrier & (pending[self.wave_wg] == 0)
+        st.barrier[release] = False
+        return bool(release.any())
+
+    def waves_of(self, g: Group) -> np.ndarray:
+        return np.arange(self.st.W) if g.full else g.idx
+
+    # ------------------------------------------------------------------ addresses
+    def vmem_addresses(self, seg: str, ops, offset: int, g: Group) -> np.ndarray:
+        """Per-lane 64-bit addresses (global/flat) or 32-bit offsets (scratch) as uint64."""
+        vaddr, saddr = ops[0], ops[1] if len(ops) > 1 else None
+        st = self.st
+        if seg == "scratch":
+            a = np.zeros((g.k, 32), U64)
+            if vaddr.kind == "v":
+                a = a + st.V[vaddr.index, g.idx].astype(U64)
+            if saddr is not None and saddr.kind == "s":
+                a = a + st.S[saddr.index, g.idx].astype(U64)[:, None]
+            return (a + U64(offset & 0xFFFFFFFFFFFFFFFF)) & U64(0xFFFFFFFF)
+        if saddr is not None and saddr.kind == "s" and saddr.index != 124:
+            base = st.sread(saddr, g, "b64")[:, None]
+            a = base + st.V[vaddr.index, g.idx].astype(U64)
+        else:
+            lo = st.V[vaddr.index, g.idx].astype(U64)
+            a = lo | (st.V[vaddr.index + 1, g.idx].astype(U64) << U64(32))
+        return a + U64(offset & 0xFFFFFFFFFFFFFFFF)
+
+    def _lanes(self, g: Group, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        waves = np.broadcast_to(self.waves_of(g)[:, None], (g.k, 32))[mask]
+        lanes = np.broadcast_to(LANES[None, :], (g.k, 32))[mask].astype(np.int64)
+        return waves, lanes
+
+    # ------------------------------------------------------------------ space resolution
+    def _global_index(self, a: np.ndarray, nbytes: int, waves, lanes, kind) -> np.ndarray:
+        bad = self.table.first_bad(a, nbytes)
+        if bad >= 0:
+            addr = int(a[bad])
+            raise Fault("memory", f"{kind} of {nbytes} bytes outside every allocation",
+                        wave=int(waves[bad]), lane=int(lanes[bad]), address=addr, space="global")
+        return (a - U64(mem.ORIGIN)).astype(np.int64)
+
+    def _lds_index(self, off: np.ndarray, nbytes: int, waves, lanes, kind) -> np.ndarray:
+        off = off.astype(np.int64)
+        bad = np.flatnonzero(off + nbytes > self.lds_bytes)
+        if bad.size:
+            i = bad[0]
+            raise Fault("lds", f"LDS {kind} of {nbytes} bytes at offset {int(off[i])} beyond "
+                        f"the workgroup's {self.lds_bytes} bytes of LDS", wave=int(waves[i]),
+                        lane=int(lanes[i]), address=int(off[i]), space="lds")
+        return self.wave_wg[waves] * self.lds_stride + off
+
+    def _scratch_index(self, off: np.ndarray, nbytes: int, waves, lanes, kind) -> np.ndarray:
+        off = off.astype(np.int64)
+        top = int(off.max()) + nbytes if off.size else 0
+        bad = np.flatnonzero((off + nbytes > self.private_limit) | (off < 0))
+        if bad.size:
+            i = bad[0]
+            raise Fault("scratch", f"private (scratch) {kind} of {nbytes} bytes at offset "
+                        f"{int(off[i])} beyond the {self.private_limit} bytes per lane",
+                        wave=int(waves[i]), lane=int(lanes[i]), address=int(off[i]),
+                        space="scratch")
+        if top > self.scratch_stride:
+            self._grow_scratch(top)
+        return (waves * 32 + lanes) * self.scratch_stride + off
+
+    def _grow_scratch(self, need: int) -> None:
+        stride = max(64, self.scratch_stride)
+        while stride < need:
+            stride *= 2
+        stride = min(stride, (self.private_limit + 15) & ~15)
+        new = np.zeros(self.st.W * 32 * stride, np.uint8)
+        if self.scratch_stride:
+            old = self.scratch.reshape(self.st.W * 32, self.scratch_stride)
+            new.reshape(self.st.W * 32, stride)[:, :self.scratch_stride] = old
+        self.scratch, self.scratch_stride = new, stride
+
+    def _resolve(self, seg: str, a: np.ndarray, nbytes: int, waves, lanes, kind):
+        """Split accesses by address space: yields (selector, memory array, byte index)."""
+        if seg == "global":
+            return [(slice(None), mem.GLOBAL, self._global_index(a, nbytes, waves, lanes, kind))]
+        if seg == "scratch":
+            idx = self._scratch_index(a, nbytes, waves, lanes, kind)
+            return [(slice(None), self.scratch, idx)]
+        hi = a >> U64(32)
+        parts = []
+        for tag, which in ((SHARED_HI, "lds"), (PRIVATE_HI, "scratch")):
+            sel = hi == tag
+            if sel.any():
+                off = a[sel] & U64(0xFFFFFFFF)
+                if which == "lds":
+                    parts.append((sel, self.lds, self._lds_index(off, nbytes, waves[sel],
+                                                                 lanes[sel], kind)))
+                else:
+                    idx = self._scratch_index(off, nbytes, waves[sel], lanes[sel], kind)
+                    parts.append((sel, "scratch", idx))
+        rest = (hi != SHARED_HI) & (hi != PRIVATE_HI)
+        if rest.any():
+            parts.append((rest, mem.GLOBAL,
+                          self._global_index(a[rest], nbytes, waves[rest], lanes[rest], kind)))
+        # scratch may have grown while resolving: bind the array last
+        return [(sel, self.scratch if m8 == "scratch" else m8, idx) for sel, m8, idx in parts]
+
+    # ------------------------------------------------------------------ accesses
+    def access(self, seg, addrs, mask, nbytes, kind, g, data=None):
+        a = addrs[mask]
+        waves, lanes = self._lanes(g, mask)
+        parts = self._resolve(seg, a, nbytes, waves, lanes, kind)
+        if kind == "store":
+            for sel, m8, bidx in parts:
+                mem.scatter(m8, bidx, [d[sel] for d in data], nbytes)
+            return None
+        nd = max(nbytes // 4, 1)
+        out = [np.zeros(a.shape, U32) for _ in range(nd)]
+        for sel, m8, bidx in parts:
+            for d, v in enumerate(mem.gather(m8, bidx, nbytes)):
+                out[d][sel] = v
+        return out
+
+    def atomic(self, seg, addrs, mask, suffix, data, g):
+        a = addrs[mask]
+        waves, lanes = self._lanes(g, mask)
+        wide = suffix.endswith("64")
+        nbytes = 8 if wide else 4
+        if (a & U64(nbytes - 1)).any():
+            i = int(np.flatnonzero(a & U64(nbytes - 1))[0])
+            raise Fault("misaligned", f"atomic {suffix} at an address not aligned to {nbytes}",
+                        wave=int(waves[i]), lane=int(lanes[i]), address=int(a[i]), space=seg)
+        out = np.zeros(a.shape, U64 if wide else U32)
+        for sel, m8, bidx in self._resolve(seg, a, nbytes, waves, lanes, "atomic"):
+            out[sel] = mem.atomic(m8, bidx, ATOMICS[suffix], [d[sel] for d in data], wide)
+        return out
+
+    def lds_access(self, offs, mask, nbytes, kind, g, data=None):
+        addrs = offs.astype(U64) | U64(SHARED_HI << 32)
+        return self.access("flat", addrs, mask, nbytes, kind, g, data)
+
+    def lds_atomic(self, offs, mask, suffix, data, g):
+        addrs = offs.astype(U64) | U64(SHARED_HI << 32)
+        return self.atomic("flat", addrs, mask, suffix, data, g)
+
+    def scalar_load(self, addr: np.ndarray, nbytes: int, g: Group) -> list[np.ndarray]:
+        waves = self.waves_of(g)
+        zeros = np.zeros(addr.shape, np.int64)
+        bidx = self._global_index(addr, nbytes, waves, zeros, "scalar load")
+        return mem.gather(mem.GLOBAL, bidx, nbytes)

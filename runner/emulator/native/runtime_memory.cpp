@@ -1,0 +1,295 @@
+// Memory half of the cass HIP runtime: allocations (recorded in a table the emulator reads to
+// check every device access), copies, sets, symbols. Device pointer == host pointer.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "runtime.h"
+
+namespace {
+struct Allocation {
+    uint64_t base, size;
+    int kind, serial;
+};
+std::mutex g_mem_lock;
+std::vector<Allocation> g_allocs;
+int g_serial = 0;
+const uint64_t kTotalMemory = 24ull << 30;  // 24 GiB, like a Radeon RX 7900 XTX
+uint64_t g_in_use = 0;
+}  // namespace
+
+extern "C" int cass_rt_allocation_count(void) {
+    std::lock_guard<std::mutex> guard(g_mem_lock);
+    return (int)g_allocs.size();
+}
+
+extern "C" int cass_rt_allocation_get(int i, uint64_t* base, uint64_t* size, int* kind,
+                                      int* serial) {
+    std::lock_guard<std::mutex> guard(g_mem_lock);
+    if (i < 0 || i >= (int)g_allocs.size()) return 0;
+    *base = g_allocs[i].base;
+    *size = g_allocs[i].size;
+    *kind = g_allocs[i].kind;
+    *serial = g_allocs[i].serial;
+    return 1;
+}
+
+extern "C" void cass_rt_write_stdout(const char* text, size_t size) {
+    fwrite(text, 1, size, stdout);
+}
+
+extern "C" void cass_rt_flush(void) {
+    fflush(stdout);
+    fflush(stderr);
+}
+
+static void record(void* p, size_t size, int kind) {
+    std::lock_guard<std::mutex> guard(g_mem_lock);
+    g_allocs.push_back({(uint64_t)(uintptr_t)p, (uint64_t)size, kind, ++g_serial});
+    g_in_use += size;
+}
+
+void* cass_allocate(size_t size, int kind) {
+    size_t rounded = (size + 255) & ~(size_t)255;
+    if (rounded == 0) rounded = 256;
+    void* p = aligned_alloc(4096, (rounded + 4095) & ~(size_t)4095);
+    if (!p) return nullptr;
+    memset(p, 0, rounded);
+    record(p, size, kind);
+    return p;
+}
+
+int cass_release(void* ptr, int kind) {
+    if (!ptr) return 1;
+    std::lock_guard<std::mutex> guard(g_mem_lock);
+    for (size_t i = 0; i < g_allocs.size(); i++) {
+        if (g_allocs[i].base == (uint64_t)(uintptr_t)ptr && (kind == 0 || g_allocs[i].kind == kind)) {
+            if (g_allocs[i].kind != CASS_REGISTERED) free(ptr);
+            g_in_use -= g_allocs[i].size;
+            g_allocs.erase(g_allocs.begin() + i);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int cass_find_allocation(const void* ptr, uint64_t* base, uint64_t* size, int* kind) {
+    std::lock_guard<std::mutex> guard(g_mem_lock);
+    uint64_t a = (uint64_t)(uintptr_t)ptr;
+    for (const Allocation& al : g_allocs) {
+        if (a >= al.base && a < al.base + (al.size ? al.size : 1)) {
+            *base = al.base;
+            *size = al.size;
+            *kind = al.kind;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static hipError_t alloc_into(void** ptr, size_t size, int kind) {
+    if (!ptr) return cass_set_error(hipErrorInvalidValue);
+    *ptr = cass_allocate(size, kind);
+    return cass_set_error(*ptr ? hipSuccess : hipErrorOutOfMemory);
+}
+
+hipError_t hipMalloc(void** ptr, size_t size) { return alloc_into(ptr, size, CASS_DEVICE); }
+hipError_t hipMallocManaged(void** ptr, size_t size, unsigned int) {
+    return alloc_into(ptr, size, CASS_MANAGED);
+}
+hipError_t hipHostMalloc(void** ptr, size_t size, unsigned int) {
+    return alloc_into(ptr, size, CASS_HOST);
+}
+hipError_t hipMallocHost(void** ptr, size_t size) { return alloc_into(ptr, size, CASS_HOST); }
+hipError_t hipHostAlloc(void** ptr, size_t size, unsigned int) {
+    return alloc_into(ptr, size, CASS_HOST);
+}
+hipError_t hipExtMallocWithFlags(void** ptr, size_t size, unsigned int) {
+    return alloc_into(ptr, size, CASS_DEVICE);
+}
+hipError_t hipMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+    size_t p = (width + 255) & ~(size_t)255;
+    if (pitch) *pitch = p;
+    return alloc_into(ptr, p * height, CASS_DEVICE);
+}
+
+hipError_t hipFree(void* ptr) {
+    return cass_set_error(cass_release(ptr, 0) ? hipSuccess : hipErrorInvalidValue);
+}
+hipError_t hipHostFree(void* ptr) { return hipFree(ptr); }
+hipError_t hipFreeHost(void* ptr) { return hipFree(ptr); }
+
+hipError_t hipHostRegister(void* ptr, size_t size, unsigned int) {
+    record(ptr, size, CASS_REGISTERED);
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipHostUnregister(void* ptr) {
+    return cass_set_error(cass_release(ptr, CASS_REGISTERED) ? hipSuccess : hipErrorInvalidValue);
+}
+hipError_t hipHostGetDevicePointer(void** dev, void* host, unsigned int) {
+    *dev = host;
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipHostGetFlags(unsigned int* flags, void*) {
+    *flags = 0;
+    return cass_set_error(hipSuccess);
+}
+
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attr, const void* ptr) {
+    uint64_t base, size;
+    int kind;
+    if (!cass_find_allocation(ptr, &base, &size, &kind)) return cass_set_error(hipErrorInvalidValue);
+    memset(attr, 0, sizeof(*attr));
+    attr->memoryType = (kind == CASS_DEVICE) ? hipMemoryTypeDevice : hipMemoryTypeHost;
+    attr->isManaged = kind == CASS_MANAGED;
+    attr->devicePointer = const_cast<void*>(ptr);
+    attr->hostPointer = const_cast<void*>(ptr);
+    return cass_set_error(hipSuccess);
+}
+
+hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
+    std::lock_guard<std::mutex> guard(g_mem_lock);
+    if (total) *total = kTotalMemory;
+    if (free_bytes) *free_bytes = kTotalMemory > g_in_use ? kTotalMemory - g_in_use : 0;
+    return cass_set_error(hipSuccess);
+}
+
+hipError_t hipMemcpy(void* dst, const void* src, size_t n, hipMemcpyKind) {
+    if (n && (!dst || !src)) return cass_set_error(hipErrorInvalidValue);
+    if (n) memmove(dst, src, n);
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipMemcpyAsync(void* d, const void* s, size_t n, hipMemcpyKind k, hipStream_t) {
+    return hipMemcpy(d, s, n, k);
+}
+hipError_t hipMemcpyWithStream(void* d, const void* s, size_t n, hipMemcpyKind k, hipStream_t) {
+    return hipMemcpy(d, s, n, k);
+}
+hipError_t hipMemcpyHtoD(hipDeviceptr_t d, void* s, size_t n) {
+    return hipMemcpy(d, s, n, hipMemcpyHostToDevice);
+}
+hipError_t hipMemcpyDtoH(void* d, hipDeviceptr_t s, size_t n) {
+    return hipMemcpy(d, s, n, hipMemcpyDeviceToHost);
+}
+hipError_t hipMemcpyDtoD(hipDeviceptr_t d, hipDeviceptr_t s, size_t n) {
+    return hipMemcpy(d, s, n, hipMemcpyDeviceToDevice);
+}
+hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t d, void* s, size_t n, hipStream_t) {
+    return hipMemcpy(d, s, n, hipMemcpyHostToDevice);
+}
+hipError_t hipMemcpyDtoHAsync(void* d, hipDeviceptr_t s, size_t n, hipStream_t) {
+    return hipMemcpy(d, s, n, hipMemcpyDeviceToHost);
+}
+hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t d, hipDeviceptr_t s, size_t n, hipStream_t) {
+    return hipMemcpy(d, s, n, hipMemcpyDeviceToDevice);
+}
+hipError_t hipMemcpyPeer(void* d, int, const void* s, int, size_t n) {
+    return hipMemcpy(d, s, n, hipMemcpyDeviceToDevice);
+}
+
+hipError_t hipMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                       size_t height, hipMemcpyKind) {
+    if (width > dpitch || width > spitch) return cass_set_error(hipErrorInvalidPitchValue);
+    for (size_t r = 0; r < height; r++)
+        memmove((char*)dst + r * dpitch, (const char*)src + r * spitch, width);
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipMemcpy2DAsync(void* d, size_t dp, const void* s, size_t sp, size_t w, size_t h,
+                            hipMemcpyKind k, hipStream_t) {
+    return hipMemcpy2D(d, dp, s, sp, w, h, k);
+}
+
+hipError_t hipMemset(void* dst, int value, size_t n) {
+    if (n && !dst) return cass_set_error(hipErrorInvalidValue);
+    memset(dst, value, n);
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipMemsetAsync(void* d, int v, size_t n, hipStream_t) { return hipMemset(d, v, n); }
+hipError_t hipMemsetD8(hipDeviceptr_t d, unsigned char v, size_t n) { return hipMemset(d, v, n); }
+hipError_t hipMemsetD8Async(hipDeviceptr_t d, unsigned char v, size_t n, hipStream_t) {
+    return hipMemset(d, v, n);
+}
+hipError_t hipMemsetD16(hipDeviceptr_t d, unsigned short v, size_t n) {
+    for (size_t i = 0; i < n; i++) ((unsigned short*)d)[i] = v;
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipMemsetD16Async(hipDeviceptr_t d, unsigned short v, size_t n, hipStream_t) {
+    return hipMemsetD16(d, v, n);
+}
+hipError_t hipMemsetD32(hipDeviceptr_t d, int v, size_t n) {
+    for (size_t i = 0; i < n; i++) ((int*)d)[i] = v;
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipMemsetD32Async(hipDeviceptr_t d, int v, size_t n, hipStream_t) {
+    return hipMemsetD32(d, v, n);
+}
+hipError_t hipMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
+    for (size_t r = 0; r < height; r++) memset((char*)dst + r * pitch, value, width);
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipMemset2DAsync(void* d, size_t p, int v, size_t w, size_t h, hipStream_t) {
+    return hipMemset2D(d, p, v, w, h);
+}
+
+hipError_t hipMemPrefetchAsync(const void*, size_t, int, hipStream_t) {
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipMemAdvise(const void*, size_t, hipMemoryAdvise, int) {
+    return cass_set_error(hipSuccess);
+}
+
+// --- symbols: the host shadow address maps to the device global of the loaded code object ---
+static hipError_t symbol_address(const void* symbol, char** addr, size_t* size) {
+    int module_id;
+    const char* name;
+    size_t host_size;
+    if (!cass_var_lookup(symbol, &module_id, &name, &host_size))
+        return hipErrorInvalidSymbol;
+    uint64_t a = 0, s = 0;
+    if (!cass_bridge_symbol(module_id, name, &a, &s)) return hipErrorInvalidSymbol;
+    *addr = (char*)(uintptr_t)a;
+    *size = (size_t)s;
+    return hipSuccess;
+}
+
+hipError_t hipGetSymbolAddress(void** dev, const void* symbol) {
+    char* a;
+    size_t s;
+    hipError_t e = symbol_address(symbol, &a, &s);
+    if (e == hipSuccess) *dev = a;
+    return cass_set_error(e);
+}
+hipError_t hipGetSymbolSize(size_t* size, const void* symbol) {
+    char* a;
+    return cass_set_error(symbol_address(symbol, &a, size));
+}
+hipError_t hipMemcpyToSymbol(const void* symbol, const void* src, size_t n, size_t offset,
+                             hipMemcpyKind) {
+    char* a;
+    size_t s;
+    hipError_t e = symbol_address(symbol, &a, &s);
+    if (e != hipSuccess) return cass_set_error(e);
+    if (offset + n > s) return cass_set_error(hipErrorInvalidValue);
+    memcpy(a + offset, src, n);
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipMemcpyToSymbolAsync(const void* sym, const void* src, size_t n, size_t off,
+                                  hipMemcpyKind k, hipStream_t) {
+    return hipMemcpyToSymbol(sym, src, n, off, k);
+}
+hipError_t hipMemcpyFromSymbol(void* dst, const void* symbol, size_t n, size_t offset,
+                               hipMemcpyKind) {
+    char* a;
+    size_t s;
+    hipError_t e = symbol_address(symbol, &a, &s);
+    if (e != hipSuccess) return cass_set_error(e);
+    if (offset + n > s) return cass_set_error(hipErrorInvalidValue);
+    memcpy(dst, a + offset, n);
+    return cass_set_error(hipSuccess);
+}
+hipError_t hipMemcpyFromSymbolAsync(void* dst, const void* sym, size_t n, size_t off,
+                                    hipMemcpyKind k, hipStream_t) {
+    return hipMemcpyFromSymbol(dst, sym, n, off, k);
+}

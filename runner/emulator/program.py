@@ -1,0 +1,66 @@
+"""A decoded code object: instructions by PC (from llvm-objdump) and their compiled handlers,
+built once per code object. Anything the emulator cannot execute becomes a handler that raises
+an `unsupported` fault when (and only when) a wave reaches it."""
+
+from __future__ import annotations
+
+from cass.runner.emulator.codeobject import CodeObject
+from cass.runner.emulator.decode import Instruction, disassemble_text, parse_listing
+from cass.runner.emulator.ops_control import compile_control
+from cass.runner.emulator.ops_memory import compile_ds, compile_smem, compile_vmem
+from cass.runner.emulator.ops_scalar import compile_scalar
+from cass.runner.emulator.ops_vector import compile_vector
+from cass.runner.emulator.state import Fault
+
+
+def _unsupported(ins: Instruction, why: str):
+    def run(m, g):
+        raise Fault("unsupported", why)
+    return run
+
+
+def compile_instruction(ins: Instruction):
+    if ins.mnemonic == "<unparsed>":
+        return _unsupported(ins, f"cannot parse operands: {ins.modifiers.get('error')}")
+    op = ins.op
+    try:
+        if op.startswith(("global_", "flat_", "scratch_")):
+            handler = compile_vmem(ins)
+        elif op.startswith("ds_"):
+            handler = compile_ds(ins)
+        elif op.startswith(("s_load", "s_buffer_load", "s_dcache", "s_gl1_inv")):
+            handler = compile_smem(ins)
+        elif op.startswith("v_"):
+            handler = compile_vector(ins)
+        else:
+            handler = compile_control(ins) or compile_scalar(ins)
+    except (ValueError, IndexError, KeyError, AttributeError) as exc:
+        return _unsupported(ins, f"cannot decode operands ({exc})")
+    if handler is None:
+        return _unsupported(ins, f"instruction {op} is not supported by the emulator")
+    return handler
+
+
+class Program:
+    def __init__(self, co: CodeObject, cache_dir=None) -> None:
+        self.co = co
+        self.base = co.base
+        self.instructions = parse_listing(disassemble_text(co.elf, cache_dir))
+        self.handlers: dict[int, object] = {}
+        self.max_vgpr = 0
+        for ins in self.instructions.values():
+            for part in (ins, ins.second) if ins.second else (ins,):
+                for o in part.operands:
+                    if o.kind == "v":
+                        self.max_vgpr = max(self.max_vgpr, o.index + o.count - 1)
+
+    def at(self, pc: int):
+        handler = self.handlers.get(pc)
+        if handler is None:
+            ins = self.instructions.get(pc)
+            if ins is None:
+                missing = Instruction(pc, 4, (), "<no instruction>", "<none>")
+                return missing, _unsupported(missing, f"jump to 0x{pc:x}, which is not the start "
+                                             "of an instruction in the code object")
+            handler = self.handlers[pc] = compile_instruction(ins)
+        return self.instructions[pc], handler

@@ -1,0 +1,208 @@
+"""The emulated device of one process: loaded code objects, kernel launches, the device clock,
+statistics and fault reports (one stable `key=value` line on stderr per fault)."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import sys
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from cass.runner.emulator import codeobject, memory as mem
+from cass.runner.emulator.build import cache_dir
+from cass.runner.emulator.hostcall import HostcallBuffer
+from cass.runner.emulator.launch import (DYNAMIC_STACK_BYTES, Block, Budget, Dims, batch_size,
+                                         build_kernargs, dispatch_packet, initial_state)
+from cass.runner.emulator.machine import Machine
+from cass.runner.emulator.program import Program
+from cass.runner.emulator.state import Fault
+
+LDS_LIMIT = 65536
+STATUS_OK, STATUS_ERROR, STATUS_FAULT = 0, 1, 2
+_KINDS = {1: "hipMalloc", 2: "hipHostMalloc", 3: "hipMallocManaged", 4: "hipHostRegister"}
+
+
+@dataclass
+class Stats:
+    kernel_launches: int = 0
+    instructions: int = 0  # wave instructions
+    lane_instructions: int = 0
+    device_time_ns: float = 0.0
+    emulation_wall_s: float = 0.0
+    peak_device_memory: int = 0
+    faults: int = 0
+
+    @property
+    def lane_utilisation(self) -> float:
+        return self.lane_instructions / (32 * self.instructions) if self.instructions else 0.0
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["lane_utilisation"] = round(self.lane_utilisation, 4)
+        return d
+
+
+def host_allocations() -> list[mem.Region]:
+    """Allocations made through the cass HIP runtime (empty when it is not loaded)."""
+    try:
+        lib = ctypes.CDLL(None)
+        count = lib.cass_rt_allocation_count()
+    except AttributeError:
+        return []
+    out = []
+    base, size = ctypes.c_uint64(), ctypes.c_uint64()
+    kind, serial = ctypes.c_int(), ctypes.c_int()
+    for i in range(count):
+        if lib.cass_rt_allocation_get(i, ctypes.byref(base), ctypes.byref(size),
+                                      ctypes.byref(kind), ctypes.byref(serial)):
+            label = f"{_KINDS.get(kind.value, 'allocation')} #{serial.value}"
+            out.append(mem.Region(base.value, size.value, label))
+    return out
+
+
+class Device:
+    def __init__(self) -> None:
+        self.modules: list[tuple[codeobject.CodeObject, Program]] = []
+        self.extra_regions: list[mem.Region] = []
+        self.stats = Stats()
+        self.trace = os.environ.get("CASS_EMULATOR_TRACE") or None
+        self.kernel_timeout = float(os.environ.get("CASS_EMULATOR_KERNEL_TIMEOUT_S", "300"))
+
+    # --- modules -----------------------------------------------------------------------------
+    def load(self, image: bytes) -> int:
+        co = codeobject.load(image)
+        self.modules.append((co, Program(co, cache_dir())))
+        return len(self.modules) - 1
+
+    def symbol(self, module: int, name: str) -> tuple[int, int] | None:
+        return self.modules[module][0].symbol_address(name)
+
+    def kernel(self, module: int, name: str):
+        return self.modules[module][0].kernels.get(name)
+
+    def register(self, address: int, size: int, label: str) -> None:
+        self.extra_regions.append(mem.Region(address, size, label))
+
+    # --- launches ----------------------------------------------------------------------------
+    def launch(self, module: int, name: str, grid, block, shmem: int, args_ptr: int = 0,
+               blob: bytes | None = None) -> int:
+        co, program = self.modules[module]
+        kernel = co.kernels.get(name)
+        if kernel is None:
+            print(f"cass emulator: kernel {name} is not in the code object", file=sys.stderr)
+            return STATUS_ERROR
+        dims = Dims(tuple(grid), tuple(block))
+        started = time.perf_counter()
+        try:
+            self._run(co, program, kernel, dims, shmem, args_ptr, blob)
+        except _Reported:
+            self.stats.faults += 1
+            return STATUS_FAULT
+        finally:
+            self.stats.kernel_launches += 1
+            self.stats.emulation_wall_s += time.perf_counter() - started
+        return STATUS_OK
+
+    def _run(self, co, program, kernel, dims, shmem, args_ptr, blob) -> None:
+        desc = kernel.descriptor
+        lds = max(desc.group_segment_size, int(kernel.meta.get(".group_segment_fixed_size", 0)))
+        lds += shmem
+        private = desc.private_segment_size + (DYNAMIC_STACK_BYTES if desc.enabled(11) else 0)
+        per_batch = batch_size(kernel, dims, program)
+        wpg = (dims.threads + 31) // 32
+        hostcall = HostcallBuffer(per_batch * wpg)
+        queue = Block(256, "queue")
+        kernarg = build_kernargs(kernel, dims, args_ptr, blob, shmem, hostcall, queue)
+        kd_address = co.base + co.symbols.get(kernel.name + ".kd", (0,))[0]
+        packet = dispatch_packet(kd_address, kernarg.address, dims, lds, private)
+        regions = host_allocations()
+        self.stats.peak_device_memory = max(self.stats.peak_device_memory,
+                                            sum(r.size for r in regions))
+        regions += self.extra_regions + [
+            mem.Region(co.base, co.span, "code object"), kernarg.region(), packet.region(),
+            queue.region(), mem.Region(hostcall.address, hostcall.size, "hostcall buffer")]
+        table = mem.AllocationTable(regions)
+        pointers = {"dispatch": packet.address, "queue": queue.address,
+                    "kernarg": kernarg.address, "private": private}
+        budget = Budget(self.kernel_timeout)
+        for first in range(0, dims.groups, per_batch):
+            groups = min(per_batch, dims.groups - first)
+            m = Machine(program, kernel, table, groups * wpg, groups, lds, private, hostcall,
+                        budget)
+            m.trace = self._trace_filter(kernel.name)
+            if lds > LDS_LIMIT:
+                self._report(m, kernel, dims, first, wpg,
+                             Fault("lds", f"the launch needs {lds} bytes of LDS per workgroup "
+                                   f"(static + dynamic); gfx1100 has {LDS_LIMIT}"))
+            initial_state(m, kernel, dims, first, groups, pointers)
+            try:
+                with np.errstate(all="ignore"):
+                    m.run()
+            except Fault as fault:
+                self._account(m)
+                self._report(m, kernel, dims, first, wpg, fault)
+            self._account(m)
+
+    def _trace_filter(self, kernel_name: str):
+        if not self.trace:
+            return None
+        name, _, wave = self.trace.partition(":")
+        if name not in (kernel_name, "*") and name not in kernel_name:
+            return None
+        return int(wave) if wave else -1
+
+    def _account(self, m: Machine) -> None:
+        self.stats.instructions += m.wave_instructions
+        self.stats.lane_instructions += m.lane_instructions
+        # modelled clock: 96 CUs x 2 SIMD32 at 2.5 GHz, one wave instruction per SIMD per cycle
+        self.stats.device_time_ns += 2000.0 + m.wave_instructions / 192 / 2.5
+        m.wave_instructions = m.lane_instructions = 0
+
+    def _report(self, m: Machine, kernel, dims: Dims, first: int, wpg: int, fault: Fault):
+        raise _Reported(print_fault(m, kernel, dims, first, wpg, fault, m.table))
+
+    def finish(self) -> None:
+        path = os.environ.get("CASS_EMULATOR_STATS")
+        if path:
+            with open(path, "w") as fh:
+                json.dump(self.stats.as_dict(), fh)
+
+
+class _Reported(Exception):
+    pass
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def print_fault(m: Machine, kernel, dims: Dims, first: int, wpg: int, fault: Fault, table) -> str:
+    pc, ins, g = m.current if m.current else (kernel.entry, None, None)
+    wave = fault.wave
+    if wave is None and g is not None:
+        wave = int(m.waves_of(g)[0])
+    wave = wave or 0
+    wg_linear = first + int(m.wave_wg[wave])
+    gx, gy, gz = (int(v) for v in dims.group_xyz(np.array(wg_linear)))
+    fields = [("kind", fault.kind), ("kernel", kernel.name), ("workgroup", f"({gx},{gy},{gz})"),
+              ("wave", str(wave % wpg)), ("lane", str(fault.lane if fault.lane is not None else
+                                                      "-")), ("pc", f"0x{pc:x}"),
+              ("function", m.program.co.function_name_at(pc)),
+              ("instruction", _quote(ins.text if ins else "?"))]
+    if fault.address is not None:
+        fields.append(("address", f"0x{fault.address:x}"))
+        fields.append(("space", fault.space or "global"))
+        if fault.space in ("", "global"):
+            fields.append(("nearest", _quote(table.nearest(fault.address))))
+    fields.append(("message", _quote(fault.message)))
+    line = "cass-emulator: fault " + " ".join(f"{k}={v}" for k, v in fields)
+    try:
+        ctypes.CDLL(None).cass_rt_flush()
+    except AttributeError:
+        pass
+    print(line, file=sys.stderr, flush=True)
+    return line
