@@ -188,7 +188,7 @@ class Machine:
             parts.append((rest, mem.GLOBAL,
                           self._global_index(a[rest], nbytes, waves[rest], lanes[rest], kind)))
         # scratch may have grown while resolving: bind the array last
-        return [(sel, self.scratch if m8 == "scratch" else m8, idx) for sel, m8, idx in parts]
+        return [(sel, self.scratch if isinstance(m8, str) else m8, idx) for sel, m8, idx in parts]
 
     # ------------------------------------------------------------------ accesses
     def access(self, seg, addrs, mask, nbytes, kind, g, data=None):
