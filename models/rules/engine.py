@@ -1,0 +1,84 @@
+"""The rules engine: CUDA source -> HIP source as a pipeline of named passes over one lexed file.
+
+Structural passes run first and take the tokens they rewrite; the table-driven renames run last
+and skip anything already taken. Nothing is rewritten inside comments or string literals.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from cass.models.engine import Target, Translation, TranslationRequest
+from cass.models.rules.passes import checks, names, preprocessor, ptx, signatures, warp, wavesize
+from cass.models.rules.prelude import add_prelude
+from cass.models.rules.tables import parse_version
+from cass.models.rules.unit import Unit
+from cass.runner.diagnostics import CassError
+
+VERSION = "0.1.0"
+
+Pass = Callable[[Unit], None]
+
+PIPELINE: tuple[Pass, ...] = (
+    checks.report_lex_problems,
+    checks.check_launch_brackets,
+    checks.report_unportable,
+    ptx.translate_inline_ptx,
+    preprocessor.rewrite_cuda_macros,
+    signatures.rewrite_graph_instantiate,
+    signatures.rewrite_malloc_host,
+    signatures.wrap_symbol_arguments,
+    signatures.rewrite_launch_bounds,
+    signatures.report_capability_checks,
+    signatures.report_binary_module_loads,
+    warp.rewrite_warp_intrinsics,
+    wavesize.rewrite_warp_size_assumptions,
+    names.report_token_pasting,
+    names.map_headers,
+    names.check_cooperative_groups,
+    names.rename_identifiers,
+    add_prelude,
+)
+
+
+def check_target(target: Target) -> None:
+    """CassError for a HIP version or gfx arch cass cannot translate for."""
+    try:
+        version = parse_version(target.hip_version)
+    except ValueError as exc:
+        raise CassError(f"{exc}; pass e.g. --hip-version 5.2") from None
+    if version < (5, 2):
+        raise CassError(f"HIP {target.hip_version} is older than the oldest HIP cass targets (5.2)")
+    arch = target.gfx_arch
+    if not (arch.startswith("gfx") and len(arch) >= 6 and all(c in "0123456789abcdef" for c in arch[3:])):
+        raise CassError(f"'{arch}' is not an AMD GPU arch name (expected e.g. gfx1100, gfx90a, gfx942)")
+
+
+def port_unit(text: str, path: str, target: Target) -> Unit:
+    """Run the whole pipeline over one file; the result is in `unit.render()` / `unit.diagnostics`."""
+    unit = Unit(path=path, text=text, target=target)
+    for step in PIPELINE:
+        step(unit)
+    unit.diagnostics.sort(key=lambda d: (d.line, d.column, d.code))
+    return unit
+
+
+class RulesEngine:
+    """The embedded default engine: deterministic, table-driven, no model."""
+
+    name = "rules"
+    version = VERSION
+
+    def translate(self, request: TranslationRequest) -> Translation:
+        if request.level != "source":
+            raise CassError("the rules engine translates CUDA source; use the 'lift' engine for SASS")
+        check_target(request.target)
+        started = time.perf_counter()
+        unit = port_unit(request.text, request.path, request.target)
+        return Translation(
+            text=unit.render(),
+            diagnostics=tuple(unit.diagnostics),
+            engine=self.name,
+            elapsed_s=time.perf_counter() - started,
+        )

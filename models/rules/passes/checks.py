@@ -1,0 +1,62 @@
+"""Passes that only report: malformed input and constructs HIP cannot express."""
+
+from __future__ import annotations
+
+from cass.models.rules.unit import Unit
+
+
+def report_lex_problems(unit: Unit) -> None:
+    """Unterminated comments and literals, NUL bytes: errors at their place."""
+    for problem in unit.lexed.problems:
+        unit.report(problem.code, problem.offset, problem.offset + 1, problem.message)
+
+
+def check_launch_brackets(unit: Unit) -> None:
+    """Every `<<<` needs a `>>>` before the end of its statement; device-side launches are errors."""
+    code = unit.code
+    for i, tok in enumerate(code):
+        if tok.text != "<<<" or tok.kind != "punct" or tok.pp != -1:
+            continue
+        close = unit.matching(i)
+        stop = next((j for j in range(i + 1, len(code)) if code[j].text in (";", "{", "}")), len(code))
+        if close is None or close > stop:
+            unit.report("CASS004", tok.start, tok.end, "kernel launch `<<<` has no matching `>>>` in this statement")
+            continue
+        if unit.in_device(i):
+            name = code[i - 1].text if i else "kernel"
+            unit.report(
+                "CASS070",
+                code[i - 1].start if i else tok.start,
+                code[close].end,
+                f"`{name}<<<...>>>` launches a kernel from device code (dynamic parallelism), "
+                "which HIP does not support; launch it from the host or inline the work",
+            )
+
+
+def _once_per_line(unit: Unit, code: str, tok_start: int, seen: set[tuple[str, int]]) -> bool:
+    line = unit.position(tok_start)[0]
+    if (code, line) in seen:
+        return False
+    seen.add((code, line))
+    return True
+
+
+def report_unportable(unit: Unit) -> None:
+    """Texture/surface references, libcu++ `cuda::`, `nvcuda::wmma`: errors, never silence."""
+    code, seen = unit.code, set()
+    for i, tok in enumerate(code):
+        if tok.kind != "ident":
+            continue
+        nxt, prev = unit.next_text(i), unit.prev_text(i)
+        if tok.text in ("texture", "surface") and nxt == "<" and prev not in (".", "->", "::"):
+            if _once_per_line(unit, "CASS071", tok.start, seen):
+                unit.report("CASS071", tok.start, tok.end, f"`{tok.text}<...>` reference: HIP supports "
+                            "texture objects only (cudaTextureObject_t -> hipTextureObject_t)")
+        elif tok.text == "cuda" and nxt == "::" and prev not in ("::", ".", "->"):
+            if tok.pp == -1 and _once_per_line(unit, "CASS072", tok.start, seen):
+                unit.report("CASS072", tok.start, code[i + 1].end,
+                            "`cuda::` (libcu++) has no HIP counterpart; use std:: or HIP atomics")
+        elif tok.text in ("nvcuda", "wmma") and nxt == "::" and prev != "::":
+            if _once_per_line(unit, "CASS073", tok.start, seen):
+                unit.report("CASS073", tok.start, code[i + 1].end,
+                            f"`{tok.text}::` warp-matrix code has no direct HIP mapping; rewrite with rocWMMA")

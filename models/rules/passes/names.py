@@ -1,0 +1,142 @@
+"""Renaming by the mapping tables: identifiers, the `cub::` namespace, and `#include`s."""
+
+from __future__ import annotations
+
+import re
+
+from cass.models.rules.lexer import Token
+from cass.models.rules.tables import MappingEntry, family_table, header_table, name_table
+from cass.models.rules.unit import Unit
+
+_CUDA_PREFIX = re.compile(r"^(cuda|cu[A-Z]|CU[A-Z_]|cublas|curand|cufft|cusparse|cusolver|nccl)")
+_NAMESPACE_RENAMES = {"cub": "hipcub"}
+_USER_QUALIFIERS_OK = frozenset(("cub", "hipcub"))
+
+
+def _is_user_scoped(unit: Unit, i: int) -> bool:
+    """`obj.cudaMalloc`, `p->cudaMalloc`, `mylib::cudaMalloc` belong to user code."""
+    prev = unit.prev_text(i)
+    if prev in (".", "->"):
+        return True
+    return prev == "::" and i >= 2 and unit.code[i - 2].kind == "ident" and unit.code[i - 2].text not in _USER_QUALIFIERS_OK
+
+
+def _needs_newer(unit: Unit, tok: Token, entry: MappingEntry) -> None:
+    code = "CASS074" if tok.text.startswith("__nv_") else "CASS011"
+    unit.report(code, tok.start, tok.end,
+                f"`{tok.text}` maps to `{entry.hip}`, which needs HIP {entry.since} (target is HIP "
+                f"{unit.target.hip_version}); port with --hip-version {entry.since} or rewrite it"
+                + (f" ({entry.note})" if entry.note else ""))
+
+
+def _rename_one(unit: Unit, tok: Token, entry: MappingEntry, reported: set[tuple[str, int]]) -> None:
+    if entry.status == "unsupported":
+        key = (tok.text, unit.position(tok.start)[0])
+        if key not in reported:
+            reported.add(key)
+            detail = f": {entry.note}" if entry.note else ""
+            unit.report("CASS010", tok.start, tok.end, f"`{tok.text}` has no HIP equivalent{detail}")
+        return
+    if not entry.available_in(unit.target.hip_version):
+        if entry.status == "supported":
+            _needs_newer(unit, tok, entry)
+        return
+    if entry.hip and entry.hip != tok.text:
+        unit.replace(tok.start, tok.end, entry.hip)
+        if entry.note.startswith("differs: "):
+            unit.report("CASS012", tok.start, tok.end,
+                        f"`{tok.text}` -> `{entry.hip}`: {entry.note[len('differs: '):]}")
+
+
+def rename_identifiers(unit: Unit) -> None:
+    """Every identifier found in the tables becomes its HIP name (or is reported)."""
+    table, reported = name_table(), set()
+    code = unit.code
+    for i, tok in enumerate(code):
+        if tok.kind != "ident":
+            continue
+        text = tok.text
+        if text in _NAMESPACE_RENAMES and (unit.next_text(i) == "::" or unit.prev_text(i) == "namespace"):
+            if not unit.is_edited(tok):
+                unit.replace(tok.start, tok.end, _NAMESPACE_RENAMES[text])
+            continue
+        entry = table.get(text)
+        if entry is None or unit.is_edited(tok) or _is_user_scoped(unit, i):
+            continue
+        _rename_one(unit, tok, entry, reported)
+
+
+def report_token_pasting(unit: Unit) -> None:
+    """`#define API(n) cuda##n` builds CUDA names no lexer can see."""
+    code = unit.code
+    for i, tok in enumerate(code):
+        if tok.text != "##" or tok.pp == -1:
+            continue
+        left = code[i - 1] if i else tok
+        if left.kind == "ident" and _CUDA_PREFIX.match(left.text):
+            unit.report("CASS013", left.start, tok.end,
+                        f"`{left.text}##...` builds CUDA names by token pasting; cass cannot translate "
+                        "the names it produces: spell them out")
+
+
+# ---------------------------------------------------------------- headers
+
+def _include_target(unit: Unit, first: int, last: int) -> Token | None:
+    """The header-name token of an `#include` directive spanning code[first..last], or None."""
+    code = unit.code
+    if last - first < 2 or code[first + 1].text not in ("include", "include_next"):
+        return None
+    tok = code[first + 2]
+    return tok if tok.kind in ("header", "string") else None
+
+
+def map_headers(unit: Unit) -> None:
+    """CUDA headers become HIP headers; libcu++, mma.h and friends are reported."""
+    table = header_table()
+    for first, last in unit.lexed.directives:
+        tok = _include_target(unit, first, last)
+        if tok is None:
+            continue
+        name, opener, closer = tok.text[1:-1], tok.text[0], tok.text[-1]
+        entry = table.get(name)
+        if entry is None:
+            if name.startswith("cuda/"):
+                unit.report("CASS072", tok.start, tok.end, f"<{name}> is libcu++, which HIP does not provide")
+            continue
+        if entry.status == "unsupported":
+            code = "CASS073" if name == "mma.h" else "CASS072" if name.startswith("cuda/") else "CASS014"
+            unit.report(code, tok.start, tok.end, f"<{name}> has no HIP equivalent: {entry.note}")
+        elif not entry.available_in(unit.target.hip_version):
+            _needs_newer(unit, tok, entry)
+        else:
+            unit.replace(tok.start, tok.end, f"{opener}{entry.hip}{closer}")
+
+
+# ---------------------------------------------------------------- cooperative groups
+
+def _cg_aliases(unit: Unit) -> set[str]:
+    """`cooperative_groups` and every `namespace X = cooperative_groups;` alias."""
+    aliases, code = {"cooperative_groups"}, unit.code
+    for i, tok in enumerate(code):
+        if tok.text == "namespace" and unit.next_text(i, 2) == "=" and unit.next_text(i, 3) == "cooperative_groups":
+            aliases.add(code[i + 1].text)
+    return aliases
+
+
+def check_cooperative_groups(unit: Unit) -> None:
+    """`cg::reduce`, `tile.meta_group_rank()`: members the target HIP lacks are errors."""
+    if "cooperative_groups" not in unit.text:
+        return
+    table, aliases, code = family_table("cooperative_groups"), _cg_aliases(unit), unit.code
+    for i, tok in enumerate(code):
+        entry = table.get(tok.text) if tok.kind == "ident" else None
+        if entry is None or entry.available_in(unit.target.hip_version):
+            continue
+        qualified = unit.prev_text(i) == "::" and unit.prev_text(i, 2) in aliases
+        member = unit.prev_text(i) in (".", "->") and unit.next_text(i) == "(" and entry.since
+        if not (qualified or member):
+            continue
+        if entry.status == "unsupported":
+            unit.report("CASS010", tok.start, tok.end, f"cooperative groups `{tok.text}`: {entry.note}")
+        else:
+            _needs_newer(unit, tok, entry)

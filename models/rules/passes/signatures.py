@@ -1,0 +1,99 @@
+"""Calls and attributes whose HIP form differs in more than the name."""
+
+from __future__ import annotations
+
+import re
+
+from cass.models.rules.unit import Unit
+
+# function -> index of its symbol argument, wrapped in HIP_SYMBOL(...)
+SYMBOL_ARGUMENT = {
+    "cudaMemcpyToSymbol": 0,
+    "cudaMemcpyToSymbolAsync": 0,
+    "cudaMemcpyFromSymbol": 1,
+    "cudaMemcpyFromSymbolAsync": 1,
+    "cudaGetSymbolAddress": 1,
+    "cudaGetSymbolSize": 1,
+}
+MODULE_LOADS = frozenset(("cuModuleLoad", "cudaModuleLoad", "hipModuleLoad", "cuModuleLoadDataEx"))
+_NVIDIA_BINARY = re.compile(r"\.(ptx|cubin|fatbin)\"$")
+
+
+def _calls(unit: Unit, names: frozenset[str] | dict):
+    """Yield (index, args, close) for each call `name(...)` of a name in `names`."""
+    for i, tok in enumerate(unit.code):
+        if tok.kind == "ident" and tok.text in names and unit.next_text(i) == "(":
+            parsed = unit.call_args(i + 1)
+            if parsed is not None:
+                yield i, parsed[0], parsed[1]
+
+
+def rewrite_graph_instantiate(unit: Unit) -> None:
+    """CUDA 12's `cudaGraphInstantiate(&exec, graph, flags)` is HIP's `...WithFlags`."""
+    for i, args, _ in _calls(unit, frozenset(("cudaGraphInstantiate",))):
+        if len(args) == 3:
+            tok = unit.code[i]
+            unit.replace(tok.start, tok.end, "hipGraphInstantiateWithFlags")
+            unit.report("CASS060", tok.start, tok.end, "3-argument (CUDA 12) cudaGraphInstantiate -> "
+                        "hipGraphInstantiateWithFlags (HIP's hipGraphInstantiate has the 5-argument form)")
+
+
+def rewrite_malloc_host(unit: Unit) -> None:
+    """`cudaMallocHost(p, size)` -> `hipHostMalloc(p, size, hipHostMallocDefault)`."""
+    for i, args, close in _calls(unit, frozenset(("cudaMallocHost",))):
+        if len(args) == 2:
+            unit.insert(unit.code[close].start, ", hipHostMallocDefault")
+            tok = unit.code[i]
+            unit.report("CASS060", tok.start, tok.end, "cudaMallocHost -> hipHostMalloc with flags "
+                        "hipHostMallocDefault")
+
+
+def wrap_symbol_arguments(unit: Unit) -> None:
+    for i, args, _ in _calls(unit, SYMBOL_ARGUMENT):
+        position = SYMBOL_ARGUMENT[unit.code[i].text]
+        if position >= len(args) or args[position][0] > args[position][1]:
+            continue
+        first, last = unit.code[args[position][0]], unit.code[args[position][1]]
+        if first.text == "HIP_SYMBOL":
+            continue
+        if unit.insert(first.start, "HIP_SYMBOL(") and unit.insert(last.end, ")"):
+            unit.report("CASS060", first.start, last.end, f"symbol argument of {unit.code[i].text} wrapped "
+                        "in HIP_SYMBOL(...)")
+
+
+def rewrite_launch_bounds(unit: Unit) -> None:
+    """`__launch_bounds__(T, minBlocks[, cluster])` -> `__launch_bounds__(T)`."""
+    for _, args, close in _calls(unit, frozenset(("__launch_bounds__",))):
+        if len(args) < 2:
+            continue
+        drop_from = unit.code[args[0][1]].end
+        dropped = unit.text[drop_from : unit.code[close].start]
+        if unit.replace(drop_from, unit.code[close].start, ""):
+            unit.report("CASS061", drop_from, unit.code[close].start,
+                        f"`__launch_bounds__` argument(s) `{dropped.lstrip(', ').strip()}` dropped: CUDA's "
+                        "minimum blocks per SM would be read by HIP as minimum waves per EU")
+
+
+def report_capability_checks(unit: Unit) -> None:
+    """`prop.major >= 7`, `cudaDevAttrComputeCapabilityMajor`: compute capability means nothing on AMD."""
+    if "cudaDeviceProp" not in unit.text and "ComputeCapability" not in unit.text:
+        return
+    code = unit.code
+    for i, tok in enumerate(code):
+        capability_attr = tok.text.startswith("cudaDevAttrComputeCapability")
+        member = tok.text in ("major", "minor") and unit.prev_text(i) in (".", "->")
+        compared = unit.next_text(i) in (">=", ">", "<", "<=", "==", "!=") or unit.prev_text(i, 2) in (
+            ">=", ">", "<", "<=", "==", "!=")
+        if capability_attr or (member and compared):
+            unit.report("CASS062", tok.start, tok.end,
+                        f"`{tok.text}`: AMD devices report gfx-derived major/minor numbers, not CUDA compute "
+                        "capability; test the feature itself (e.g. hipDeviceAttribute*) instead")
+
+
+def report_binary_module_loads(unit: Unit) -> None:
+    for i, args, _ in _calls(unit, MODULE_LOADS):
+        for first, last in args:
+            tok = unit.code[last]
+            if first == last and tok.kind == "string" and _NVIDIA_BINARY.search(tok.text):
+                unit.report("CASS063", tok.start, tok.end, f"{unit.code[i].text} loads {tok.text}: AMD GPUs "
+                            "cannot load PTX/cubin; build a HIP code object (.hsaco) and load that")

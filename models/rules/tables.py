@@ -1,0 +1,114 @@
+"""The mapping tables: one TSV file per API family under `tables/`, loaded once.
+
+Columns: `cuda  hip  status  since  note`. `status` is one of
+- `supported`: renamed 1:1 to `hip` (present since HIP version `since`);
+- `rewritten`: a pass rewrites the construct (the `hip` column says into what);
+- `unsupported`: no HIP counterpart known; reported as an error where used.
+Lines starting with `#` are comments (generated tables say how to regenerate them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+TABLE_DIR = Path(__file__).parent / "tables"
+STATUSES = ("supported", "rewritten", "unsupported")
+SCOPED_FAMILIES = frozenset(("headers", "cooperative_groups"))
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str  # the TSV file's stem
+    title: str
+    headers: tuple[str, ...]  # installed HIP headers (under /usr/include) that define its names
+
+
+FAMILIES: tuple[Family, ...] = (
+    Family("runtime", "CUDA runtime API", ("hip",)),
+    Family("driver", "CUDA driver API", ("hip",)),
+    Family("types", "Types, enums, macros and error codes", ("hip",)),
+    Family("device", "Device functions and intrinsics", ("hip",)),
+    Family("headers", "Headers", ()),
+    Family("cublas", "cuBLAS -> hipBLAS", ()),
+    Family("curand", "cuRAND (host and device) -> hipRAND", ("hiprand",)),
+    Family("cufft", "cuFFT -> hipFFT", ()),
+    Family("cusparse", "cuSPARSE -> hipSPARSE", ("hipsparse",)),
+    Family("cusolver", "cuSOLVER -> hipSOLVER", ()),
+    Family("cub", "CUB -> hipCUB", ()),
+    Family("nccl", "NCCL -> RCCL", ()),
+    Family("cooperative_groups", "Cooperative groups", ("hip",)),
+)
+
+
+def parse_version(text: str) -> tuple[int, int]:
+    """'5.2' -> (5, 2); '7' and '7.x' -> (7, 0). ValueError on anything else."""
+    parts = [("0" if p == "x" else p) for p in text.strip().lower().split(".")]
+    if not 1 <= len(parts) <= 3 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"'{text}' is not a HIP version (expected e.g. 5.2, 6.2, 7.0 or 7.x)")
+    return int(parts[0]), int(parts[1]) if len(parts) > 1 else 0
+
+
+@dataclass(frozen=True)
+class MappingEntry:
+    """What cass knows about one CUDA name."""
+
+    cuda: str
+    hip: str
+    status: str
+    since: str  # HIP version that introduced `hip` ('' when unsupported)
+    family: str
+    note: str = ""
+
+    def available_in(self, hip_version: str) -> bool:
+        if self.status == "unsupported" or not self.since:
+            return False
+        return parse_version(self.since) <= parse_version(hip_version)
+
+
+def _read_family(family: Family) -> list[MappingEntry]:
+    path = TABLE_DIR / f"{family.name}.tsv"
+    entries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) < 4 or cols[2] not in STATUSES:
+            raise ValueError(f"{path}:{number}: expected cuda<TAB>hip<TAB>status<TAB>since[<TAB>note]")
+        note = cols[4] if len(cols) > 4 else ""
+        entries.append(MappingEntry(cols[0], cols[1], cols[2], cols[3], family.name, note))
+    return entries
+
+
+@lru_cache(maxsize=1)
+def all_entries() -> tuple[MappingEntry, ...]:
+    return tuple(e for family in FAMILIES for e in _read_family(family))
+
+
+@lru_cache(maxsize=1)
+def name_table() -> dict[str, MappingEntry]:
+    """CUDA identifier -> entry; the first family listing a name wins. Headers and cooperative
+    groups (plain words such as `reduce` that only mean CG when qualified) are looked up apart."""
+    table: dict[str, MappingEntry] = {}
+    for entry in all_entries():
+        if entry.family not in SCOPED_FAMILIES:
+            table.setdefault(entry.cuda, entry)
+    return table
+
+
+@lru_cache(maxsize=1)
+def family_table(family: str) -> dict[str, MappingEntry]:
+    return {e.cuda: e for e in all_entries() if e.family == family}
+
+
+def header_table() -> dict[str, MappingEntry]:
+    return family_table("headers")
+
+
+def lookup(name: str) -> MappingEntry | None:
+    """The entry for a CUDA name: an identifier (`cudaMalloc`), a header (`cuda_runtime.h`), a
+    qualified CUB name (`cub::DeviceReduce`) or a cooperative-groups member (`cg::reduce`)."""
+    if name.startswith(("cg::", "cooperative_groups::")):
+        return family_table("cooperative_groups").get(name.split("::", 1)[1])
+    return name_table().get(name) or header_table().get(name)

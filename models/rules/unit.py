@@ -1,0 +1,247 @@
+"""`Unit`: one file being ported: its tokens, the edits the passes queue, their diagnostics.
+
+Passes never change the text directly: they queue non-overlapping replacements of byte ranges
+and report diagnostics; `render()` applies the edits once, so every byte outside a rewritten
+range stays exactly as it was (line endings included).
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from cass.models.engine import Target
+from cass.models.rules.codes import DIAGNOSTIC_CODES
+from cass.models.rules.lexer import Lexed, Token, lex
+from cass.runner.diagnostics import Diagnostic, Fix, Severity
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_OPEN = {"(": ")", "[": "]", "{": "}", "<<<": ">>>"}
+_CLOSE = frozenset(_OPEN.values())
+
+
+@dataclass
+class Unit:
+    path: str
+    text: str
+    target: Target
+    lexed: Lexed = field(init=False)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    shims: set[str] = field(default_factory=set)  # names of helper snippets the output needs
+    defines: list[str] = field(default_factory=list)  # macros to define before the HIP include
+    _edits: list[tuple[int, int, str]] = field(default_factory=list)
+    _inserts: list[tuple[int, int, str]] = field(default_factory=list)
+    _device: list[tuple[int, int]] | None = None
+    _line_starts: list[int] | None = None
+    _matches: dict[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        self.lexed = lex(self.text)
+
+    @property
+    def code(self) -> list[Token]:
+        return self.lexed.code
+
+    # ------------------------------------------------------------ positions and reports
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.text)]
+        line = bisect.bisect_right(self._line_starts, offset)
+        return line, offset - self._line_starts[line - 1] + 1
+
+    def report(
+        self,
+        code: str,
+        start: int,
+        end: int,
+        message: str,
+        *,
+        severity: Severity | None = None,
+        fix: tuple[str, str] | None = None,
+    ) -> None:
+        """Report `code` over [start, end); `fix` is (description, replacement) for that range."""
+        line, column = self.position(start)
+        end_line, end_column = self.position(end)
+        fix_obj = None
+        if fix is not None:
+            fix_obj = Fix(fix[0], line, column, end_line, end_column, fix[1])
+        self.diagnostics.append(
+            Diagnostic(
+                path=self.path,
+                line=line,
+                column=column,
+                severity=severity or DIAGNOSTIC_CODES[code].severity,
+                code=code,
+                message=message,
+                end_line=end_line,
+                end_column=end_column,
+                fix=fix_obj,
+            )
+        )
+
+    def report_tokens(self, code: str, first: Token, last: Token, message: str, **kw) -> None:
+        self.report(code, first.start, last.end, message, **kw)
+
+    # ------------------------------------------------------------ edits
+
+    def replace(self, start: int, end: int, text: str) -> bool:
+        """Queue a replacement of [start, end); False (and nothing queued) if it overlaps one."""
+        i = bisect.bisect_left(self._edits, (start, -1, ""))
+        if i > 0 and self._edits[i - 1][1] > start:
+            return False
+        if i < len(self._edits) and self._edits[i][0] < max(end, start + 1):
+            return False
+        self._edits.insert(i, (start, end, text))
+        return True
+
+    def insert(self, offset: int, text: str) -> bool:
+        """Queue an insertion at `offset` (before any replacement starting there)."""
+        i = bisect.bisect_left(self._edits, (offset, -1, ""))
+        if i > 0 and self._edits[i - 1][1] > offset:
+            return False
+        self._inserts.append((offset, len(self._inserts), text))
+        return True
+
+    def replace_tokens(self, first: Token, last: Token, text: str) -> bool:
+        return self.replace(first.start, last.end, text)
+
+    def is_edited(self, tok: Token) -> bool:
+        i = bisect.bisect_right(self._edits, (tok.start, float("inf"), ""))
+        return i > 0 and self._edits[i - 1][1] > tok.start
+
+    def render(self) -> str:
+        inserts = [(offset, offset, text) for offset, _, text in sorted(self._inserts)]
+        parts, pos = [], 0
+        for start, end, text in sorted(self._edits + inserts, key=lambda e: (e[0], e[1] - e[0])):
+            parts.append(self.text[pos:start])
+            parts.append(text)
+            pos = end
+        parts.append(self.text[pos:])
+        return "".join(parts)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self._edits or self._inserts)
+
+    # ------------------------------------------------------------ device code
+
+    def device_ranges(self) -> list[tuple[int, int]]:
+        """[open brace, close brace] index pairs of `__global__` / `__device__` function bodies."""
+        if self._device is None:
+            self._device = _device_bodies(self)
+        return self._device
+
+    def in_device(self, index: int) -> bool:
+        ranges = self.device_ranges()
+        i = bisect.bisect_right(ranges, (index, len(self.code)))
+        return i > 0 and ranges[i - 1][0] < index < ranges[i - 1][1]
+
+    # ------------------------------------------------------------ token navigation
+
+    def slice(self, first: Token, last: Token) -> str:
+        """The exact source text from `first` through `last`."""
+        return self.text[first.start : last.end]
+
+    def matching(self, index: int) -> int | None:
+        """Index (into `code`) of the bracket closing the one at `index`, or None."""
+        if self._matches is None:
+            self._matches = _match_brackets(self.code)
+        return self._matches.get(index)
+
+    def call_args(self, open_index: int) -> tuple[list[tuple[int, int]], int] | None:
+        """For `(` at `open_index`: ([(first, last) per argument], index of `)`), or None."""
+        close = self.matching(open_index)
+        if close is None:
+            return None
+        args, start, i = [], open_index + 1, open_index + 1
+        while i < close:
+            tok = self.code[i]
+            if tok.text in _OPEN:
+                i = self.matching(i) or i
+            elif tok.text == ",":
+                args.append((start, i - 1))
+                start = i + 1
+            i += 1
+        if start <= close - 1 or args:
+            args.append((start, close - 1))
+        return args, close
+
+    def arg_text(self, span: tuple[int, int]) -> str:
+        return self.slice(self.code[span[0]], self.code[span[1]]) if span[0] <= span[1] else ""
+
+    def prev_text(self, index: int, back: int = 1) -> str:
+        j = index - back
+        return self.code[j].text if j >= 0 else ""
+
+    def next_text(self, index: int, ahead: int = 1) -> str:
+        j = index + ahead
+        return self.code[j].text if j < len(self.code) else ""
+
+
+def _match_brackets(code: list[Token]) -> dict[int, int]:
+    """Pair brackets; a directive's brackets pair only within that directive."""
+    matches: dict[int, int] = {}
+    stack: list[int] = []
+    pp_stack: list[int] = []
+    pp_current = -1
+    for i, tok in enumerate(code):
+        if tok.kind != "punct":
+            continue
+        if tok.pp != pp_current:
+            pp_stack, pp_current = [], tok.pp
+        active = pp_stack if tok.pp != -1 else stack
+        text = tok.text
+        if text in _OPEN:
+            active.append(i)
+        elif text in _CLOSE:
+            for k in range(len(active) - 1, -1, -1):
+                if _OPEN[code[active[k]].text] == text:
+                    matches[active[k]] = i
+                    del active[k:]
+                    break
+    return matches
+
+
+_DECL_STOPS = frozenset((";", "=", "{", "}"))
+
+
+def _device_bodies(unit: Unit) -> list[tuple[int, int]]:
+    code, ranges, i = unit.code, [], 0
+    while i < len(code):
+        tok = code[i]
+        if tok.pp == -1 and tok.text in ("__global__", "__device__") and tok.kind == "ident":
+            body = _body_after(unit, i)
+            if body is not None:
+                ranges.append(body)
+                i = body[1]
+        i += 1
+    return ranges
+
+
+def _body_after(unit: Unit, i: int) -> tuple[int, int] | None:
+    """The function body following a `__device__` at `i`, or None for a variable or declaration."""
+    code = unit.code
+    j = i + 1
+    while j < len(code) and code[j].text != "(":
+        if code[j].text in _DECL_STOPS:
+            return None
+        if code[j].text == "__launch_bounds__" and j + 1 < len(code):
+            j = unit.matching(j + 1) or j
+        j += 1
+    close = unit.matching(j) if j < len(code) else None
+    if close is None:
+        return None
+    j = close + 1
+    while j < len(code) and code[j].text not in ("{", ";", "="):
+        j += 1
+    if j < len(code) and code[j].text == "{":
+        end = unit.matching(j)
+        return (j, end) if end is not None else None
+    return None
+
+
+def make_unit(text: str, path: str, target: Target) -> Unit:
+    return Unit(path=path, text=text, target=target)

@@ -1,0 +1,89 @@
+"""`cass port`: CUDA source -> HIP source for a file, stdin, or a whole project directory."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from cass.models.engine import Target
+from cass.models.rules.engine import check_target
+from cass.models.registry import get_engine
+from cass.models.rules.project import decode_source, port_project, read_source, translate_text, write_atomic
+from cass.models.rules.report import render
+from cass.runner.diagnostics import CassError, Diagnostic, Severity
+
+err = Console(stderr=True)
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+
+
+def _emit_report(diagnostics: list[Diagnostic], fmt: Format, report: Path | None, engine_version: str) -> None:
+    text = render(diagnostics, fmt.value, engine_version)
+    if report is not None:
+        write_atomic(report, text)
+    elif text:
+        sys.stderr.write(text)
+
+
+def _exit_code(diagnostics: list[Diagnostic]) -> int:
+    return 1 if any(d.severity is Severity.ERROR for d in diagnostics) else 0
+
+
+def _port_file(source: Path | None, output: Path | None, target: Target, engine: str, force: bool):
+    if source is None:
+        data = sys.stdin.buffer.read()
+        translation = translate_text(decode_source(data, "<stdin>"), "<stdin>", target, engine)
+    else:
+        translation = translate_text(read_source(source), str(source), target, engine)
+    if output is None:
+        sys.stdout.write(translation.text)
+        sys.stdout.flush()
+        return translation
+    if source is not None and output.resolve() == source.resolve():
+        raise CassError(f"{output}: is the input file; cass never overwrites CUDA sources: choose another -o")
+    if output.exists() and not force:
+        raise CassError(f"{output}: exists; pass --force to overwrite it")
+    write_atomic(output, translation.text)
+    return translation
+
+
+def port(
+    path: Annotated[Optional[Path], typer.Argument(help="A .cu/.cuh file, a project directory, or - (stdin).")] = None,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Output file (or directory for a project).")] = None,
+    hip_version: Annotated[str, typer.Option("--hip-version", help="Target HIP version: 5.2 (Debian), 6.x, 7.x.")] = "5.2",
+    arch: Annotated[str, typer.Option("--arch", help="Target gfx arch; gfx9xx are wave64.")] = "gfx1100",
+    fmt: Annotated[Format, typer.Option("--format", help="Diagnostics format.")] = Format.text,
+    report: Annotated[Optional[Path], typer.Option("--report", help="Write diagnostics to this file, not stderr.")] = None,
+    engine: Annotated[str, typer.Option("--engine", help="Translation engine.")] = "rules",
+    force: Annotated[bool, typer.Option("--force", help="Overwrite existing output.")] = False,
+) -> None:
+    """Port CUDA source to HIP. Exit 1 when an error-level construct remains (the port is still written)."""
+    target = Target(gfx_arch=arch, hip_version=hip_version)
+    check_target(target)
+    source = None if path is None or str(path) == "-" else path
+    if source is not None and source.is_dir():
+        if output is None:
+            raise CassError(f"{source}: is a directory; give -o OUTDIR for the ported project")
+        with err.status("porting…") as status:
+            files = port_project(source, output, target, engine, force=force,
+                                 progress=lambda name: status.update(f"ported {name}"))
+        diagnostics = [d for f in files for d in f.translation.diagnostics]
+        err.print(f"ported {len(files)} file(s) into {output}", highlight=False)
+    else:
+        translation = _port_file(source, output, target, engine, force)
+        diagnostics = list(translation.diagnostics)
+    _emit_report(diagnostics, fmt, report, get_engine(engine).version)
+    raise typer.Exit(_exit_code(diagnostics))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("port")(port)
