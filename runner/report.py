@@ -16,14 +16,24 @@ SHOWN_MISMATCHES = 5
 def _fmt_time(seconds: float | None) -> str:
     if seconds is None:
         return "—"
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.1f} µs"
     return f"{seconds * 1e3:.1f} ms" if seconds < 1 else f"{seconds:.2f} s"
+
+
+def _fmt_bytes(count: float) -> str:
+    for unit in ("B", "KiB", "MiB"):
+        if count < 1024:
+            return f"{count:.0f} {unit}" if unit == "B" else f"{count:.1f} {unit}"
+        count /= 1024
+    return f"{count:.2f} GiB"
 
 
 def _fmt_mem(result: RunResult) -> str:
     if result.device_peak_bytes is not None:
-        return f"{result.device_peak_bytes / 2**20:.1f} MiB device"
+        return f"{_fmt_bytes(result.device_peak_bytes)} device"
     if result.peak_rss_kib is not None:
-        return f"{result.peak_rss_kib / 1024:.1f} MiB RSS"
+        return f"{_fmt_bytes(result.peak_rss_kib * 1024)} RSS"
     return "—"
 
 
@@ -42,23 +52,24 @@ def _side_row(label: str, result: RunResult | None, backend: str) -> list[str]:
 
 
 def verdict_table(verdict: Verdict) -> Table:
-    table = Table(title=f"{verdict.original}  vs  {verdict.port}", title_justify="left")
+    table = Table(title=Text(f"{verdict.original}  vs  {verdict.port}"), title_justify="left")
     for column in ("side", "backend", "ended", "runtime (median)", "device time", "peak memory"):
         table.add_column(column)
-    table.add_row(*_side_row("original", verdict.reference, verdict.backends[0]))
-    table.add_row(*_side_row("port", verdict.candidate, verdict.backends[1]))
+    table.add_row(*map(Text, _side_row("original", verdict.reference, verdict.backends[0])))
+    table.add_row(*map(Text, _side_row("port", verdict.candidate, verdict.backends[1])))
     table.add_row("ratio", "port / original", "", _fmt_ratio(verdict.runtime_ratio), "", _fmt_ratio(verdict.memory_ratio))
     return table
 
 
 def mismatch_table(verdict: Verdict) -> Table:
-    table = Table(title=f"first differences ({len(verdict.mismatches)} shown at most 10)", title_justify="left")
+    shown = min(len(verdict.mismatches), SHOWN_MISMATCHES)
+    table = Table(title=f"first differences ({shown} of the first {len(verdict.mismatches)} found)", title_justify="left")
     for column in ("where", "expected (original)", "got (port)", "why", "context"):
         table.add_column(column, overflow="fold")
     for m in verdict.mismatches[:SHOWN_MISMATCHES]:
         where = f"{m.where}:{m.line}" if m.line is not None else m.where
         context = f"- {m.expected_context}\n+ {m.actual_context}" if m.expected_context or m.actual_context else ""
-        table.add_row(where, m.expected, m.actual, m.message, context)
+        table.add_row(*map(Text, (where, m.expected, m.actual, m.message, context)))
     return table
 
 

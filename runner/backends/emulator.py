@@ -1,28 +1,31 @@
 """Backend `emulator`: clang-16 builds the HIP port for gfx1100, linked against the cass HIP
-runtime, and the cass RDNA3 emulator runs its kernels on the CPU (no AMD GPU needed)."""
+runtime, and the cass RDNA3 emulator runs its kernels on the CPU (no AMD GPU needed).
+
+The program runs under the runner's own limits (time, output size, process-tree kill; see
+cass.runner.process) with the emulator's environment (`CASS_EMULATOR_STATS`,
+`CASS_EMULATOR_PYTHON`, as `cass.runner.emulator.run_program` sets them); the emulator's
+statistics give the device-side time and peak device memory.
+"""
 
 from __future__ import annotations
 
+import json
 import os
 import re
-import shutil
-import time
+import sys
+import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from cass.runner import toolchain
-from cass.runner.backends.base import BuildFailed
+from cass.runner.backends.base import BuildFailed, run_once
 from cass.runner.compiler_output import parse_compiler_output
 from cass.runner.diagnostics import CassError
-from cass.runner.process import collect_outputs, prepare_run_dir
 from cass.runner.results import RunResult, combine_runs
 from cass.runner.spec import RunSpec
 
 OFFLOAD_ARCH = "gfx1100"
-# Names the emulator's stats may use for device-side figures.
-DEVICE_BYTES_KEYS = ("device_peak_bytes", "peak_device_bytes", "device_memory_peak", "peak_bytes")
-DEVICE_TIME_KEYS = ("device_time_s", "kernel_time_s")
+FAULT_PREFIX = "cass-emulator: fault "
 
 
 class EmulatorBackend:
@@ -34,11 +37,9 @@ class EmulatorBackend:
         if isinstance(clang, toolchain.MissingTool):
             return f"clang++-16 is not installed (run `{clang.fix}`)"
         try:
-            from cass.runner import emulator
+            from cass.runner.emulator import build_hip_program, run_program  # noqa: F401
         except ImportError as exc:
             return f"the cass RDNA3 emulator cannot be imported ({exc})"
-        if not hasattr(emulator, "run_program"):
-            return "the cass RDNA3 emulator has no run_program (an incomplete install?)"
         return None
 
     def preflight(self, source: Path, spec: RunSpec) -> None:
@@ -63,60 +64,36 @@ class EmulatorBackend:
         return combine_runs(results)
 
     def _run_once(self, exe: Path, spec: RunSpec) -> RunResult:
-        from cass.runner.emulator import run_program
-
-        base = Path(spec.base_dir) if spec.base_dir else None
-        try:
-            run_dir = prepare_run_dir(spec.input_files, base, prefix="emulator")
-        except CassError as exc:
-            return RunResult(self.name, None, "", error=exc.message)
-        try:
-            env = {**os.environ, **spec.env_dict}
-            started = time.perf_counter()
-            run = run_program(exe, args=spec.args, stdin=spec.stdin, cwd=run_dir, timeout_s=spec.timeout_s, env=env)
-            wall = time.perf_counter() - started
-            files = collect_outputs(run_dir, [o.path for o in spec.output_files], spec.max_output_bytes)
-        finally:
-            shutil.rmtree(run_dir, ignore_errors=True)
-        return _to_result(run, files, spec, wall)
+        with tempfile.TemporaryDirectory(prefix="cass-emu-stats-") as tmp:
+            stats_path = Path(tmp) / "stats.json"
+            env = {**os.environ, **spec.env_dict, "CASS_EMULATOR_STATS": str(stats_path)}
+            env.setdefault("CASS_EMULATOR_PYTHON", sys.executable)
+            result = run_once([str(exe.resolve()), *spec.args], spec, self.name, env)
+            stats = _read_stats(stats_path)
+        return _with_stats(result, stats)
 
 
-def _text(value: Any) -> str:
-    return value.decode("utf-8", errors="replace") if isinstance(value, bytes) else str(value or "")
+def _read_stats(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
-def _stat(stats: Any, keys: tuple[str, ...]) -> Any:
-    for key in keys:
-        value = stats.get(key) if isinstance(stats, dict) else getattr(stats, key, None)
-        if value is not None:
-            return value
-    return None
-
-
-def _to_result(run: Any, files: dict[str, bytes], spec: RunSpec, wall: float) -> RunResult:
-    stdout, stderr = _text(run.stdout), _text(run.stderr)
-    truncated = len(stdout.encode()) > spec.max_output_bytes
-    stats = getattr(run, "stats", None) or {}
-    code = run.exit_code
-    signal = -code if isinstance(code, int) and code < 0 else None
-    if signal:
-        code = 128 + signal
-    result = RunResult(
-        backend="emulator",
-        exit_code=None if run.timed_out or truncated else code,
-        stdout=stdout[: spec.max_output_bytes],
-        stderr=stderr[: spec.max_output_bytes],
-        timed_out=bool(run.timed_out),
-        output_truncated=truncated,
-        signal=signal,
-        output_files=files,
-        runtimes_s=(wall,),
-        device_peak_bytes=_stat(stats, DEVICE_BYTES_KEYS),
-        device_time_s=_stat(stats, DEVICE_TIME_KEYS),
+def _with_stats(result: RunResult, stats: dict) -> RunResult:
+    """Device time and memory from the emulator's statistics; a fault report as the error."""
+    device_ns = stats.get("device_time_ns")
+    peak = stats.get("peak_device_memory")
+    fault = next((ln for ln in result.stderr.splitlines() if ln.startswith(FAULT_PREFIX)), None)
+    return replace(
+        result,
+        device_time_s=float(device_ns) / 1e9 if device_ns else None,
+        device_peak_bytes=int(peak) if peak else None,
+        peak_rss_kib=None,  # the emulator's own memory says nothing about the GPU program's
+        info={"emulated": OFFLOAD_ARCH, "instructions": str(stats.get("instructions", ""))},
+        error=result.error or (f"emulator fault: {fault[len(FAULT_PREFIX):]}" if fault else None),
     )
-    if run.timed_out:
-        result = replace(result, error=f"no result within the {spec.timeout_s:g} s time limit")
-    return result
 
 
 def _first_line(message: str) -> str:
