@@ -112,3 +112,49 @@ def test_missing_record_is_unverifiable_with_the_fix(tmp_path: Path, hip_backend
     shutil.copy(EXAMPLES / "saxpy.cu", source)
     verdict = verify(source, EXAMPLES / "saxpy.hip", RunSpec(args=("16",)), backends=BACKENDS)
     assert verdict.status == "unverifiable" and "cass verify --record" in verdict.message
+
+
+SCALE_CU = r"""// cass: input_files = ["in.txt"] output_files = [{ path = "out.bin", format = "f32" }, "log.txt"]
+// cass: stdin = "3.0\n"
+#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void scale(float* v, float s, int n) { int i = threadIdx.x; if (i < n) v[i] *= s; }
+int main() {
+    float s; if (scanf("%f", &s) != 1) return 2;
+    FILE* in = fopen("in.txt", "r"); if (!in) { perror("in.txt"); return 3; }
+    float h[8]; int n = 0; while (n < 8 && fscanf(in, "%f", &h[n]) == 1) ++n; fclose(in);
+    float* d; cudaMalloc(&d, sizeof h); cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+    scale<<<1, 32>>>(d, s, n); cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    FILE* out = fopen("out.bin", "wb"); fwrite(h, sizeof(float), n, out); fclose(out);
+    FILE* log = fopen("log.txt", "w"); fprintf(log, "scaled %d values by %g\n", n, s); fclose(log);
+    printf("done\n");
+    return 0;
+}
+"""
+
+
+def test_stdin_input_and_output_files(tmp_path: Path, hip_backend):
+    source = tmp_path / "scale.cu"
+    source.write_text(SCALE_CU)
+    (tmp_path / "in.txt").write_text("1 2 3.5 -4\n")
+    hip = SCALE_CU.replace("cuda_runtime.h", "hip/hip_runtime.h").replace("cuda", "hip")
+    port = tmp_path / "scale.hip"
+    port.write_text(hip)
+    spec = load_run_spec(source)
+    values = np.array([1, 2, 3.5, -4], dtype=np.float32) * np.float32(3.0)
+    files = {"out.bin": values.tobytes(), "log.txt": b"scaled 4 values by 3\n"}
+    write_record(source, spec, RunResult("nvidia", 0, "done\n", output_files=files, runtimes_s=(0.1,)))
+    assert verify(source, port, backends=BACKENDS).status == "match"
+    port.write_text(hip.replace("v[i] *= s", "v[i] *= s + (i == 2)"))
+    verdict = verify(source, port, backends=BACKENDS)
+    assert verdict.status == "mismatch"
+    first = verdict.mismatches[0]
+    assert (first.where, first.expected, first.actual) == ("file:out.bin", "10.5", "14.0")
+    assert first.message.startswith("element [2] differs")
+
+
+def test_port_that_crashes_on_the_device_shows_the_fault(original: Path, tmp_path: Path):
+    port = _port(tmp_path, "fault.hip", "(n, a, dx, dy);", "(n, a, dx, (float*)16);")
+    verdict = verify(original, port, backends=BACKENDS)
+    assert verdict.status == "mismatch" and verdict.mismatches[0].where == "exit_code"
+    assert "emulator fault" in verdict.message
