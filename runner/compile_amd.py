@@ -37,24 +37,31 @@ def build_hip(result: CompileResult, wanted: list[str], work: Path, *, kernels: 
     """Produce every emit in `wanted` from a HIP source (and the kernel manifest when asked)."""
     produced = {emit: _clang(result, emit, work, extra_flags) for emit in HIP_MODES if emit in wanted}
     if kernels:
-        for emit in ("rdna3", "code-object"):
-            if emit not in produced:
-                produced[emit] = _clang(result, emit, work, extra_flags)
+        if "rdna3" not in produced:
+            produced["rdna3"] = _clang(result, "rdna3", work, extra_flags)
+        # The metadata note comes from assembling clang's own output: much cheaper than recompiling.
+        code_object = produced.get("code-object") or _assemble(result, produced["rdna3"], work / "manifest")
         asm = produced["rdna3"].read_text(errors="replace")
-        result.kernels = kernel_manifest(produced["code-object"], asm, result.source)
+        result.kernels = kernel_manifest(code_object, asm, result.source)
     for emit in wanted:
         keep(result, emit, produced[emit])
 
 
-def build_asm(result: CompileResult, wanted: list[str], work: Path, *, kernels: bool, extra_flags: list[str]) -> None:
-    """RDNA3 assembly -> code object; llvm-mc's errors already name `file:line:col`."""
-    obj = work / f"{result.source.stem}.o"
-    hsaco = work / f"{result.source.stem}.hsaco"
+def _assemble(result: CompileResult, asm: Path, work: Path, extra_flags: list[str] = []) -> Path:  # noqa: B006
+    """llvm-mc + ld.lld: RDNA3 assembly -> code object. llvm-mc's errors name `file:line:col`."""
+    work.mkdir(exist_ok=True)
+    obj, hsaco = work / f"{asm.stem}.o", work / f"{asm.stem}.hsaco"
     mc = [str(toolchain.require_tool("llvm-mc-16")), "-triple=amdgcn-amd-amdhsa", f"-mcpu={result.arch}"]
-    proc = run_step([*mc, *extra_flags, "-filetype=obj", "-o", str(obj), str(result.source)], result.source, "llvm-mc")
+    proc = run_step([*mc, *extra_flags, "-filetype=obj", "-o", str(obj), str(asm)], result.source, "llvm-mc")
     result.diagnostics += step_warnings(proc, result.source, "llvm-mc")
     lld = str(toolchain.require_tool("ld.lld-16"))
     run_step([lld, "-shared", "-o", str(hsaco), str(obj)], result.source, "ld.lld")
+    return hsaco
+
+
+def build_asm(result: CompileResult, wanted: list[str], work: Path, *, kernels: bool, extra_flags: list[str]) -> None:
+    """RDNA3 assembly -> code object."""
+    hsaco = _assemble(result, result.source, work, extra_flags)
     if kernels:
         result.kernels = kernel_manifest(hsaco, result.source.read_text(errors="replace"), result.source)
     keep(result, "code-object", hsaco)
