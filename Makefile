@@ -9,6 +9,10 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
 # `make run`: every example through both stacks, then one kernel's SASS beside its RDNA3.
 EXAMPLES_OUT ?= build/examples
 SHOWCASE ?= vector_add
+# Then one example ported by the rules engine and verified: recorded NVIDIA output vs the emulated
+# HIP port. Exit 2 (no record yet: `python runner/record.py examples/` on an NVIDIA machine) is
+# reported, not fatal; a mismatch (exit 1) fails the target.
+VERIFY_EXAMPLE ?= examples/verify/saxpy.cu
 
 .PHONY: setup system-packages run test clean
 
@@ -37,6 +41,7 @@ run: setup
 	    $(VENV)/bin/cass compile $$src -o $(EXAMPLES_OUT) --emit $$(case $$src in *.cu) echo sass,exe;; *) echo rdna3,code-object;; esac) >/dev/null || exit 1; \
 	done
 	$(VENV)/bin/cass compile examples/$(SHOWCASE).cu --beside examples/$(SHOWCASE).hip
+	$(VENV)/bin/cass verify $(VERIFY_EXAMPLE) || [ $$? -eq 2 ]
 
 test: setup
 	$(VENV)/bin/pytest
