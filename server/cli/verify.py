@@ -52,7 +52,7 @@ def _port_then_verify(original: Path, spec: RunSpec, backends: tuple, engine: st
         outcome = port_and_verify(original, engine=engine, output=port_out, spec=spec, backends=backends)
     for d in outcome.translation.diagnostics:
         err.print(d.render(), markup=False)
-    if outcome.temporary and outcome.verdict.accepted:
+    if outcome.temporary and outcome.verdict.status in ("match", "unverifiable"):
         outcome.cleanup()
     elif outcome.temporary:
         err.print(f"the port is kept for inspection: {outcome.port_path}", markup=False)

@@ -21,17 +21,6 @@ BACKENDS = ("recorded", "emulator")
 pytestmark = pytest.mark.toolchain
 
 
-def saxpy_stdout(n: int, a: float) -> str:
-    """What examples/verify/saxpy.cu prints, computed independently in float32 like the GPU."""
-    i = np.arange(n, dtype=np.float32)
-    x = np.float32(0.001) * i
-    y = np.float32(1.0) - np.float32(0.0005) * i
-    y = np.float32(a) * x + y
-    total = float(np.sum(y.astype(np.float64)))
-    return (f"n = {n}, a = {a:g}\n" f"y[0] = {y[0]:.6f}, y[1] = {y[1]:.6f}, y[n-1] = {y[n - 1]:.6f}\n"
-            f"checksum = {total:.6e}\n")  # fmt: skip
-
-
 @pytest.fixture(scope="module")
 def hip_backend() -> None:
     try:
@@ -41,7 +30,7 @@ def hip_backend() -> None:
 
 
 @pytest.fixture()
-def original(tmp_path: Path, hip_backend) -> Path:
+def original(tmp_path: Path, hip_backend, saxpy_stdout) -> Path:
     """saxpy.cu with its recorded reference: the committed one from real hardware when it
     exists, else a record of the independently computed output."""
     source = tmp_path / "saxpy.cu"
@@ -71,7 +60,7 @@ def test_correct_port_matches(original: Path):
     assert (original.read_bytes(), (EXAMPLES / "saxpy.hip").read_bytes()) == before
 
 
-def test_wrong_port_reports_the_first_differing_value(original: Path):
+def test_wrong_port_reports_the_first_differing_value(original: Path, saxpy_stdout):
     verdict = verify(original, EXAMPLES / "saxpy_wrong.hip", backends=BACKENDS)
     assert verdict.status == "mismatch" and verdict.exit_code == 1
     first = verdict.mismatches[0]
