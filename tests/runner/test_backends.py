@@ -78,3 +78,17 @@ def test_recorded_backend_reads_and_refuses(tmp_path: Path):
     source.write_text("int main() { return 1; }\n")
     with pytest.raises(Unavailable, match="stale"):
         backend.run(source, backend.build(source, tmp_path), RunSpec())
+
+
+@pytest.mark.toolchain
+def test_nvcc_program_runs_under_the_runner_here_too(tmp_path: Path):
+    """Without a GPU the CUDA runtime refuses, and the run says so (exit code and stderr)."""
+    backend = NvidiaBackend()
+    exe = backend.build(EXAMPLES / "saxpy.cu", tmp_path)
+    result = backend.run(EXAMPLES / "saxpy.cu", exe, RunSpec(args=("64",), runs=2))
+    assert set(result.info) >= {"gpu", "compute_capability", "driver", "cuda", "date", "host"}
+    if nvidia_gpus():
+        assert result.exit_code == 0 and len(result.runtimes_s) == 2
+    else:
+        assert result.exit_code == 1 and "kernel failed" in result.stderr
+        assert result.info["cuda"].startswith("13")
