@@ -1,11 +1,12 @@
-"""Record reference outputs on this machine's NVIDIA GPU: `SOURCE.cu.recorded.toml` per program.
+"""Record reference outputs on this machine's NVIDIA GPU (`SOURCE.cu.recorded.toml` each).
 
     python -m cass.runner.record examples/ models/bench/tasks/   # every .cu with a main()
     python runner/record.py examples/                           # same, from a bare checkout
 
 Needs only Python 3.11+'s standard library and nvcc (no cass install, no third-party packages),
-so it runs on a bare GPU machine. Programs build and run in parallel (`--jobs`, default: CPU
-cores), each under its run spec's time limit (`--timeout` overrides). A fresh record (same
+so it runs on a bare GPU machine. Programs build in parallel (`--jobs`, default: CPU cores) and
+run `--gpu-jobs` at a time (default 1, so that timings are not disturbed), each under its run
+spec's time limit (`--timeout` overrides). A fresh record (same
 source hash and run key) is kept unless `--force`. Exit status: 0 all recorded, 1 some failed,
 2 no NVIDIA GPU / nvcc.
 """
@@ -24,6 +25,7 @@ if __name__ == "__main__" and not __package__:  # run as a file from a checkout:
     sys.path[0] = str(_ns.parent)  # instead of runner/ itself
 
 import argparse  # noqa: E402
+import contextlib  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import tempfile  # noqa: E402
@@ -64,7 +66,12 @@ def find_programs(paths: list[Path]) -> list[Path]:
 
 
 def record_source(
-    source: Path, spec: RunSpec | None = None, *, backend: NvidiaBackend | None = None, force: bool = True
+    source: Path,
+    spec: RunSpec | None = None,
+    *,
+    backend: NvidiaBackend | None = None,
+    force: bool = True,
+    gpu_slots: threading.Semaphore | None = None,
 ) -> Recording:
     """Build and run `source` on the local NVIDIA GPU and write its record (the result is kept
     only when the program finished: a timeout or a flood is no reference)."""
@@ -81,7 +88,8 @@ def record_source(
         except CassError as exc:
             lines = [exc.message, *(d.render() for d in exc.diagnostics[:5])]
             return Recording(source, "failed", "does not compile: " + "\n  ".join(lines))
-        result = backend.run(source, exe, spec)
+        with gpu_slots or contextlib.nullcontext():
+            result = backend.run(source, exe, spec)
     if not result.finished:
         return Recording(source, "failed", f"not recorded: the program {result.describe_end()}", result)
     path = write_record(source, spec, result)
@@ -102,21 +110,27 @@ def _ms(result: RunResult) -> str:
 
 
 def record_paths(
-    paths: list[Path], *, jobs: int | None = None, timeout_s: float | None = None, force: bool = False
+    paths: list[Path],
+    *,
+    jobs: int | None = None,
+    gpu_jobs: int = 1,
+    timeout_s: float | None = None,
+    force: bool = False,
+    backend: NvidiaBackend | None = None,
 ) -> list[Recording]:
     """Record every program under `paths` in parallel, printing one line per program."""
     sources = find_programs(paths)
-    backend = NvidiaBackend()
+    backend = backend or NvidiaBackend()
     reason = backend.unavailable()
     if reason:
         raise Unavailable(f"cannot record on this machine: {reason}")
-    lock, done = threading.Lock(), [0]
+    lock, done, gpu_slots = threading.Lock(), [0], threading.Semaphore(gpu_jobs)
 
     def one(source: Path) -> Recording:
         try:
             spec = load_run_spec(source)
             spec = spec.replace(timeout_s=timeout_s) if timeout_s else spec
-            outcome = record_source(source, spec, backend=backend, force=force)
+            outcome = record_source(source, spec, backend=backend, force=force, gpu_slots=gpu_slots)
         except CassError as exc:
             outcome = Recording(source, "failed", exc.message)
         with lock:
@@ -131,12 +145,13 @@ def record_paths(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m cass.runner.record", description=__doc__.split("\n")[0])
     parser.add_argument("paths", nargs="+", type=Path, help=".cu files or folders to search")
-    parser.add_argument("--jobs", "-j", type=int, default=None, help="programs at once (default: CPU cores)")
+    parser.add_argument("--jobs", "-j", type=int, default=None, help="builds at once (default: CPU cores)")
+    parser.add_argument("--gpu-jobs", type=int, default=1, help="programs running on the GPU at once (default 1)")
     parser.add_argument("--timeout", type=float, default=None, help="seconds per run (default: the run spec's)")
     parser.add_argument("--force", action="store_true", help="re-record programs whose record is up to date")
     args = parser.parse_args(argv)
     try:
-        outcomes = record_paths(args.paths, jobs=args.jobs, timeout_s=args.timeout, force=args.force)
+        outcomes = record_paths(args.paths, jobs=args.jobs, gpu_jobs=args.gpu_jobs, timeout_s=args.timeout, force=args.force)
     except CassError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return exc.exit_code

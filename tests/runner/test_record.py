@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import subprocess
+import tomllib
 import sys
 from pathlib import Path
 
 import pytest
 
 from cass.runner.backends import Unavailable
-from cass.runner.backends.nvidia import nvidia_gpus
+from cass.runner.backends.nvidia import NvidiaBackend, nvidia_gpus
 from cass.runner.diagnostics import CassError
 from cass.runner.record import find_programs, record_paths
 
@@ -55,3 +56,31 @@ def test_runs_from_a_bare_checkout_with_the_standard_library_only(tmp_path: Path
     (ns / "cass" / "runner").symlink_to(REPO / "runner")
     proc = subprocess.run([sys.executable, "-I", "-S", "-c", check, str(ns)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
+
+
+class _AnyMachine(NvidiaBackend):
+    """The real nvidia backend without its GPU check: on this machine the CUDA runtime itself
+    then reports that no device exists, which is what gets recorded (in a temp folder only)."""
+
+    def unavailable(self) -> str | None:
+        return None
+
+
+@pytest.mark.toolchain
+def test_record_pipeline_builds_runs_and_writes_records(tmp_path: Path, capsys):
+    examples = REPO / "examples" / "verify"
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.cu").write_text((examples / "saxpy.cu").read_text())
+    (tmp_path / "broken.cu").write_text("int main() { return undeclared; }\n")
+    outcomes = record_paths([tmp_path], jobs=2, backend=_AnyMachine())
+    status = {o.source.name: o.status for o in outcomes}
+    assert status == {"a.cu": "recorded", "b.cu": "recorded", "broken.cu": "failed"}
+    record = tomllib.loads((tmp_path / "a.cu.recorded.toml").read_text())["record"][0]
+    assert record["args"] == ["4096", "2.5"] and record["cuda"].startswith("13")
+    expected_exit = 0 if nvidia_gpus() else 1  # no device here: the program says so and exits 1
+    assert record["exit_code"] == expected_exit
+    lines = capsys.readouterr().out.splitlines()
+    assert sum(ln.startswith("[") for ln in lines) == 3
+    assert any("broken.cu: does not compile" in ln for ln in lines) and "undeclared" in "\n".join(lines)
+    again = record_paths([tmp_path / "a.cu"], backend=_AnyMachine())
+    assert again[0].status == "fresh"
