@@ -60,35 +60,34 @@ COMPILERS = ("cc", "gcc", "clang", "clang-16")
 BUILD_TIMEOUT_S = 60
 
 
-def _key() -> str:
-    return hashlib.sha256(SOURCE.encode()).hexdigest()[:12]
-
-
-def _build(target: Path) -> bool:
+def build_native(name: str, source: str, flags: tuple[str, ...] = ()) -> Path | None:
+    """Compile a small C helper once into the cass cache (keyed by its source); None where no C
+    compiler can build it. Concurrent first uses are safe (atomic rename)."""
+    key = hashlib.sha256((source + " ".join(flags)).encode()).hexdigest()[:12]
+    target = cache_dir() / f"{name}-{key}" / name
+    if target.is_file():
+        return target
     compiler = next((c for c in COMPILERS if shutil.which(c)), None)
     if compiler is None:
-        return False
+        return None
     target.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-        src, exe = Path(tmp) / "launch.c", Path(tmp) / "cass-launch"
-        src.write_text(SOURCE)
+        src, out = Path(tmp) / f"{name}.c", Path(tmp) / name
+        src.write_text(source)
         try:
-            proc = subprocess.run([compiler, "-O2", "-o", str(exe), str(src)], capture_output=True, timeout=BUILD_TIMEOUT_S)
+            proc = subprocess.run([compiler, "-O2", *flags, "-o", str(out), str(src)], capture_output=True, timeout=BUILD_TIMEOUT_S)
         except (OSError, subprocess.TimeoutExpired):
-            return False
+            return None
         if proc.returncode != 0:
-            return False
-        os.replace(exe, target)  # atomic: concurrent first uses both succeed
-    return True
+            return None
+        os.replace(out, target)
+    return target
 
 
 @functools.cache
 def launcher() -> Path | None:
     """The built launcher, or None where no C compiler can build it."""
-    target = cache_dir() / f"launcher-{_key()}" / "cass-launch"
-    if target.is_file() or _build(target):
-        return target
-    return None
+    return build_native("cass-launch", SOURCE)
 
 
 def parse_report(path: Path) -> tuple[int, int, float] | None:

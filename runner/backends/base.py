@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from cass.runner.diagnostics import CassError, Diagnostic
 from cass.runner.process import collect_outputs, prepare_run_dir, run_limited
@@ -86,14 +86,19 @@ def _limit_message(timed_out: bool, truncated: bool, spec: RunSpec) -> str | Non
     return None
 
 
-def run_native(cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] | None = None) -> RunResult:
-    """`spec.runs` runs of a native executable; a failed run ends the series (it is the evidence)."""
+def repeat_runs(run: Callable[[], RunResult], spec: RunSpec) -> RunResult:
+    """`spec.runs` runs combined; a failed run ends the series (it is the evidence)."""
     results = []
     for _ in range(spec.runs):
-        results.append(run_once(cmd, spec, backend, env))
+        results.append(run())
         if not results[-1].finished:
             break
     return combine_runs(results)
+
+
+def run_native(cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] | None = None) -> RunResult:
+    """`spec.runs` runs of a native executable."""
+    return repeat_runs(lambda: run_once(cmd, spec, backend, env), spec)
 
 
 def spec_env(spec: RunSpec, base: dict[str, str]) -> dict[str, str]:

@@ -18,10 +18,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from cass.runner import toolchain
-from cass.runner.backends.base import BuildFailed, run_once
+from cass.runner.backends.base import BuildFailed, repeat_runs, run_once
 from cass.runner.compiler_output import parse_compiler_output
 from cass.runner.diagnostics import CassError
-from cass.runner.results import RunResult, combine_runs
+from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec
 
 OFFLOAD_ARCH = "gfx1100"
@@ -56,12 +56,7 @@ class EmulatorBackend:
             raise BuildFailed(_first_line(exc.message), tuple(diags)) from None
 
     def run(self, source: Path, artifact: Path, spec: RunSpec) -> RunResult:
-        results = []
-        for _ in range(spec.runs):
-            results.append(self._run_once(artifact, spec))
-            if not results[-1].finished:
-                break
-        return combine_runs(results)
+        return repeat_runs(lambda: self._run_once(artifact, spec), spec)
 
     def _run_once(self, exe: Path, spec: RunSpec) -> RunResult:
         with tempfile.TemporaryDirectory(prefix="cass-emu-stats-") as tmp:

@@ -8,10 +8,13 @@ from __future__ import annotations
 import datetime as dt
 import os
 import platform
+import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from cass.runner import toolchain
-from cass.runner.backends.base import BuildFailed, run_native, spec_env
+from cass.runner import devmem
+from cass.runner.backends.base import BuildFailed, repeat_runs, run_once, spec_env
 from cass.runner.diagnostics import CassError
 from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec
@@ -43,14 +46,41 @@ class NvidiaBackend:
 
         arch = nvidia_gpus()[0].arch if nvidia_gpus() else None
         try:
-            result = compile_file(source, ["exe"], arch=arch, out_dir=work_dir)
+            result = compile_file(source, ["exe"], arch=arch, out_dir=work_dir, extra_flags=shared_cudart_flags())
         except CassError as exc:
             raise BuildFailed(exc.message, tuple(exc.diagnostics)) from None
         return result.artifacts["exe"]
 
     def run(self, source: Path, artifact: Path, spec: RunSpec) -> RunResult:
-        result = run_native([str(artifact), *spec.args], spec, self.name, spec_env(spec, dict(os.environ)))
+        cmd = [str(artifact), *spec.args]
+        result = repeat_runs(lambda: _run_measured(cmd, spec, self.name), spec)
         return _with_info(result, machine_info())
+
+
+def _run_measured(cmd: list[str], spec: RunSpec, backend: str) -> RunResult:
+    """One run with the device-memory interposer preloaded (see cass.runner.devmem)."""
+    with tempfile.TemporaryDirectory(prefix="cass-devmem-") as tmp:
+        report = Path(tmp) / "report"
+        result = run_once(cmd, spec, backend, devmem.preload_env(spec_env(spec, dict(os.environ)), report))
+        measured = devmem.parse_report(report)
+    if measured is None or measured[2] == 0:  # no report, or the allocators were not reached
+        return result
+    return replace(result, device_peak_bytes=measured[0])
+
+
+def shared_cudart_flags() -> list[str]:
+    """Link the CUDA runtime dynamically (so the interposer sees its allocators), with an rpath
+    to the toolkit's copy; nothing when the interposer or the shared runtime is missing."""
+    nvcc = toolchain.find_tool("nvcc")
+    if devmem.interposer() is None or isinstance(nvcc, toolchain.MissingTool):
+        return []
+    roots = [nvcc.path.resolve().parent.parent, *(Path(d).parent for d in toolchain.CUDA_DIRS)]
+    roots += [Path(os.environ[v]) for v in ("CUDA_HOME", "CUDA_PATH") if os.environ.get(v)]
+    for root in roots:
+        for libdir in (root / "lib64", root / "lib", root / "targets" / "x86_64-linux" / "lib"):
+            if any(libdir.glob("libcudart.so*")):
+                return ["-cudart", "shared", "-Xlinker", f"-rpath={libdir.resolve()}"]
+    return []
 
 
 def machine_info() -> dict[str, str]:
@@ -74,6 +104,4 @@ def _capability(arch: str) -> str:
 
 
 def _with_info(result: RunResult, info: dict[str, str]) -> RunResult:
-    from dataclasses import replace
-
     return replace(result, info={**info, **result.info})

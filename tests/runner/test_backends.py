@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cass.runner import devmem
 from cass.runner.backends import BuildFailed, Unavailable, choose_backend, get_backend
 from cass.runner.backends.nvidia import NvidiaBackend, nvidia_gpus
 from cass.runner.recorded import write_record
@@ -89,6 +90,17 @@ def test_nvcc_program_runs_under_the_runner_here_too(tmp_path: Path):
     assert set(result.info) >= {"gpu", "compute_capability", "driver", "cuda", "date", "host"}
     if nvidia_gpus():
         assert result.exit_code == 0 and len(result.runtimes_s) == 2
+        assert result.device_peak_bytes == 2 * 64 * 4  # two cudaMalloc of 64 floats
     else:
         assert result.exit_code == 1 and "kernel failed" in result.stderr
         assert result.info["cuda"].startswith("13")
+        assert result.device_peak_bytes == 0  # the interposer saw cudaMalloc fail (no device)
+
+
+def test_devmem_report_takes_the_allocating_process(tmp_path: Path):
+    report = tmp_path / "report"
+    report.write_text("4096 2 2\n0 0 0\n")  # the program, then the launcher that started it
+    assert devmem.parse_report(report) == (4096, 2, 2)
+    assert devmem.parse_report(tmp_path / "none") is None
+    env = devmem.preload_env({"LD_PRELOAD": "/x.so"}, report)
+    assert env["LD_PRELOAD"].endswith(" /x.so") and env[devmem.REPORT_ENV] == str(report)

@@ -40,6 +40,7 @@ def test_saxpy_runs_on_the_gpu(tmp_path: Path):
     assert result.exit_code == 0, result.stderr
     assert "checksum = " in result.stdout and "n = 4096, a = 2.5" in result.stdout
     assert len(result.runtimes_s) == 3 and result.peak_rss_kib
+    assert result.device_peak_bytes == 2 * 4096 * 4  # cudaMalloc of x and y, seen by the interposer
     assert result.info["gpu"] and result.info["compute_capability"] and result.info["driver"]
     print(result.info, result.runtime_s, result.stdout)
 
