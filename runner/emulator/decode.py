@@ -25,6 +25,7 @@ SPECIAL_CONSTS = {"src_shared_base": 1 << 48, "src_private_base": 2 << 48,
                   "src_private_limit": (2 << 48) | 0xFFFFFFFF}
 _REG = re.compile(r"^([sv])(?:(\d+)|\[(\d+):(\d+)\])$")
 _INT = re.compile(r"^-?(0x[0-9a-fA-F]+|\d+)$")
+_MODIFIER = re.compile(r"^[a-z][a-z_0-9]*:")
 _FLOAT = re.compile(r"^-?\d+\.\d+(e[-+]?\d+)?$")
 
 
@@ -128,7 +129,7 @@ def _split_modifiers(parts: list[str]) -> tuple[list[str], dict[str, str]]:
     for w in words[1:]:
         key, _, value = w.partition(":")
         mods[key] = value
-    if head and (":" in head[0] and not head[0].startswith(("s[", "v["))):
+    if head and _MODIFIER.match(head[0]):
         key, _, value = head[0].partition(":")
         mods[key] = value
         head = []

@@ -74,7 +74,12 @@ class Machine:
         self.st.PC[g.idx] = pc + ins.size
         self.wave_instructions += g.k
         self.lane_instructions += int(np.bitwise_count(self.st.S[EXEC, g.idx]).sum())
-        handler(self, g)
+        try:
+            handler(self, g)
+        except Fault:
+            raise
+        except Exception as exc:  # an emulator defect: still a located report, never a crash
+            raise Fault("internal", f"emulator error {type(exc).__name__}: {exc}") from exc
 
     def _trace(self, pc: int, ins, g: Group) -> None:
         waves = self.waves_of(g)
@@ -206,7 +211,7 @@ class Machine:
                 out[d][sel] = v
         return out
 
-    def atomic(self, seg, addrs, mask, suffix, data, g):
+    def atomic(self, seg, addrs, mask, suffix, data, g, returns=True):
         a = addrs[mask]
         waves, lanes = self._lanes(g, mask)
         wide = suffix.endswith("64")
@@ -217,16 +222,17 @@ class Machine:
                         wave=int(waves[i]), lane=int(lanes[i]), address=int(a[i]), space=seg)
         out = np.zeros(a.shape, U64 if wide else U32)
         for sel, m8, bidx in self._resolve(seg, a, nbytes, waves, lanes, "atomic"):
-            out[sel] = mem.atomic(m8, bidx, ATOMICS[suffix], [d[sel] for d in data], wide)
+            out[sel] = mem.atomic(m8, bidx, ATOMICS[suffix], [d[sel] for d in data], wide,
+                                  suffix, returns)
         return out
 
     def lds_access(self, offs, mask, nbytes, kind, g, data=None):
         addrs = offs.astype(U64) | U64(SHARED_HI << 32)
         return self.access("flat", addrs, mask, nbytes, kind, g, data)
 
-    def lds_atomic(self, offs, mask, suffix, data, g):
+    def lds_atomic(self, offs, mask, suffix, data, g, returns=True):
         addrs = offs.astype(U64) | U64(SHARED_HI << 32)
-        return self.atomic("flat", addrs, mask, suffix, data, g)
+        return self.atomic("flat", addrs, mask, suffix, data, g, returns)
 
     def scalar_load(self, addr: np.ndarray, nbytes: int, g: Group) -> list[np.ndarray]:
         waves = self.waves_of(g)

@@ -106,30 +106,106 @@ def scatter(m8: np.ndarray, bidx: np.ndarray, values: list[np.ndarray], nbytes: 
     m8[bidx] = values[0].astype(np.uint8)
 
 
-def _unique(bidx: np.ndarray) -> bool:
-    return bidx.size < 2 or np.unique(bidx).size == bidx.size
+def _rounds(bidx: np.ndarray) -> list[np.ndarray]:
+    """Split lane positions into rounds with distinct addresses, preserving lane order: round r
+    holds the r-th lane (in lane order) touching each address."""
+    order = np.argsort(bidx, kind="stable")
+    sorted_idx = bidx[order]
+    starts = np.r_[0, np.flatnonzero(sorted_idx[1:] != sorted_idx[:-1]) + 1]
+    rank = np.arange(bidx.size) - np.repeat(starts, np.diff(np.r_[starts, bidx.size]))
+    ranks = np.empty(bidx.size, np.int64)
+    ranks[order] = rank
+    return [np.flatnonzero(ranks == r) for r in range(int(rank.max()) + 1)] if bidx.size else []
 
 
-def atomic(m8: np.ndarray, bidx: np.ndarray, fn, data: list[np.ndarray], wide: bool) -> np.ndarray:
+def _segmented_exclusive_sum(bidx: np.ndarray, values: np.ndarray) -> np.ndarray:
+    order = np.argsort(bidx, kind="stable")
+    v = values[order]
+    csum = np.cumsum(v, dtype=v.dtype)
+    sorted_idx = bidx[order]
+    starts = np.r_[0, np.flatnonzero(sorted_idx[1:] != sorted_idx[:-1]) + 1]
+    before_start = np.where(starts > 0, csum[starts - 1], 0).astype(v.dtype)
+    seg_base = np.repeat(before_start, np.diff(np.r_[starts, bidx.size]))
+    excl = (csum - v - seg_base).astype(v.dtype)
+    out = np.empty_like(excl)
+    out[order] = excl
+    return out
+
+
+def atomic(m8: np.ndarray, bidx: np.ndarray, fn, data: list[np.ndarray], wide: bool,
+           name: str = "", returns: bool = True) -> np.ndarray:
     """Apply `new = fn(old, *data)` lane by lane (lane order) and return the old values.
 
-    Vectorised when all addresses differ; sequential (exactly one winner per step, in lane
-    order, like hardware serialisation) when some lanes share an address."""
+    Addresses shared by several lanes are serialised in lane order, like the hardware's
+    one-at-a-time atomic unit: integer adds use segmented prefix sums, other operations run in
+    rounds of distinct addresses."""
     dtype = np.uint64 if wide else np.uint32
     view = m8.view(dtype)
     w = bidx >> (3 if wide else 2)
-    if _unique(bidx):
+    data = [d.astype(dtype) for d in data]
+    if w.size and np.unique(w).size == w.size:
         old = view[w].copy()
         view[w] = fn(old, *data)
         return old
+    uniq, inv = np.unique(w, return_inverse=True)
+    cur = view[uniq].copy()
+    if name in ("add_u32", "add_u64", "sub_u32", "sub_u64"):
+        delta = data[0] if name.startswith("add") else (0 - data[0]).astype(dtype)
+        acc = np.zeros(uniq.shape, dtype)
+        np.add.at(acc, inv, delta)
+        old = (cur[inv] + _segmented_exclusive_sum(w, delta)).astype(dtype)
+        view[uniq] = cur + acc
+        return old
+    ufunc = _NO_RETURN.get(name)
+    if ufunc is not None and not returns:
+        signed = name.endswith(("_i32", "_i64"))
+        typed = cur.view(np.int64 if wide else np.int32) if signed else cur
+        ufunc.at(typed, inv, data[0].view(typed.dtype))
+        view[uniq] = cur
+        return np.zeros(w.shape, dtype)
+    if name.startswith("cmpswap"):
+        return _compare_swap(view, w, data[0], data[1])
     old = np.empty(w.shape, dtype)
-    for i in range(w.size):
-        cur = view[w[i]:w[i] + 1].copy()
-        old[i] = cur[0]
-        view[w[i]] = fn(cur, *[d[i:i + 1] for d in data])[0]
+    for sel in _rounds(w):
+        cur = view[w[sel]].copy()
+        old[sel] = cur
+        view[w[sel]] = fn(cur, *[d[sel] for d in data])
     return old
 
 
-def atomic_add_no_return(m8: np.ndarray, bidx: np.ndarray, value: np.ndarray, wide: bool) -> None:
-    dtype = np.uint64 if wide else np.uint32
-    np.add.at(m8.view(dtype), bidx >> (3 if wide else 2), value.astype(dtype))
+_NO_RETURN = {"and_b32": np.bitwise_and, "or_b32": np.bitwise_or, "xor_b32": np.bitwise_xor,
+              "and_b64": np.bitwise_and, "or_b64": np.bitwise_or, "xor_b64": np.bitwise_xor,
+              "min_u32": np.minimum, "max_u32": np.maximum, "min_u64": np.minimum,
+              "max_u64": np.maximum, "min_i32": np.minimum, "max_i32": np.maximum,
+              "min_i64": np.minimum, "max_i64": np.maximum}
+
+
+def _compare_swap(view: np.ndarray, w: np.ndarray, new: np.ndarray, cmp: np.ndarray) -> np.ndarray:
+    """Lane-ordered compare-and-swap with shared addresses: per address, lanes fail until one's
+    compare value matches the current contents; that lane swaps, later lanes compare against
+    its value. Rounds = successes per address (usually one)."""
+    order = np.argsort(w, kind="stable")
+    ws, ns, cs = w[order], new[order], cmp[order]
+    n = ws.size
+    starts = np.r_[0, np.flatnonzero(ws[1:] != ws[:-1]) + 1]
+    seg = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n]))
+    pos = np.arange(n)
+    ptr = starts.copy()  # first undecided lane of each address
+    old = np.empty(n, view.dtype)
+    active = np.ones(starts.size, bool)
+    while active.any():
+        cur = view[ws[starts]]
+        undecided = active[seg] & (pos >= ptr[seg])
+        match = undecided & (cs == cur[seg])
+        first = np.full(starts.size, n, np.int64)
+        np.minimum.at(first, seg[match], pos[match])
+        # lanes before the winner (or all, when none matches) read `cur` and fail
+        fail = undecided & (pos <= first[seg])
+        old[fail] = cur[seg[fail]]
+        won = first < n
+        view[ws[starts[won]]] = ns[first[won]]
+        ptr = np.where(won, first + 1, n)
+        active = won & (ptr < np.r_[starts[1:], n])
+    out = np.empty(n, view.dtype)
+    out[order] = old
+    return out

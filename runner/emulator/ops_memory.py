@@ -154,7 +154,8 @@ def compile_vmem(ins):
             m.access(seg, addrs, mask, nbytes, "store", g, _store_data(m, g, data_op, nbytes,
                                                                         mask, suffix))
         else:
-            old = m.atomic(seg, addrs, mask, suffix, _atomic_data(m, g, data_op, suffix, mask), g)
+            old = m.atomic(seg, addrs, mask, suffix, _atomic_data(m, g, data_op, suffix, mask), g,
+                           dst is not None)
             if dst is not None:
                 _write_atomic_result(m, g, dst, old, mask, wide)
     return run
@@ -231,7 +232,8 @@ def compile_ds(ins):
                 return
             wide = suffix.endswith("64")
             srcs = [_atomic_data(m, g, d, suffix, mask)[0] for d in data]
-            old = m.lds_atomic(m.st.V[addr.index, g.idx] + U32(off), mask, suffix, srcs, g)
+            old = m.lds_atomic(m.st.V[addr.index, g.idx] + U32(off), mask, suffix, srcs, g,
+                               dst is not None)
             if dst is not None:
                 _write_atomic_result(m, g, dst, old, mask, wide)
         return run
