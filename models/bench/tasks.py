@@ -169,7 +169,8 @@ def _run_problems(run: Any, path: Path, text: str) -> list[Problem]:
     try:
         RunSpec.from_mapping({k: v for k, v in run.items() if k in RUN_KEYS}, where=f"{path} [run]")
     except CassError as exc:
-        problems.append(Problem(path, _line_of(text, "[run]"), exc.message))
+        key = re.search(r"key `(\w+)`", exc.message)
+        problems.append(Problem(path, _line_of(text, key.group(1)) if key else 1, exc.message))
     return problems
 
 
@@ -200,7 +201,7 @@ def _source_problems(source: Path) -> list[Problem]:
             problems.append(Problem(source, code.count("\n", 0, match.start()) + 1, message))
     lines = text.count("\n")
     if not LINES[0] <= lines <= LINES[1]:
-        problems.append(Problem(source, lines, f"{lines} lines; a task's program has {LINES[0]}-{LINES[1]}"))
+        problems.append(Problem(source, lines, f"{lines} lines; a task's program has roughly 80-300 (at least {LINES[0]}, at most {LINES[1]})"))
     return problems
 
 
