@@ -69,7 +69,7 @@ int main() {
     for (int y = 0; y < kN; ++y)
         for (int x = 0; x < kN; ++x) {
             s = s * 1664525u + 1013904223u;
-            float wobble = (((s >> 20) & 255) - 128) * 1e-5f;
+            float wobble = ((int)((s >> 20) & 255) - 128) * 1e-5f;
             Particle p;
             p.pos = make_float3(x * kRest, -y * kRest * 0.98f, wobble);   // slightly compressed sheet
             p.prev = p.pos;
