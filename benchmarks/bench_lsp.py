@@ -70,30 +70,66 @@ async def measure(lines: int, rounds: int) -> list[tuple[str, list[float], float
     client.feature(lsp.WINDOW_SHOW_MESSAGE)(lambda params: None)
     await client.start_io(sys.executable, "-m", "cass.server")
     caps = lsp.ClientCapabilities(
-        text_document=lsp.TextDocumentClientCapabilities(code_action=lsp.CodeActionClientCapabilities(
-            resolve_support=lsp.ClientCodeActionResolveOptions(properties=["edit"]), data_support=True)),
-        workspace=lsp.WorkspaceClientCapabilities(workspace_edit=lsp.WorkspaceEditClientCapabilities(
-            document_changes=True, resource_operations=[lsp.ResourceOperationKind.Create])))
-    await client.initialize_async(lsp.InitializeParams(capabilities=caps, root_uri=folder.as_uri(),
-                                                       initialization_options={"diagnostics": {"debounceMs": 0}}))
+        text_document=lsp.TextDocumentClientCapabilities(
+            code_action=lsp.CodeActionClientCapabilities(
+                resolve_support=lsp.ClientCodeActionResolveOptions(properties=["edit"]),
+                data_support=True,
+            )
+        ),
+        workspace=lsp.WorkspaceClientCapabilities(
+            workspace_edit=lsp.WorkspaceEditClientCapabilities(
+                document_changes=True, resource_operations=[lsp.ResourceOperationKind.Create]
+            )
+        ),
+    )
+    await client.initialize_async(
+        lsp.InitializeParams(
+            capabilities=caps,
+            root_uri=folder.as_uri(),
+            initialization_options={"diagnostics": {"debounceMs": 0}},
+        )
+    )
     client.initialized(lsp.InitializedParams())
     uri = source.as_uri()
     start = time.perf_counter()
-    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
-        uri=uri, language_id="cuda-cpp", version=1, text=source.read_text())))
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(
+            lsp.TextDocumentItem(
+                uri=uri, language_id="cuda-cpp", version=1, text=source.read_text()
+            )
+        )
+    )
     await asyncio.wait_for(published.wait(), 60)
     first_diagnostics = (time.perf_counter() - start) * 1000
-    params = lsp.CodeActionParams(text_document=lsp.TextDocumentIdentifier(uri),
-                                  range=lsp.Range(lsp.Position(900, 0), lsp.Position(900, 0)),
-                                  context=lsp.CodeActionContext(diagnostics=[]))
+    params = lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri),
+        range=lsp.Range(lsp.Position(900, 0), lsp.Position(900, 0)),
+        context=lsp.CodeActionContext(diagnostics=[]),
+    )
     actions = await client.text_document_code_action_async(params)
-    port_file = next(a for a in actions if isinstance(a, lsp.CodeAction) and a.kind == "source.cass.portFile")
-    hover = lsp.HoverParams(text_document=lsp.TextDocumentIdentifier(uri), position=lsp.Position(9, 6))
+    port_file = next(
+        a for a in actions if isinstance(a, lsp.CodeAction) and a.kind == "source.cass.portFile"
+    )
+    hover = lsp.HoverParams(
+        text_document=lsp.TextDocumentIdentifier(uri), position=lsp.Position(9, 6)
+    )
     rows = [
         ("first diagnostics after opening", [first_diagnostics], None),
-        ("textDocument/codeAction", await timed(lambda: client.text_document_code_action_async(params), rounds), 50.0),
-        ('resolve "Port file to HIP" (rules)', await timed(lambda: client.code_action_resolve_async(port_file), rounds), 300.0),
-        ("textDocument/hover", await timed(lambda: client.text_document_hover_async(hover), rounds), None),
+        (
+            "textDocument/codeAction",
+            await timed(lambda: client.text_document_code_action_async(params), rounds),
+            50.0,
+        ),
+        (
+            'resolve "Port file to HIP" (rules)',
+            await timed(lambda: client.code_action_resolve_async(port_file), rounds),
+            300.0,
+        ),
+        (
+            "textDocument/hover",
+            await timed(lambda: client.text_document_hover_async(hover), rounds),
+            None,
+        ),
     ]
     await client.shutdown_async(None)
     client.exit(None)
@@ -110,13 +146,22 @@ def report(rows: list[tuple[str, list[float], float | None]], lines: int) -> Tab
         p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
         median = statistics.median(ordered)
         meets = "" if target is None else ("yes" if median < target else "NO")
-        table.add_row(name, str(len(times)), f"{median:.1f}", f"{p95:.1f}", f"{ordered[-1]:.1f}",
-                      "" if target is None else f"< {target:.0f}", meets)
+        table.add_row(
+            name,
+            str(len(times)),
+            f"{median:.1f}",
+            f"{p95:.1f}",
+            f"{ordered[-1]:.1f}",
+            "" if target is None else f"< {target:.0f}",
+            meets,
+        )
     return table
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--lines", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=30)
     args = parser.parse_args(argv)

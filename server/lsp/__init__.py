@@ -32,8 +32,11 @@ def parse_address(address: str) -> tuple[str, int]:
 
 def serve(tcp: str | None = None, log_level: str = "WARNING") -> None:
     """Run the server until the client disconnects. Logs go to stderr, never stdout."""
-    logging.basicConfig(stream=sys.stderr, level=log_level.upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
     server = create_server()
     if tcp:
         host, port = parse_address(tcp)

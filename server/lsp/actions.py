@@ -8,10 +8,9 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from lsprotocol import types as lsp
-
 from cass.models.engine import Translation
 from cass.runner.diagnostics import CassError
+from lsprotocol import types as lsp
 
 from . import engines, mirrors
 from .bridge import LineIndex, fix_edit, fix_from_data, line_ending, minimal_edits, with_line_ending
@@ -31,20 +30,35 @@ class Outcome:
     write: tuple[Path, str] | None = None  # a new file, for clients that cannot create files
 
 
-async def translate(server: CassServer, level: str, text: str, path: str, engine: str) -> Translation:
+async def translate(
+    server: CassServer, level: str, text: str, path: str, engine: str
+) -> Translation:
     """Run an engine off the event loop: the rules engine in a thread (milliseconds), the lifter
     and models in a child process that cancellation kills."""
     settings = server.settings
     if level == "source" and engine == "rules":
         return await asyncio.to_thread(engines.translate_source, text, path, settings, engine)
     return await run_in_child(
-        "cass.server.lsp.work:translate", level, text, path, settings, engine,
-        timeout_s=settings.timeout_s, what=f"translating {Path(path).name} with {engine}",
+        "cass.server.lsp.work:translate",
+        level,
+        text,
+        path,
+        settings,
+        engine,
+        timeout_s=settings.timeout_s,
+        what=f"translating {Path(path).name} with {engine}",
     )
 
 
-def _checked(server: CassServer, uri: str, kind: str) -> Snapshot:
+def _checked(server: CassServer, uri: str, kind: str, selection: bool = False) -> Snapshot:
+    """The document (open, or else on disk), checked to be of `kind` and not too big. A
+    selection belongs to an open document: without one there is nothing to port."""
     snap = server.snapshot(uri)
+    if selection and snap.version is None:
+        raise CassError(
+            f"{snap.name} is not open in the editor (closed meanwhile?): the selection belonged "
+            "to it; nothing was changed"
+        )
     require_kind(snap, kind)
     require_size(snap, server.settings.max_file_bytes)
     return snap
@@ -64,9 +78,11 @@ async def port_file(server: CassServer, uri: str) -> Outcome:
     if source is None:
         raise CassError(
             f"{snap.name} is not saved yet: save it inside the project so cass knows where its "
-            "mirror goes, or use \"Port selection to HIP\""
+            'mirror goes, or use "Port selection to HIP"'
         )
-    root, target, config = mirrors.mirror_location(source, server.workspace_roots(), server.settings)
+    root, target, config = mirrors.mirror_location(
+        source, server.workspace_roots(), server.settings
+    )
 
     async def compute(current: Snapshot) -> Translation:
         return await translate(server, "source", current.text, str(source), config.engine)
@@ -75,11 +91,16 @@ async def port_file(server: CassServer, uri: str) -> Outcome:
     opened = server.open_snapshot(target.as_uri())
     current = mirrors.read_current(target, opened.text if opened else None)
     version = await asyncio.to_thread(engines.engine_version, config.engine)
-    plan = mirrors.plan_mirror(source, snap.text, root, config, target, current, translation, version)
+    plan = mirrors.plan_mirror(
+        source, snap.text, root, config, target, current, translation, version
+    )
     outcome = file_outcome(server, target, plan.old_text, plan.new_text, opened)
-    outcome.message = f"Ported {source.name} to {_shown(target, root)} with {translation.engine}: {_findings(translation)}"
+    shown = _shown(target, root)
+    outcome.message = (
+        f"Ported {source.name} to {shown} with {translation.engine}: {_findings(translation)}"
+    )
     if outcome.edit is None and outcome.write is None:
-        outcome.message = f"{_shown(target, root)} is up to date with {source.name}"
+        outcome.message = f"{shown} is up to date with {source.name}"
     return outcome
 
 
@@ -101,7 +122,9 @@ def file_outcome(
             return Outcome("", write=(target, new))
         insert = lsp.TextEdit(range=LineIndex("").whole(), new_text=new)
         changes: list = [
-            lsp.CreateFile(uri=uri, options=lsp.CreateFileOptions(overwrite=False, ignore_if_exists=True)),
+            lsp.CreateFile(
+                uri=uri, options=lsp.CreateFileOptions(overwrite=False, ignore_if_exists=True)
+            ),
             lsp.TextDocumentEdit(
                 text_document=lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=None),
                 edits=[insert],
@@ -113,9 +136,15 @@ def file_outcome(
         return Outcome("")
     if not server.supports_document_changes():
         return Outcome("", edit=lsp.WorkspaceEdit(changes={uri: edits}))
-    identifier = lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=opened.version if opened else None)
-    return Outcome("", edit=lsp.WorkspaceEdit(
-        document_changes=[lsp.TextDocumentEdit(text_document=identifier, edits=edits)]))
+    identifier = lsp.OptionalVersionedTextDocumentIdentifier(
+        uri=uri, version=opened.version if opened else None
+    )
+    return Outcome(
+        "",
+        edit=lsp.WorkspaceEdit(
+            document_changes=[lsp.TextDocumentEdit(text_document=identifier, edits=edits)]
+        ),
+    )
 
 
 # --- Port selection to HIP --------------------------------------------------------------------
@@ -129,25 +158,44 @@ def _selection(snap: Snapshot, selection: lsp.Range, encoding: str) -> tuple[int
     return start, end
 
 
-async def port_selection(server: CassServer, uri: str, selection: lsp.Range, replace: bool) -> Outcome:
-    _checked(server, uri, "cuda")
+HIP_RUNTIME_INCLUDE = "#include <hip/hip_runtime.h>\n"
+
+
+def as_fragment(ported: str, original: str) -> str:
+    """A ported selection without the runtime include the engine adds to whole files (the file
+    around the selection has its own includes)."""
+    if "#include" in original:
+        return ported
+    return ported.replace(HIP_RUNTIME_INCLUDE, "", 1)
+
+
+async def port_selection(
+    server: CassServer, uri: str, selection: lsp.Range, replace: bool
+) -> Outcome:
+    _checked(server, uri, "cuda", selection=True)
     spans: dict[int | None, tuple[int, int]] = {}
 
     async def compute(current: Snapshot) -> Translation:
         start, end = spans[current.version] = _selection(current, selection, server.encoding)
-        return await translate(server, "source", current.text[start:end], current.name, server.settings.engine)
+        return await translate(
+            server, "source", current.text[start:end], current.name, server.settings.engine
+        )
 
     snap, translation = await on_current_text(server, uri, compute, "porting the selection")
     start, end = spans[snap.version]
     message = f"Ported the selection with {translation.engine}: {_findings(translation)}"
-    text = with_line_ending(translation.text, line_ending(snap.text))
+    text = with_line_ending(
+        as_fragment(translation.text, snap.text[start:end]), line_ending(snap.text)
+    )
     if not replace:
         return Outcome(message, text=text, language_id="hip")
     index = LineIndex(snap.text, server.encoding)
     edit = lsp.TextEdit(range=index.range(start, end), new_text=text)
     identifier = lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=snap.version)
     if server.supports_document_changes():
-        workspace_edit = lsp.WorkspaceEdit(document_changes=[lsp.TextDocumentEdit(text_document=identifier, edits=[edit])])
+        workspace_edit = lsp.WorkspaceEdit(
+            document_changes=[lsp.TextDocumentEdit(text_document=identifier, edits=[edit])]
+        )
     else:
         workspace_edit = lsp.WorkspaceEdit(changes={uri: [edit]})
     return Outcome(message, edit=workspace_edit)
@@ -157,24 +205,33 @@ async def port_selection(server: CassServer, uri: str, selection: lsp.Range, rep
 
 
 async def translate_sass(server: CassServer, uri: str, selection: lsp.Range | None) -> Outcome:
-    snap = _checked(server, uri, "sass")
+    snap = _checked(server, uri, "sass", selection=selection is not None)
     spans: dict[int | None, tuple[int, int]] = {}
 
     async def compute(current: Snapshot) -> Translation:
-        span = _selection(current, selection, server.encoding) if selection else (0, len(current.text))
+        span = (
+            _selection(current, selection, server.encoding) if selection else (0, len(current.text))
+        )
         spans[current.version] = span
-        return await translate(server, "assembly", current.text[span[0] : span[1]], current.name, "lift")
+        return await translate(
+            server, "assembly", current.text[span[0] : span[1]], current.name, "lift"
+        )
 
     snap, translation = await on_current_text(server, uri, compute, "translating it")
     path = snap.path
-    message = f"Translated {Path(snap.name).name} to RDNA3 ({server.settings.gfx_arch}) with {translation.engine}: {_findings(translation)}"
+    message = (
+        f"Translated {Path(snap.name).name} to RDNA3 ({server.settings.gfx_arch}) "
+        f"with {translation.engine}: {_findings(translation)}"
+    )
     if selection is not None or path is None:
         return Outcome(message, text=translation.text, language_id="amdgpu-asm")
     target = path.with_suffix(".s")
     opened = server.open_snapshot(target.as_uri())
     current = mirrors.read_current(target, opened.text if opened else None)
     outcome = file_outcome(server, target, current, translation.text, opened)
-    outcome.message = message + (f"; updated {target.name}" if current is not None else f"; created {target.name}")
+    outcome.message = message + (
+        f"; updated {target.name}" if current is not None else f"; created {target.name}"
+    )
     return outcome
 
 

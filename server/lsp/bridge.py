@@ -11,9 +11,8 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any
 
-from lsprotocol import types as lsp
-
 from cass.runner.diagnostics import Diagnostic, Fix, Severity
+from lsprotocol import types as lsp
 
 _SEVERITY = {
     Severity.ERROR: lsp.DiagnosticSeverity.Error,
@@ -52,7 +51,11 @@ class LineIndex:
         if position.line >= len(self.starts):
             return len(self.text)
         start = self.starts[max(position.line, 0)]
-        end = self.starts[position.line + 1] - 1 if position.line + 1 < len(self.starts) else len(self.text)
+        end = (
+            self.starts[position.line + 1] - 1
+            if position.line + 1 < len(self.starts)
+            else len(self.text)
+        )
         column, units = 0, 0
         while start + column < end and units < position.character:
             units += self._units(self.text[start + column])

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from lsprotocol import types as lsp
-
 from cass.runner.diagnostics import CassError
+from lsprotocol import types as lsp
 
 from . import actions
 from .bridge import LineIndex, fix_edit, fix_from_data
@@ -32,11 +31,33 @@ class ActionSpec:
 
 ACTIONS = (
     ActionSpec("cass.portFile", "Port file to HIP", "source.cass.portFile", "cuda", None, True),
-    ActionSpec("cass.portSelection", "Port selection to HIP", "refactor.rewrite.cass.portSelection", "cuda", True, True),
-    ActionSpec("cass.portSelectionToNewDocument", "Port selection to HIP (new document)",
-               "refactor.cass.portSelectionToNewDocument", "cuda", True, False),
-    ActionSpec("cass.portAndVerify", "Port and verify", "source.cass.portAndVerify", "cuda", None, False),
-    ActionSpec("cass.translateSass", "Translate SASS to RDNA3", "source.cass.translateSass", "sass", None, True),
+    ActionSpec(
+        "cass.portSelection",
+        "Port selection to HIP",
+        "refactor.rewrite.cass.portSelection",
+        "cuda",
+        True,
+        True,
+    ),
+    ActionSpec(
+        "cass.portSelectionToNewDocument",
+        "Port selection to HIP (new document)",
+        "refactor.cass.portSelectionToNewDocument",
+        "cuda",
+        True,
+        False,
+    ),
+    ActionSpec(
+        "cass.portAndVerify", "Port and verify", "source.cass.portAndVerify", "cuda", None, False
+    ),
+    ActionSpec(
+        "cass.translateSass",
+        "Translate SASS to RDNA3",
+        "source.cass.translateSass",
+        "sass",
+        None,
+        True,
+    ),
 )
 BY_COMMAND = {spec.command: spec for spec in ACTIONS}
 
@@ -52,15 +73,28 @@ def _has_selection(selection: lsp.Range) -> bool:
 def _action(server: CassServer, spec: ActionSpec, uri: str, selection: lsp.Range) -> lsp.CodeAction:
     arguments: list[Any] = [uri, selection] if spec.selection else [uri]
     if spec.edit and server.supports_resolve() and server.supports_create():
-        return lsp.CodeAction(title=spec.title, kind=spec.kind, data={
-            "command": spec.command, "uri": uri,
-            "range": {"start": {"line": selection.start.line, "character": selection.start.character},
-                      "end": {"line": selection.end.line, "character": selection.end.character}}})
-    return lsp.CodeAction(title=spec.title, kind=spec.kind,
-                          command=lsp.Command(title=spec.title, command=spec.command, arguments=arguments))
+        return lsp.CodeAction(
+            title=spec.title,
+            kind=spec.kind,
+            data={
+                "command": spec.command,
+                "uri": uri,
+                "range": {
+                    "start": {"line": selection.start.line, "character": selection.start.character},
+                    "end": {"line": selection.end.line, "character": selection.end.character},
+                },
+            },
+        )
+    return lsp.CodeAction(
+        title=spec.title,
+        kind=spec.kind,
+        command=lsp.Command(title=spec.title, command=spec.command, arguments=arguments),
+    )
 
 
-def quick_fixes(server: CassServer, uri: str, diagnostics: list[lsp.Diagnostic]) -> list[lsp.CodeAction]:
+def quick_fixes(
+    server: CassServer, uri: str, diagnostics: list[lsp.Diagnostic]
+) -> list[lsp.CodeAction]:
     snap = server.open_snapshot(uri)
     if snap is None:
         return []
@@ -70,16 +104,24 @@ def quick_fixes(server: CassServer, uri: str, diagnostics: list[lsp.Diagnostic])
         fix = fix_from_data(diagnostic.data)
         if fix is None:
             continue
-        fixes.append(lsp.CodeAction(
-            title=fix.message, kind=lsp.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-            is_preferred=True, edit=lsp.WorkspaceEdit(changes={uri: [fix_edit(fix, index)]})))
+        fixes.append(
+            lsp.CodeAction(
+                title=fix.message,
+                kind=lsp.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                is_preferred=True,
+                edit=lsp.WorkspaceEdit(changes={uri: [fix_edit(fix, index)]}),
+            )
+        )
     return fixes
 
 
 def list_actions(server: CassServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
     uri, selection = params.text_document.uri, params.range
     only = [str(kind) for kind in params.context.only] if params.context.only else None
-    found = quick_fixes(server, uri, params.context.diagnostics) if _wanted("quickfix", only) else []
+    found = (
+        quick_fixes(server, uri, params.context.diagnostics) if _wanted("quickfix", only) else []
+    )
     snap = server.open_snapshot(uri)
     if snap is None or snap.kind is None:
         return found
@@ -126,14 +168,18 @@ async def run_edit_action(
         return await actions.translate_sass(server, uri, chosen)
     if selection is None:
         raise CassError(f"{spec.title} needs a selection")
-    return await actions.port_selection(server, uri, selection, replace=spec.command == "cass.portSelection")
+    return await actions.port_selection(
+        server, uri, selection, replace=spec.command == "cass.portSelection"
+    )
 
 
 def setup(server: CassServer) -> None:
     kinds = sorted({spec.kind for spec in ACTIONS} | {lsp.CodeActionKind.QuickFix})
 
-    @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
-                    lsp.CodeActionOptions(code_action_kinds=kinds, resolve_provider=True))
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(code_action_kinds=kinds, resolve_provider=True),
+    )
     def code_action(params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         return list_actions(server, params)
 

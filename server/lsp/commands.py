@@ -12,10 +12,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from lsprotocol import types as lsp
-
 from cass.models import mirror
 from cass.runner.diagnostics import CassError
+from lsprotocol import types as lsp
 
 from . import actions, verification
 from .code_actions import BY_COMMAND, _range, run_edit_action
@@ -48,14 +47,17 @@ async def deliver(server: CassServer, outcome: actions.Outcome) -> dict[str, Any
     result: dict[str, Any] = {"status": "ok", "message": outcome.message}
     if outcome.edit is not None:
         applied = await server.workspace_apply_edit_async(
-            lsp.ApplyWorkspaceEditParams(edit=outcome.edit, label=outcome.message[:80] or "cass"))
+            lsp.ApplyWorkspaceEditParams(edit=outcome.edit, label=outcome.message[:80] or "cass")
+        )
         if not applied.applied:
             reason = applied.failure_reason or "the editor refused the edit"
             raise CassError(f"nothing was changed: {reason}")
     if outcome.write is not None:
         path, text = outcome.write
         if path.exists():  # appeared meanwhile: never overwrite without an edit the user sees
-            raise CassError(f"{path} appeared while cass was working; nothing was written, run it again")
+            raise CassError(
+                f"{path} appeared while cass was working; nothing was written, run it again"
+            )
         mirror.write_atomic(path, text)
         result["written"] = str(path)
         if server.supports_show_document():
@@ -77,10 +79,15 @@ async def run_command(server: CassServer, name: str, args: list[Any]) -> dict[st
             outcome = await verification.port_and_verify(server, uri)
         else:
             outcome = await with_progress(
-                server, spec.title, lambda report: run_edit_action(server, spec, uri, _selection(args)))
+                server,
+                spec.title,
+                lambda report: run_edit_action(server, spec, uri, _selection(args)),
+            )
         result = await deliver(server, outcome)
         if name == "cass.portFile" and server.settings.verify_on_port:
-            result["verdict"] = await deliver(server, await verification.port_and_verify(server, uri))
+            result["verdict"] = await deliver(
+                server, await verification.port_and_verify(server, uri)
+            )
         return result
     except Cancelled as exc:
         server.tell(f"cass: {exc}", lsp.MessageType.Info)

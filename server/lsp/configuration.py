@@ -19,8 +19,10 @@ def apply_settings(server: CassServer, raw: Any) -> None:
     if isinstance(raw, dict) and isinstance(raw.get("cass"), dict):
         raw = raw["cass"]
     settings, problems = parse_settings(raw or {}, server.settings)
-    for problem in problems:
-        server.tell(problem, lsp.MessageType.Warning)
+    if problems != server.settings_problems:  # the same mistake pulled twice is told once
+        for problem in problems:
+            server.tell(problem, lsp.MessageType.Warning)
+    server.settings_problems = problems
     changed = settings != server.settings
     server.settings = settings
     if changed:

@@ -10,9 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from lsprotocol import types as lsp
-
 from cass.runner.diagnostics import CassError
+from lsprotocol import types as lsp
 
 from . import engines
 from .bridge import LineIndex, to_lsp_diagnostic
@@ -27,7 +26,7 @@ def findings(snap: Snapshot, server: CassServer) -> list[lsp.Diagnostic]:
     """The rules engine's diagnostics for a snapshot, as LSP diagnostics (runs in a thread)."""
     translation = engines.translate_source(snap.text, snap.name, server.settings, engine="rules")
     index = LineIndex(snap.text, server.encoding)
-    docs = engines.diagnostic_docs()
+    docs = engines.diagnostic_docs() if server.supports_code_description() else {}
     return [to_lsp_diagnostic(d, index, docs) for d in translation.diagnostics]
 
 
@@ -40,7 +39,9 @@ async def _update(server: CassServer, uri: str, delay_s: float) -> None:
         require_size(snap, server.settings.max_file_bytes)
         found = await asyncio.to_thread(findings, snap, server)
     except CassError as exc:
-        server.tell_once(f"diagnostics:{uri}:{exc.message}", f"cass: no diagnostics for now: {exc.message}")
+        server.tell_once(
+            f"diagnostics:{uri}:{exc.message}", f"cass: no diagnostics for now: {exc.message}"
+        )
         server.publish(uri, PRODUCER, [], snap.version)
         return
     current = server.open_snapshot(uri)

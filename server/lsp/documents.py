@@ -19,7 +19,9 @@ CUDA_LANGUAGES = frozenset({"cuda", "cuda-cpp"})
 SASS_LANGUAGES = frozenset({"nvidia-sass", "sass-nvidia"})
 
 # cuobjdump -sass / nvdisasm output: "code for sm_90", "Function : name", "/*0040*/  IMAD ...".
-_SASS_MARKERS = re.compile(r"^\s*(code for sm_\d+|Function : \S+|/\*[0-9a-f]{4,}\*/\s+[A-Z@])", re.M)
+_SASS_MARKERS = re.compile(
+    r"^\s*(code for sm_\d+|Function : \S+|/\*[0-9a-f]{4,}\*/\s+[A-Z@])", re.M
+)
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,9 @@ class Snapshot:
     def name(self) -> str:
         """A name for messages: the path, else the last part of the URI."""
         path = self.path
-        return str(path) if path else PurePosixPath(unquote(urlparse(self.uri).path)).name or self.uri
+        return (
+            str(path) if path else PurePosixPath(unquote(urlparse(self.uri).path)).name or self.uri
+        )
 
     @property
     def suffix(self) -> str:
@@ -53,7 +57,7 @@ class Snapshot:
 
 
 def document_kind(suffix: str, language_id: str | None, text: str) -> str | None:
-    """"cuda", "sass" or None, from the language id, then the suffix, then SASS markers."""
+    """ "cuda", "sass" or None, from the language id, then the suffix, then SASS markers."""
     if language_id in CUDA_LANGUAGES or suffix in CUDA_SUFFIXES:
         return "cuda"
     if language_id in SASS_LANGUAGES or suffix in SASS_SUFFIXES:

@@ -50,7 +50,9 @@ def source_engine_name(settings: Settings) -> str:
     return settings.engine
 
 
-def translate_source(text: str, path: str, settings: Settings, engine: str | None = None) -> Translation:
+def translate_source(
+    text: str, path: str, settings: Settings, engine: str | None = None
+) -> Translation:
     """CUDA -> HIP with the configured engine (or `engine`)."""
     chosen = get_engine(engine or source_engine_name(settings))
     request = TranslationRequest(level="source", text=text, path=path, target=target_of(settings))

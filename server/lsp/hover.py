@@ -22,8 +22,11 @@ def describe(entry: Any) -> str:
     family = getattr(entry, "family", None)
     family = getattr(family, "value", family)
     head = f"**{cuda}** → `{hip}`" if hip else f"**{cuda}**: no HIP equivalent"
-    facts = [f"status: {status}" if status else "", f"since HIP {since}" if since else "",
-             f"family: {family}" if family else ""]
+    facts = [
+        f"status: {status}" if status else "",
+        f"since HIP {since}" if since else "",
+        f"family: {family}" if family else "",
+    ]
     note = getattr(entry, "note", None) or getattr(entry, "notes", None)
     body = " · ".join(fact for fact in facts if fact)
     return "\n\n".join(part for part in (head, body, str(note) if note else "") if part)

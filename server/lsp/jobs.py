@@ -35,7 +35,7 @@ async def run_in_child(target: str, *args: Any, timeout_s: float, what: str) -> 
     try:
         payload = pickle.dumps((target, args))
         out, err = await asyncio.wait_for(process.communicate(payload), timeout=timeout_s)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise CassError(
             f"{what} took longer than {timeout_s:g} s and was stopped; raise "
             "cass.limits.timeoutS or run it from a terminal."

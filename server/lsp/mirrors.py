@@ -1,4 +1,4 @@
-""""Port file to HIP": where the mirror goes and what it contains, by the same rule as the hooks.
+""" "Port file to HIP": where the mirror goes and what it contains, by the same rule as the hooks.
 
 `plan_mirror` is pure apart from reading the project config and the current mirror file: it
 returns the mirror's path, its current text (None when missing) and the new text (provenance
@@ -45,8 +45,13 @@ def mirror_config(root: Path, settings: Settings) -> mirror.MirrorConfig:
     (so the editor and the git hooks write the same mirror)."""
     config = mirror.load_config(root)
     if config.config_path is None:
-        config = replace(config, engine=settings.engine, target=replace(
-            config.target, gfx_arch=settings.gfx_arch, hip_version=settings.hip_version))
+        config = replace(
+            config,
+            engine=settings.engine,
+            target=replace(
+                config.target, gfx_arch=settings.gfx_arch, hip_version=settings.hip_version
+            ),
+        )
     if settings.mirror_layout:
         config = replace(config, layout=settings.mirror_layout)
     if settings.mirror_tree:
@@ -54,7 +59,9 @@ def mirror_config(root: Path, settings: Settings) -> mirror.MirrorConfig:
     return config
 
 
-def mirror_location(source: Path, workspace_roots: list[Path], settings: Settings) -> tuple[Path, Path, mirror.MirrorConfig]:
+def mirror_location(
+    source: Path, workspace_roots: list[Path], settings: Settings
+) -> tuple[Path, Path, mirror.MirrorConfig]:
     """(root, mirror path, config) for `source`."""
     root = project_root(source, workspace_roots)
     config = mirror_config(root, settings)
@@ -74,16 +81,24 @@ def read_current(path: Path, open_text: str | None) -> str | None:
 
 
 def plan_mirror(
-    source: Path, source_text: str, root: Path, config: mirror.MirrorConfig, target: Path,
-    current: str | None, translation: Translation, engine_version: str,
+    source: Path,
+    source_text: str,
+    root: Path,
+    config: mirror.MirrorConfig,
+    target: Path,
+    current: str | None,
+    translation: Translation,
+    engine_version: str,
 ) -> MirrorPlan:
     """The new mirror text for `source_text`, or CassError when the mirror is protected."""
     rel = mirror.relative_posix(source, root)
     source_sha = mirror.sha256_text(source_text)
     status = mirror.classify(source_sha, current, config, rel)
     if status.is_protected or status.state is mirror.MirrorState.KEPT:
-        raise CassError(f"{target}: {status.reason}. Nothing was changed: cass never overwrites "
-                        f"a mirror edited by hand (delete it, or run `cass-port --force {rel}`)")
+        raise CassError(
+            f"{target}: {status.reason}. Nothing was changed: cass never overwrites "
+            f"a mirror edited by hand (delete it, or run `cass-port --force {rel}`)"
+        )
     provenance = mirror.Provenance(
         source=rel,
         source_sha256=source_sha,

@@ -10,11 +10,10 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
-
-from lsprotocol import types as lsp
+from typing import TypeVar
 
 from cass.runner.diagnostics import CassError
+from lsprotocol import types as lsp
 
 from .documents import Snapshot
 from .server import CassServer
@@ -27,18 +26,23 @@ class Cancelled(Exception):
     """The user cancelled the work from the progress report."""
 
 
-async def with_progress(server: CassServer, title: str, work: Callable[[Report], Awaitable[T]]) -> T:
+async def with_progress(
+    server: CassServer, title: str, work: Callable[[Report], Awaitable[T]]
+) -> T:
     """Run `work(report)` under a progress report titled `title` (plain, when unsupported)."""
     token = f"cass-{uuid.uuid4()}"
     if not server.supports_progress() or not await _create(server, token):
         return await work(lambda message: None)
     progress = server.work_done_progress
     progress.begin(token, lsp.WorkDoneProgressBegin(title=title, cancellable=True))
-    task = asyncio.ensure_future(work(lambda message: progress.report(
-        token, lsp.WorkDoneProgressReport(message=message))))
+    task = asyncio.ensure_future(
+        work(lambda message: progress.report(token, lsp.WorkDoneProgressReport(message=message)))
+    )
     loop = asyncio.get_running_loop()
     user_cancel = progress.tokens[token]
-    user_cancel.add_done_callback(lambda f: f.cancelled() and loop.call_soon_threadsafe(task.cancel))
+    user_cancel.add_done_callback(
+        lambda f: f.cancelled() and loop.call_soon_threadsafe(task.cancel)
+    )
     outcome = "cancelled"
     try:
         result = await task
@@ -71,7 +75,10 @@ async def _create(server: CassServer, token: str) -> bool:
 
 
 async def on_current_text(
-    server: CassServer, uri: str, compute: Callable[[Snapshot], Awaitable[T]], what: str,
+    server: CassServer,
+    uri: str,
+    compute: Callable[[Snapshot], Awaitable[T]],
+    what: str,
     attempts: int = 3,
 ) -> tuple[Snapshot, T]:
     """`compute` on the document's text; computed again when the document changed meanwhile,
@@ -79,7 +86,7 @@ async def on_current_text(
     snap = server.snapshot(uri)
     for _ in range(attempts):
         result = await compute(snap)
-        if snap.version is None:
+        if snap.version is None:  # a file on disk, not open: nothing to race with
             return snap, result
         now = server.open_snapshot(uri)
         if now is None:
@@ -88,5 +95,3 @@ async def on_current_text(
             return snap, result
         snap = now
     raise CassError(f"{snap.name} kept changing while {what}; try again when you pause typing")
-
-

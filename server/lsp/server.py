@@ -12,10 +12,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from cass.runner.diagnostics import CassError
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
-
-from cass.runner.diagnostics import CassError
 
 from .documents import Snapshot
 from .settings import Settings
@@ -35,8 +34,11 @@ class CassServer(LanguageServer):
     diagnostics kept per producer (rules findings and verdicts are published together)."""
 
     def __init__(self) -> None:
-        super().__init__("cass", _version(), text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "cass", _version(), text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental
+        )
         self.settings = Settings()
+        self.settings_problems: list[str] = []  # the last invalid values reported
         self.diagnostic_sets: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
         self.notified: set[str] = set()  # one-time messages already shown (by key)
         self.diagnostic_timers: dict[str, asyncio.Task[None]] = {}  # debounced updates per URI
@@ -67,6 +69,10 @@ class CassServer(LanguageServer):
     def supports_show_document(self) -> bool:
         show = self._caps.window and self._caps.window.show_document
         return bool(show and show.support)
+
+    def supports_code_description(self) -> bool:
+        publish = self._caps.text_document and self._caps.text_document.publish_diagnostics
+        return bool(publish and publish.code_description_support)
 
     def supports_configuration(self) -> bool:
         return bool(self._caps.workspace and self._caps.workspace.configuration)
@@ -110,12 +116,16 @@ class CassServer(LanguageServer):
         log.info("%s", message)
         self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
 
-    def tell_once(self, key: str, message: str, kind: lsp.MessageType = lsp.MessageType.Warning) -> None:
+    def tell_once(
+        self, key: str, message: str, kind: lsp.MessageType = lsp.MessageType.Warning
+    ) -> None:
         if key not in self.notified:
             self.notified.add(key)
             self.tell(message, kind)
 
-    def publish(self, uri: str, producer: str, diagnostics: list[lsp.Diagnostic], version: int | None = None) -> None:
+    def publish(
+        self, uri: str, producer: str, diagnostics: list[lsp.Diagnostic], version: int | None = None
+    ) -> None:
         """Replace `producer`'s diagnostics for `uri` and publish the union of all producers."""
         sets = self.diagnostic_sets.setdefault(uri, {})
         sets[producer] = diagnostics
@@ -126,7 +136,9 @@ class CassServer(LanguageServer):
 
     def forget(self, uri: str) -> None:
         self.diagnostic_sets.pop(uri, None)
-        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+        )
 
 
 def create_server() -> CassServer:

@@ -128,4 +128,3 @@ def defaults_by_key() -> dict[str, Any]:
     """`cass.<key>` -> default value, in the form package.json states it."""
     defaults = Settings()
     return {f"cass.{key}": getattr(defaults, name) for key, name in KEYS.items()}
-

@@ -1,4 +1,4 @@
-""""Port and verify": port the saved CUDA file, run the original and the port, compare.
+""" "Port and verify": port the saved CUDA file, run the original and the port, compare.
 
 The work runs in a child process (cass.server.lsp.work.verify_job) under a cancellable progress
 report; the verdict comes back as a message and as diagnostics: a summary on the source's first
@@ -11,9 +11,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from lsprotocol import types as lsp
-
 from cass.runner.diagnostics import CassError, Diagnostic
+from lsprotocol import types as lsp
 
 from .actions import Outcome
 from .bridge import LineIndex, diagnostic_from_dict, to_lsp_diagnostic
@@ -39,21 +38,32 @@ async def port_and_verify(server: CassServer, uri: str) -> Outcome:
     require_size(snap, server.settings.max_file_bytes)
     path = snap.path
     if path is None or not path.is_file():
-        raise CassError(f"{snap.name} is not saved yet: verification compiles and runs the file on disk; save it first")
+        raise CassError(
+            f"{snap.name} is not saved yet: verification compiles and runs the file on disk; "
+            "save it first"
+        )
     if path.read_text(encoding="utf-8", errors="replace") != snap.text:
-        raise CassError(f"{path.name} has unsaved changes: verification runs the file on disk; save it first")
+        raise CassError(
+            f"{path.name} has unsaved changes: verification runs the file on disk; save it first"
+        )
 
     async def work(report: Any) -> dict[str, Any]:
         report(f"porting and running {path.name}")
         return await run_in_child(
-            "cass.server.lsp.work:verify_job", str(path), server.settings,
-            timeout_s=server.settings.timeout_s, what=f"verifying {path.name}")
+            "cass.server.lsp.work:verify_job",
+            str(path),
+            server.settings,
+            timeout_s=server.settings.timeout_s,
+            what=f"verifying {path.name}",
+        )
 
     verdict = await with_progress(server, f"Port and verify {path.name}", work)
     publish_verdict(server, uri, snap.text, verdict)
     status = str(verdict.get("status", "error"))
-    return Outcome(f"{path.name}: {summary_line(verdict)}",
-                   kind=_MESSAGE_TYPE.get(status, lsp.MessageType.Error))
+    return Outcome(
+        f"{path.name}: {summary_line(verdict)}",
+        kind=_MESSAGE_TYPE.get(status, lsp.MessageType.Error),
+    )
 
 
 def summary_line(verdict: dict[str, Any]) -> str:
@@ -72,7 +82,9 @@ def publish_verdict(server: CassServer, uri: str, text: str, verdict: dict[str, 
         range=index.range(0, len(text.split("\n", 1)[0])),
         message=f"cass verify: {summary_line(verdict)}",
         severity=_SEVERITY.get(status, lsp.DiagnosticSeverity.Error),
-        code=f"verify-{status}", source="cass")
+        code=f"verify-{status}",
+        source="cass",
+    )
     by_uri: dict[str, list[lsp.Diagnostic]] = defaultdict(list)
     by_uri[uri].append(summary)
     for raw in verdict.get("diagnostics", ()):
@@ -80,8 +92,12 @@ def publish_verdict(server: CassServer, uri: str, text: str, verdict: dict[str, 
         if diagnostic is None:
             continue
         target_uri, target_text = _located(server, diagnostic, uri, text)
-        by_uri[target_uri].append(to_lsp_diagnostic(diagnostic, LineIndex(target_text, server.encoding)))
-    for stale in [u for u, sets in server.diagnostic_sets.items() if sets.get(PRODUCER) and u not in by_uri]:
+        by_uri[target_uri].append(
+            to_lsp_diagnostic(diagnostic, LineIndex(target_text, server.encoding))
+        )
+    for stale in [
+        u for u, sets in server.diagnostic_sets.items() if sets.get(PRODUCER) and u not in by_uri
+    ]:
         server.publish(stale, PRODUCER, [])
     for target_uri, items in by_uri.items():
         server.publish(target_uri, PRODUCER, items)

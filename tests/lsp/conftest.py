@@ -11,18 +11,17 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Union
 
 import pytest
 import pytest_lsp
 
 sys.path.insert(0, str(Path(__file__).parent))
-from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from lsp_testing import CLIENTS, start  # noqa: E402
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 DATA = Path(__file__).parent / "data"
 SERVER = [sys.executable, "-m", "cass.server"]
-CLIENTS = {"vscode": "visual-studio-code", "emacs": "emacs"}
 
 
 @pytest.fixture
@@ -37,36 +36,10 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
-def _fix_code_action_union(client: LanguageClient) -> None:
-    """lsprotocol's client-side hook reads any CodeAction with a `command` as a Command; tell
-    them apart by the type of `command` (a string only in a Command), as the spec does."""
-    converter = client.protocol._converter
-
-    def structure(obj: Any, _: type) -> lsp.Command | lsp.CodeAction:
-        kind = lsp.Command if isinstance(obj.get("command"), str) else lsp.CodeAction
-        return converter.structure(obj, kind)
-
-    converter.register_structure_hook(Union[lsp.Command, lsp.CodeAction], structure)
-
-
-def _record_applied_edits(client: LanguageClient) -> None:
-    client.applied_edits = []  # type: ignore[attr-defined]
-
-    @client.feature(lsp.WORKSPACE_APPLY_EDIT)
-    def apply_edit(params: lsp.ApplyWorkspaceEditParams) -> lsp.ApplyWorkspaceEditResult:
-        client.applied_edits.append(params.edit)  # type: ignore[attr-defined]
-        return lsp.ApplyWorkspaceEditResult(applied=True)
-
-
-async def start(client: LanguageClient, name: str, root: Path, options: dict | None = None) -> None:
-    _fix_code_action_union(client)
-    _record_applied_edits(client)
-    await client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities(CLIENTS[name]),
-        workspace_folders=[lsp.WorkspaceFolder(uri=root.as_uri(), name=root.name)],
-        root_uri=root.as_uri(),
-        initialization_options=options or {"diagnostics": {"debounceMs": 50}},
-    ))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+async def bare(lsp_client: LanguageClient):
+    """A client connected to the server but not initialized: the test calls `start`."""
+    yield
 
 
 @pytest_lsp.fixture(params=list(CLIENTS), config=ClientServerConfig(server_command=SERVER))

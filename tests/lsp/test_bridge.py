@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from lsp_testing import apply_text_edits
-from lsprotocol import types as lsp
-
 from cass.runner.diagnostics import Diagnostic, Fix, Severity
 from cass.server.lsp.bridge import (
     LineIndex,
@@ -16,6 +13,8 @@ from cass.server.lsp.bridge import (
     to_lsp_diagnostic,
     word_at,
 )
+from lsp_testing import apply_text_edits
+from lsprotocol import types as lsp
 
 EDIT_CASES = [
     ("a\nb\nc\n", "a\nB\nc\n"),
@@ -76,8 +75,10 @@ def test_diagnostic_carries_its_fix_and_docs_link() -> None:
 
 
 def test_diagnostic_without_end_spans_the_word() -> None:
-    converted = to_lsp_diagnostic(Diagnostic("k.cu", 2, 5, Severity.ERROR, "CASS010", "no HIP"),
-                                  LineIndex("x\n    cuFoo(1);\n"))
+    converted = to_lsp_diagnostic(
+        Diagnostic("k.cu", 2, 5, Severity.ERROR, "CASS010", "no HIP"),
+        LineIndex("x\n    cuFoo(1);\n"),
+    )
     assert converted.range == lsp.Range(lsp.Position(1, 4), lsp.Position(1, 9))
 
 
@@ -87,8 +88,9 @@ def test_garbage_fix_data_is_no_fix(data: object) -> None:
 
 
 def test_diagnostic_round_trips_through_dict() -> None:
-    original = Diagnostic("k.hip", 3, 1, Severity.ERROR, "compile", "undeclared", 3, 4,
-                          Fix("f", 3, 1, 3, 4, "x"))
+    original = Diagnostic(
+        "k.hip", 3, 1, Severity.ERROR, "compile", "undeclared", 3, 4, Fix("f", 3, 1, 3, 4, "x")
+    )
     assert diagnostic_from_dict(original.to_dict()) == original
     assert diagnostic_from_dict({"path": "x"}) is None
 

@@ -7,7 +7,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from cass.models import mirror
 from cass.models.engine import Translation
 from cass.runner.diagnostics import CassError
@@ -15,26 +14,34 @@ from cass.server.lsp.documents import Snapshot, document_kind, require_size
 from cass.server.lsp.mirrors import mirror_location, plan_mirror
 from cass.server.lsp.settings import Settings
 
-SASS = "\tcode for sm_90\n\t\tFunction : _Z4vaddPKfS0_Pfi\n        /*0000*/   LDC R1, c[0x0][0x28] ;\n"
+SASS = (
+    "\tcode for sm_90\n\t\tFunction : _Z4vaddPKfS0_Pfi\n        /*0000*/   LDC R1, c[0x0][0x28] ;\n"
+)
 
 
-@pytest.mark.parametrize(("suffix", "language", "text", "kind"), [
-    (".cu", "cuda-cpp", "", "cuda"),
-    (".cuh", None, "", "cuda"),
-    (".txt", "cuda", "", "cuda"),
-    (".sass", None, "", "sass"),
-    (".txt", "plaintext", SASS, "sass"),
-    ("", None, SASS, "sass"),
-    (".txt", "plaintext", "hello", None),
-    (".cpp", "cpp", SASS, None),
-    (".hip", "cpp", "", None),
-])
+@pytest.mark.parametrize(
+    ("suffix", "language", "text", "kind"),
+    [
+        (".cu", "cuda-cpp", "", "cuda"),
+        (".cuh", None, "", "cuda"),
+        (".txt", "cuda", "", "cuda"),
+        (".sass", None, "", "sass"),
+        (".txt", "plaintext", SASS, "sass"),
+        ("", None, SASS, "sass"),
+        (".txt", "plaintext", "hello", None),
+        (".cpp", "cpp", SASS, None),
+        (".hip", "cpp", "", None),
+    ],
+)
 def test_document_kind(suffix: str, language: str | None, text: str, kind: str | None) -> None:
     assert document_kind(suffix, language, text) == kind
 
 
 def test_size_limit_names_the_setting() -> None:
-    with pytest.raises(CassError, match=r"big.cu is 3 KiB, over the limit of 2 KiB \(setting cass.limits.maxFileKB\)"):
+    with pytest.raises(
+        CassError,
+        match=r"big.cu is 3 KiB, over the limit of 2 KiB \(setting cass.limits.maxFileKB\)",
+    ):
         require_size(Snapshot("file:///p/big.cu", 1, "x" * 3 * 1024), 2 * 1024)
 
 
@@ -54,7 +61,10 @@ def repo(tmp_path: Path) -> Path:
 def test_mirror_beside_by_default_and_tree_from_the_project(repo: Path) -> None:
     source = repo / "src" / "k.cu"
     assert mirror_location(source, [], Settings())[1] == repo / "src" / "k.hip"
-    assert mirror_location(source, [], Settings(mirror_layout="tree"))[1] == repo / "hip" / "src" / "k.hip"
+    assert (
+        mirror_location(source, [], Settings(mirror_layout="tree"))[1]
+        == repo / "hip" / "src" / "k.hip"
+    )
     (repo / "pyproject.toml").write_text('[tool.cass.mirror]\nlayout = "tree"\ntree = "ports"\n')
     root, path, config = mirror_location(source, [], Settings(engine="model"))
     assert (root, path) == (repo, repo / "ports" / "src" / "k.hip")

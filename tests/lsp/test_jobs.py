@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from cass.runner.diagnostics import CassError
 from cass.server.lsp.documents import Snapshot
 from cass.server.lsp.jobs import run_in_child
@@ -40,7 +39,9 @@ async def test_result_comes_back() -> None:
 async def test_cass_error_is_reraised_with_its_message() -> None:
     snap = Snapshot("file:///x/notes.txt", 1, "hello")
     with pytest.raises(CassError, match="notes.txt is not a CUDA file"):
-        await run_in_child("cass.server.lsp.documents:require_kind", snap, "cuda", timeout_s=60, what="checking")
+        await run_in_child(
+            "cass.server.lsp.documents:require_kind", snap, "cuda", timeout_s=60, what="checking"
+        )
 
 
 async def test_unexpected_error_becomes_a_message() -> None:

@@ -4,13 +4,12 @@ it runs, and refused when the document is closed meanwhile."""
 from __future__ import annotations
 
 import pytest
-from lsprotocol import types as lsp
-from pygls.workspace import Workspace
-
 from cass.runner.diagnostics import CassError
 from cass.server.lsp.documents import Snapshot
 from cass.server.lsp.progress import on_current_text
 from cass.server.lsp.server import CassServer
+from lsprotocol import types as lsp
+from pygls.workspace import Workspace
 
 pytestmark = pytest.mark.asyncio
 URI = "file:///project/k.cu"
@@ -19,14 +18,17 @@ URI = "file:///project/k.cu"
 def server_with(text: str) -> CassServer:
     server = CassServer()
     server.protocol._workspace = Workspace(None)
-    server.workspace.put_text_document(lsp.TextDocumentItem(uri=URI, language_id="cuda-cpp", version=1, text=text))
+    server.workspace.put_text_document(
+        lsp.TextDocumentItem(uri=URI, language_id="cuda-cpp", version=1, text=text)
+    )
     return server
 
 
 def type_into(server: CassServer, version: int, text: str) -> None:
     server.workspace.update_text_document(
         lsp.VersionedTextDocumentIdentifier(uri=URI, version=version),
-        lsp.TextDocumentContentChangeWholeDocument(text=text))
+        lsp.TextDocumentContentChangeWholeDocument(text=text),
+    )
 
 
 async def test_result_belongs_to_the_current_text() -> None:

@@ -7,8 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-
-from cass.server.lsp.settings import CLIENT_ONLY_KEYS, KEYS, Settings, defaults_by_key, parse_settings
+from cass.server.lsp.settings import (
+    CLIENT_ONLY_KEYS,
+    KEYS,
+    Settings,
+    defaults_by_key,
+    parse_settings,
+)
 
 PACKAGE_JSON = Path(__file__).resolve().parents[2] / "editors" / "vscode" / "package.json"
 
@@ -34,24 +39,39 @@ def test_enums_in_package_json_are_accepted_by_the_server() -> None:
 
 
 def test_nested_and_dotted_settings() -> None:
-    settings, problems = parse_settings({"engine": "auto", "target": {"gfxArch": "gfx1101"},
-                                         "diagnostics.debounceMs": 10, "unknownKey": 1})
+    settings, problems = parse_settings(
+        {
+            "engine": "auto",
+            "target": {"gfxArch": "gfx1101"},
+            "diagnostics.debounceMs": 10,
+            "unknownKey": 1,
+        }
+    )
     assert problems == []
     assert (settings.engine, settings.gfx_arch, settings.debounce_ms) == ("auto", "gfx1101", 10)
 
 
-@pytest.mark.parametrize(("raw", "field", "words"), [
-    ({"engine": "magic"}, "engine", "expected one of rules, model, auto"),
-    ({"diagnostics": {"debounceMs": -5}}, "debounce_ms", "from 0 to 10000"),
-    ({"diagnostics": {"debounceMs": "fast"}}, "debounce_ms", "whole number"),
-    ({"verifyOnPort": "yes"}, "verify_on_port", "true or false"),
-    ({"target": {"gfxArch": "sm_90"}}, "gfx_arch", "AMD GPU architecture"),
-    ({"mirror": {"layout": "sideways"}}, "mirror_layout", "beside, tree"),
-    ({"limits": {"maxFileKB": True}}, "max_file_kb", "whole number"),
-])
+@pytest.mark.parametrize(
+    ("raw", "field", "words"),
+    [
+        ({"engine": "magic"}, "engine", "expected one of rules, model, auto"),
+        ({"diagnostics": {"debounceMs": -5}}, "debounce_ms", "from 0 to 10000"),
+        ({"diagnostics": {"debounceMs": "fast"}}, "debounce_ms", "whole number"),
+        ({"verifyOnPort": "yes"}, "verify_on_port", "true or false"),
+        ({"target": {"gfxArch": "sm_90"}}, "gfx_arch", "AMD GPU architecture"),
+        ({"mirror": {"layout": "sideways"}}, "mirror_layout", "beside, tree"),
+        ({"limits": {"maxFileKB": True}}, "max_file_kb", "whole number"),
+    ],
+)
 def test_invalid_values_are_reported_and_defaults_used(raw: dict, field: str, words: str) -> None:
-    base = Settings(engine="auto", debounce_ms=5, verify_on_port=True, gfx_arch="gfx1101",
-                    mirror_layout="tree", max_file_kb=10)
+    base = Settings(
+        engine="auto",
+        debounce_ms=5,
+        verify_on_port=True,
+        gfx_arch="gfx1101",
+        mirror_layout="tree",
+        max_file_kb=10,
+    )
     settings, problems = parse_settings(raw, base)
     assert len(problems) == 1 and words in problems[0] and "using" in problems[0]
     assert getattr(settings, field) == getattr(Settings(), field)

@@ -19,7 +19,9 @@ pytestmark = [
 
 
 def npm(*args: str, timeout: int = 300) -> str:
-    done = subprocess.run(["npm", *args], cwd=EXTENSION, capture_output=True, text=True, timeout=timeout)
+    done = subprocess.run(
+        ["npm", *args], cwd=EXTENSION, capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0, f"npm {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -33,19 +35,24 @@ def installed() -> Path:
     return EXTENSION
 
 
-def test_typecheck_lint_and_unit_tests(installed: Path) -> None:
-    npm("run", "typecheck")
+def test_lints_type_checks_tests_and_packages(installed: Path) -> None:
     npm("run", "lint")
-    out = npm("test")
+    out = npm("test")  # tsc (strict type-check, emits out/) then node --test
     assert "# fail 0" in out and "# pass" in out
-
-
-def test_packages_into_a_vsix(installed: Path) -> None:
-    npm("run", "package")
+    npm(
+        "exec",
+        "--",
+        "vsce",
+        "package",
+        "--skip-license",
+        "--allow-missing-repository",
+        "-o",
+        "cass-vscode.vsix",
+    )  # what `npm run package` does after its own tsc
     vsix = installed / "cass-vscode.vsix"
     with zipfile.ZipFile(vsix) as archive:
         names = set(archive.namelist())
     assert "extension/package.json" in names
     assert "extension/out/src/extension.js" in names
     assert any(n.startswith("extension/node_modules/vscode-languageclient/") for n in names)
-    assert not any(n.startswith("extension/src/") or n.startswith("extension/out/test/") for n in names)
+    assert not any(n.startswith(("extension/src/", "extension/out/test/")) for n in names)
