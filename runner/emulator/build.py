@@ -179,7 +179,8 @@ def build_hip_program(source: Path, output: Path, *, offload_arch: str = "gfx110
     except subprocess.TimeoutExpired as exc:
         raise CassError(f"{source}: clang took longer than {BUILD_TIMEOUT_S} s") from exc
     if proc.returncode != 0:
-        raise CassError(f"{source}: HIP compilation failed:\n{_located_errors(proc.stderr)}")
+        raise CassError(f"{source}: HIP compilation failed:\n{_located_errors(proc.stderr)}",
+                        exit_code=1)
     return output
 
 

@@ -57,11 +57,11 @@ class AllocationTable:
         for r in self.regions:
             if r.base <= addr < r.base + max(r.size, 1):
                 return f"inside {r.label} [0x{r.base:x}, +{r.size}) at offset {addr - r.base}"
-            d = r.base - addr if addr < r.base else addr - (r.base + r.size) + 1
+            d = r.base - addr if addr < r.base else addr - (r.base + r.size)
             if dist is None or d < dist:
                 best, dist = r, d
         assert best is not None
-        where = "before" if addr < best.base else "past the end of"
+        where = "before the start of" if addr < best.base else "after the end of"
         return f"{dist} bytes {where} {best.label} [0x{best.base:x}, +{best.size})"
 
 
