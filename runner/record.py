@@ -80,6 +80,8 @@ def record_source(
     if reason:
         raise Unavailable(f"cannot record {source}: {reason}")
     spec = spec or load_run_spec(source)
+    if spec.base_dir is None:  # input files are relative to the source's folder
+        spec = spec.replace(base_dir=str(source.resolve().parent))
     if not force and _is_fresh(source, spec):
         return Recording(source, "fresh", "record is up to date (use --force to re-record)")
     with tempfile.TemporaryDirectory(prefix="cass-record-") as work:

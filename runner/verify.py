@@ -84,6 +84,8 @@ def verify(
     _check_file(original, "original CUDA")
     _check_file(candidate, "port")
     spec = spec or load_run_spec(original)
+    if spec.base_dir is None:  # input files are relative to the original's folder
+        spec = spec.replace(base_dir=str(original.resolve().parent))
     wanted = backends or (None, None)
     base = dict(original=str(original), port=str(candidate))
     names = [_named(w) or "?" for w in wanted]
