@@ -11,6 +11,7 @@ Median wall time of `--repeat` runs; peak RSS of the child processes.
 from __future__ import annotations
 
 import argparse
+import functools
 import resource
 import statistics
 import tempfile
@@ -61,13 +62,17 @@ def main() -> None:
             row = []
             for name in NAMES:
                 src = EXAMPLES / f"{name}{suffix}"
-                run = lambda: compile_file(src, emits, arch=arch, out_dir=out, kernels=kernels)  # noqa: E731
-                row.append(f"{median_time(run, args.repeat):.2f}")
+                job = functools.partial(
+                    compile_file, src, emits, arch=arch, out_dir=out, kernels=kernels
+                )
+                row.append(f"{median_time(job, args.repeat):.2f}")
             table.add_row(label, *row)
     checks = Table(title="set-up and doctor on a complete machine (seconds)")
     checks.add_column("step")
     checks.add_column("median", justify="right")
-    checks.add_row("plan_setup (dpkg + tool discovery)", f"{median_time(_fresh_plan, args.repeat):.2f}")
+    checks.add_row(
+        "plan_setup (dpkg + tool discovery)", f"{median_time(_fresh_plan, args.repeat):.2f}"
+    )
     checks.add_row("check_environment (doctor)", f"{median_time(_fresh_check, args.repeat):.2f}")
     console = Console()
     console.print(table)

@@ -37,7 +37,12 @@ EMITS: dict[str, dict[str, str]] = {
         "host-asm": ".host.s",
         "exe": ".out",
     },
-    "hip": {"rdna3": ".s", "code-object": ".hsaco", "host-asm": ".host.s", "host-object": ".host.o"},
+    "hip": {
+        "rdna3": ".s",
+        "code-object": ".hsaco",
+        "host-asm": ".host.s",
+        "host-object": ".host.o",
+    },
     "rdna3": {"code-object": ".hsaco"},
 }
 TEXT_EMITS = frozenset({"ptx", "sass", "host-asm", "rdna3"})
@@ -92,7 +97,9 @@ def source_kind(path: Path) -> str:
     kind = SOURCE_KINDS.get(path.suffix)
     if kind is None:
         known = ", ".join(SOURCE_KINDS)
-        raise CassError(f"{path}: cannot tell which compiler to use (expected a file ending in {known})")
+        raise CassError(
+            f"{path}: cannot tell which compiler to use (expected a file ending in {known})"
+        )
     return kind
 
 
@@ -134,7 +141,8 @@ def check_emits(kind: str, emits: Sequence[str], path: Path) -> list[str]:
     for emit in emits:
         if emit not in allowed:
             raise CassError(
-                f"{path}: cannot emit '{emit}' from a {kind} file (choose from {', '.join(allowed)})"
+                f"{path}: cannot emit '{emit}' from a {kind} file "
+                f"(choose from {', '.join(allowed)})"
             )
     return emits
 
@@ -142,7 +150,9 @@ def check_emits(kind: str, emits: Sequence[str], path: Path) -> list[str]:
 # ---------------------------------------------------------------- running one step
 
 
-def run_step(argv: list[str], source: Path, tool: str, *, cwd: Path | None = None) -> subprocess.CompletedProcess:
+def run_step(
+    argv: list[str], source: Path, tool: str, *, cwd: Path | None = None
+) -> subprocess.CompletedProcess:
     """Run one compiler step with a time limit; CassError(exit 1) with diagnostics on failure."""
     try:
         proc = subprocess.run(
@@ -161,9 +171,7 @@ def run_step(argv: list[str], source: Path, tool: str, *, cwd: Path | None = Non
         output = proc.stderr + proc.stdout
         diags = parse_compiler_output(output, tool, str(source))
         reason = error_summary(diags, output)
-        raise CassError(
-            f"{source}: {tool} failed: {reason}", exit_code=1, diagnostics=tuple(diags)
-        )
+        raise CassError(f"{source}: {tool} failed: {reason}", exit_code=1, diagnostics=tuple(diags))
     return proc
 
 
@@ -206,7 +214,11 @@ def compile_file(
     out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="cass-out-"))
     out.mkdir(parents=True, exist_ok=True)
     result = CompileResult(source, kind, arch, out)
-    stack = {"cuda": compile_cuda.build, "hip": compile_amd.build_hip, "rdna3": compile_amd.build_asm}
+    stack = {
+        "cuda": compile_cuda.build,
+        "hip": compile_amd.build_hip,
+        "rdna3": compile_amd.build_asm,
+    }
     with tempfile.TemporaryDirectory(prefix="cass-") as work:
         stack[kind](result, wanted, Path(work), kernels=kernels, extra_flags=list(extra_flags))
     return result
@@ -246,9 +258,13 @@ class KernelPair:
 
 
 def side_by_side(
-    cuda_source: str | Path, hip_source: str | Path, *, arch: str | None = None, offload_arch: str | None = None
+    cuda_source: str | Path,
+    hip_source: str | Path,
+    *,
+    arch: str | None = None,
+    offload_arch: str | None = None,
 ) -> list[KernelPair]:
-    """Compile a CUDA file and its HIP port; pair their kernels by demangled name (else by order)."""
+    """Compile a CUDA file and its HIP port; pair kernels by demangled name (else by order)."""
     from cass.runner.compile_amd import rdna3_instructions
     from cass.runner.compile_cuda import sass_instructions
 

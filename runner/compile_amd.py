@@ -29,18 +29,26 @@ def _clang(result: CompileResult, emit: str, work: Path, extra: list[str]) -> Pa
     output = work / f"{result.source.stem}{suffix}"
     argv = [*toolchain.hip_clang_command(result.arch), OPT, *extra, *mode, "-o", str(output)]
     proc = run_step([*argv, str(result.source)], result.source, "clang")
-    result.diagnostics += [d for d in step_warnings(proc, result.source, "clang") if d not in result.diagnostics]
+    result.diagnostics += [
+        d for d in step_warnings(proc, result.source, "clang") if d not in result.diagnostics
+    ]
     return output
 
 
-def build_hip(result: CompileResult, wanted: list[str], work: Path, *, kernels: bool, extra_flags: list[str]) -> None:
+def build_hip(
+    result: CompileResult, wanted: list[str], work: Path, *, kernels: bool, extra_flags: list[str]
+) -> None:
     """Produce every emit in `wanted` from a HIP source (and the kernel manifest when asked)."""
-    produced = {emit: _clang(result, emit, work, extra_flags) for emit in HIP_MODES if emit in wanted}
+    produced = {
+        emit: _clang(result, emit, work, extra_flags) for emit in HIP_MODES if emit in wanted
+    }
     if kernels:
         if "rdna3" not in produced:
             produced["rdna3"] = _clang(result, "rdna3", work, extra_flags)
         # The metadata note comes from assembling clang's own output: much cheaper than recompiling.
-        code_object = produced.get("code-object") or _assemble(result, produced["rdna3"], work / "manifest")
+        code_object = produced.get("code-object") or _assemble(
+            result, produced["rdna3"], work / "manifest"
+        )
         asm = produced["rdna3"].read_text(errors="replace")
         result.kernels = kernel_manifest(code_object, asm, result.source)
     for emit in wanted:
@@ -51,19 +59,29 @@ def _assemble(result: CompileResult, asm: Path, work: Path, extra_flags: list[st
     """llvm-mc + ld.lld: RDNA3 assembly -> code object. llvm-mc's errors name `file:line:col`."""
     work.mkdir(exist_ok=True)
     obj, hsaco = work / f"{asm.stem}.o", work / f"{asm.stem}.hsaco"
-    mc = [str(toolchain.require_tool("llvm-mc-16")), "-triple=amdgcn-amd-amdhsa", f"-mcpu={result.arch}"]
-    proc = run_step([*mc, *extra_flags, "-filetype=obj", "-o", str(obj), str(asm)], result.source, "llvm-mc")
+    mc = [
+        str(toolchain.require_tool("llvm-mc-16")),
+        "-triple=amdgcn-amd-amdhsa",
+        f"-mcpu={result.arch}",
+    ]
+    proc = run_step(
+        [*mc, *extra_flags, "-filetype=obj", "-o", str(obj), str(asm)], result.source, "llvm-mc"
+    )
     result.diagnostics += step_warnings(proc, result.source, "llvm-mc")
     lld = str(toolchain.require_tool("ld.lld-16"))
     run_step([lld, "-shared", "-o", str(hsaco), str(obj)], result.source, "ld.lld")
     return hsaco
 
 
-def build_asm(result: CompileResult, wanted: list[str], work: Path, *, kernels: bool, extra_flags: list[str]) -> None:
+def build_asm(
+    result: CompileResult, wanted: list[str], work: Path, *, kernels: bool, extra_flags: list[str]
+) -> None:
     """RDNA3 assembly -> code object."""
     hsaco = _assemble(result, result.source, work, extra_flags)
     if kernels:
-        result.kernels = kernel_manifest(hsaco, result.source.read_text(errors="replace"), result.source)
+        result.kernels = kernel_manifest(
+            hsaco, result.source.read_text(errors="replace"), result.source
+        )
     keep(result, "code-object", hsaco)
 
 
@@ -94,11 +112,13 @@ def kernel_asm(asm: str, name: str) -> str:
     """The lines of one kernel: from `.globl NAME` (or `NAME:`) to its descriptor's end."""
     lines = asm.splitlines()
     q = re.escape(name)
-    starts = [i for i, l in enumerate(lines) if re.match(rf"^\s*\.globl\s+{q}\s*$|^{q}:", l)]
+    starts = [i for i, text in enumerate(lines) if re.match(rf"^\s*\.globl\s+{q}\s*$|^{q}:", text)]
     if not starts:
         return ""
-    ends = [i for i, l in enumerate(lines) if re.match(rf"^\s*\.size\s+{q},", l)]
-    descriptor = [i for i, l in enumerate(lines) if re.match(rf"^\s*\.amdhsa_kernel\s+{q}\s*$", l)]
+    ends = [i for i, text in enumerate(lines) if re.match(rf"^\s*\.size\s+{q},", text)]
+    descriptor = [
+        i for i, text in enumerate(lines) if re.match(rf"^\s*\.amdhsa_kernel\s+{q}\s*$", text)
+    ]
     if descriptor:
         closing = [i for i in range(descriptor[0], len(lines)) if ".end_amdhsa_kernel" in lines[i]]
         ends += closing[:1]
@@ -117,7 +137,7 @@ def kernel_manifest(code_object: Path, asm: str, source: Path) -> list[KernelInf
     entries = parse_kernel_notes(notes)
     names = [e.get(".name", "") for e in entries]
     infos = []
-    for entry, name, pretty in zip(entries, names, demangle(names)):
+    for entry, name, pretty in zip(entries, names, demangle(names), strict=True):
         infos.append(
             KernelInfo(
                 name=name,

@@ -19,11 +19,15 @@ OPT = "-O3"
 def _nvcc(result: CompileResult, mode: list[str], output: Path, extra: list[str]):
     argv = [*toolchain.nvcc_command(), f"-arch={result.arch}", OPT, *extra, *mode]
     proc = run_step([*argv, "-o", str(output), str(result.source)], result.source, "nvcc")
-    result.diagnostics += [d for d in step_warnings(proc, result.source, "nvcc") if d not in result.diagnostics]
+    result.diagnostics += [
+        d for d in step_warnings(proc, result.source, "nvcc") if d not in result.diagnostics
+    ]
     return proc
 
 
-def build(result: CompileResult, wanted: list[str], work: Path, *, kernels: bool, extra_flags: list[str]) -> None:
+def build(
+    result: CompileResult, wanted: list[str], work: Path, *, kernels: bool, extra_flags: list[str]
+) -> None:
     """Produce every emit in `wanted` (and the kernel manifest when asked)."""
     stem = result.source.stem
     if "ptx" in wanted:
@@ -41,7 +45,9 @@ def build(result: CompileResult, wanted: list[str], work: Path, *, kernels: bool
         keep(result, "exe", work / f"{stem}.out")
 
 
-def _cubin_and_sass(result: CompileResult, wanted: list[str], work: Path, kernels: bool, extra: list[str]) -> None:
+def _cubin_and_sass(
+    result: CompileResult, wanted: list[str], work: Path, kernels: bool, extra: list[str]
+) -> None:
     cubin = work / f"{result.source.stem}.cubin"
     proc = _nvcc(result, ["-cubin", "-Xptxas", "-v"], cubin, extra)
     cuobjdump = str(toolchain.require_tool("cuobjdump"))
@@ -98,7 +104,9 @@ def parse_ptxas_report(stderr: str) -> dict[str, PtxasStats]:
     stats: dict[str, PtxasStats] = {}
     current: PtxasStats | None = None
     for line in stderr.splitlines():
-        if m := re.search(r"(?:Compiling entry function|Function properties for) '?([\w$.]+)'?", line):
+        if m := re.search(
+            r"(?:Compiling entry function|Function properties for) '?([\w$.]+)'?", line
+        ):
             current = stats.setdefault(m.group(1), PtxasStats())
         if current is None:
             continue
@@ -115,7 +123,7 @@ def split_sass(sass: str) -> dict[str, str]:
     """cuobjdump SASS text split into one block per `Function : NAME` header."""
     blocks: dict[str, str] = {}
     parts = re.split(r"^\s*Function : (\S+)\s*$", sass, flags=re.M)
-    for name, body in zip(parts[1::2], parts[2::2]):
+    for name, body in zip(parts[1::2], parts[2::2], strict=True):
         text = body.split("\n\t\t..........", 1)[0].rstrip()
         blocks[name] = f"\t\tFunction : {name}{text}\n"
     return blocks
@@ -125,9 +133,11 @@ def kernel_manifest(sass: str, stats: dict[str, PtxasStats]) -> list[KernelInfo]
     blocks = split_sass(sass)
     names = list(blocks)
     infos = []
-    for name, pretty in zip(names, demangle(names)):
+    for name, pretty in zip(names, demangle(names), strict=True):
         s = stats.get(name, PtxasStats())
-        infos.append(KernelInfo(name, pretty, blocks[name], s.registers, s.shared_bytes, s.spill_bytes))
+        infos.append(
+            KernelInfo(name, pretty, blocks[name], s.registers, s.shared_bytes, s.spill_bytes)
+        )
     return infos
 
 

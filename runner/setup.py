@@ -76,7 +76,9 @@ def _apt_steps(missing: list[str]) -> list[SetupStep]:
     env = {"DEBIAN_FRONTEND": "noninteractive"}
     install = (*sudo, "apt-get", "install", "-y", *missing)
     return [
-        SetupStep("refresh the Debian package lists", (*sudo, "apt-get", "update"), APT_TIMEOUT_S, env),
+        SetupStep(
+            "refresh the Debian package lists", (*sudo, "apt-get", "update"), APT_TIMEOUT_S, env
+        ),
         SetupStep(f"install Debian packages: {' '.join(missing)}", install, APT_TIMEOUT_S, env),
     ]
 
@@ -99,7 +101,9 @@ def run_step(step: SetupStep) -> str:
         arch = step.what.rsplit(" ", 1)[-1]
         return str(toolchain.hip_device_lib_dir(arch))
     if step.argv[0] == "sudo" and shutil.which("sudo") is None:
-        raise CassError(f"not root and no sudo: run as root: {' '.join(step.argv[2:])}", exit_code=1)
+        raise CassError(
+            f"not root and no sudo: run as root: {' '.join(step.argv[2:])}", exit_code=1
+        )
     try:
         proc = subprocess.run(
             list(step.argv),
@@ -110,15 +114,21 @@ def run_step(step: SetupStep) -> str:
             env={**os.environ, **step.env},
         )
     except subprocess.TimeoutExpired:
-        raise CassError(f"{step.what}: no result after {step.timeout_s:.0f} s", exit_code=1) from None
+        raise CassError(
+            f"{step.what}: no result after {step.timeout_s:.0f} s", exit_code=1
+        ) from None
     if proc.returncode != 0:
         tail = " / ".join((proc.stderr or proc.stdout).strip().splitlines()[-5:])
-        raise CassError(f"{step.what} failed: {tail}\n  command: {' '.join(step.argv)}", exit_code=1)
+        raise CassError(
+            f"{step.what} failed: {tail}\n  command: {' '.join(step.argv)}", exit_code=1
+        )
     toolchain.forget_tools()
     return "done"
 
 
-def run_setup(report: Callable[[SetupStep, str], None] = lambda step, detail: None) -> list[SetupStep]:
+def run_setup(
+    report: Callable[[SetupStep, str], None] = lambda step, detail: None,
+) -> list[SetupStep]:
     """Plan, then run every step (reporting each); returns the steps that ran."""
     steps = plan_setup()
     for step in steps:
@@ -162,13 +172,23 @@ def _backends(found: set[str], gpus: list[toolchain.Gpu], libs_ok: bool) -> list
     amd_stack = {"clang++-16", "ld.lld-16", "clang-offload-bundler"} <= found and libs_ok
     emulator = importlib.util.find_spec("cass.runner.emulator") is not None
     return [
-        Backend("nvidia", "nvcc" in found and bool(nvidia),
-                f"{nvidia[0].name} ({nvidia[0].arch})" if nvidia else "needs an NVIDIA GPU and nvcc"),
-        Backend("rocm", amd_stack and bool(amd),
-                f"{amd[0].name} ({amd[0].arch})" if amd else "needs an AMD GPU (none found)"),
-        Backend("emulator", amd_stack and emulator,
-                "clang-16 for gfx1100 + the cass RDNA3 emulator" if amd_stack and emulator
-                else "needs clang-16, lld-16, clang-tools-16, device libraries and cass.runner.emulator"),
+        Backend(
+            "nvidia",
+            "nvcc" in found and bool(nvidia),
+            f"{nvidia[0].name} ({nvidia[0].arch})" if nvidia else "needs an NVIDIA GPU and nvcc",
+        ),
+        Backend(
+            "rocm",
+            amd_stack and bool(amd),
+            f"{amd[0].name} ({amd[0].arch})" if amd else "needs an AMD GPU (none found)",
+        ),
+        Backend(
+            "emulator",
+            amd_stack and emulator,
+            "clang-16 for gfx1100 + the cass RDNA3 emulator"
+            if amd_stack and emulator
+            else "needs clang-16, lld-16, clang-tools-16, device libraries, cass.runner.emulator",
+        ),
         Backend("recorded", True, "reference outputs recorded earlier on NVIDIA hardware"),
     ]
 

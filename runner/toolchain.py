@@ -62,7 +62,11 @@ TOOL_SPECS: dict[str, ToolSpec] = {
     ),
     "rocminfo": ToolSpec(("rocminfo",), f"{APT} rocminfo", ("/opt/rocm/bin",), version_args=()),
     "hipcc": ToolSpec(("hipcc",), f"{APT} hipcc", ("/opt/rocm/bin",)),
-    "hipify-perl": ToolSpec(("hipify-perl",), "install ROCm's HIPIFY (not packaged in Debian 12; optional)", ("/opt/rocm/bin",)),
+    "hipify-perl": ToolSpec(
+        ("hipify-perl",),
+        "install ROCm's HIPIFY (not packaged in Debian 12; optional)",
+        ("/opt/rocm/bin",),
+    ),
 }
 # clang-offload-bundler is also asked for under its versioned name.
 TOOL_ALIASES = {"clang-offload-bundler-16": "clang-offload-bundler"}
@@ -291,7 +295,9 @@ def _populate_device_lib_dir(folder: Path, source: Path, arch: str) -> None:
         timeout=60,
     )
     if proc.returncode != 0:
-        raise CassError(f"llvm-as-16 could not build {isa_bc.name}: {proc.stderr.strip()}", exit_code=1)
+        raise CassError(
+            f"llvm-as-16 could not build {isa_bc.name}: {proc.stderr.strip()}", exit_code=1
+        )
 
 
 def hip_device_lib_dir(arch: str = "gfx1100") -> Path:
@@ -343,7 +349,9 @@ def nvcc_command() -> list[str]:
 
 def _run_quiet(argv: list[str], timeout: float = 20) -> str:
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, errors="replace")
+        proc = subprocess.run(
+            argv, capture_output=True, text=True, timeout=timeout, errors="replace"
+        )
     except (OSError, subprocess.TimeoutExpired):
         return ""
     return proc.stdout if proc.returncode == 0 else ""

@@ -6,7 +6,7 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from itertools import zip_longest
@@ -14,7 +14,14 @@ from itertools import zip_longest
 from rich.console import Console
 from rich.table import Table
 
-from cass.runner.compile import EMITS, TEXT_EMITS, CompileResult, KernelPair, compile_file, side_by_side
+from cass.runner.compile import (
+    EMITS,
+    TEXT_EMITS,
+    CompileResult,
+    KernelPair,
+    compile_file,
+    side_by_side,
+)
 from cass.runner.diagnostics import CassError
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -43,7 +50,9 @@ def pair_table(pair: KernelPair, arch: str, offload_arch: str) -> Table:
     return table
 
 
-def show_side_by_side(first: Path, second: Path, arch: str | None, offload_arch: str | None, kernel: str | None) -> None:
+def show_side_by_side(
+    first: Path, second: Path, arch: str | None, offload_arch: str | None, kernel: str | None
+) -> None:
     cuda, hip = (first, second) if first.suffix == ".cu" else (second, first)
     if (cuda.suffix, hip.suffix) != (".cu", ".hip"):
         raise CassError(f"--beside pairs a .cu file with its .hip port (got {first} and {second})")
@@ -51,7 +60,9 @@ def show_side_by_side(first: Path, second: Path, arch: str | None, offload_arch:
     if kernel:
         pairs = [p for p in pairs if kernel in p.name]
     if not pairs:
-        raise CassError(f"{cuda}: no kernel{f' matching {kernel!r}' if kernel else ''} found in both files")
+        raise CassError(
+            f"{cuda}: no kernel{f' matching {kernel!r}' if kernel else ''} found in both files"
+        )
     out = Console(highlight=False)
     for pair in pairs:
         out.print(pair_table(pair, pair.cuda_arch, pair.hip_arch))
@@ -62,26 +73,48 @@ def register(app: typer.Typer) -> None:
     def compile_command(
         source: Annotated[Path, typer.Argument(help="A .cu, .hip or RDNA3 .s file.")],
         emit: Annotated[
-            list[str], typer.Option("--emit", "-e", help=f"What to produce (repeat or comma-separate). {EMIT_HELP}.")
+            list[str],
+            typer.Option(
+                "--emit", "-e", help=f"What to produce (repeat or comma-separate). {EMIT_HELP}."
+            ),
         ] = [],  # noqa: B006 - typer needs a literal default
         arch: Annotated[
-            Optional[str], typer.Option("--arch", help="CUDA arch (sm_80, sm_86, sm_89, sm_90; default: local GPU, else sm_80).")
+            str | None,
+            typer.Option(
+                "--arch",
+                help="CUDA arch (sm_80, sm_86, sm_89, sm_90; default: local GPU, else sm_80).",
+            ),
         ] = None,
         offload_arch: Annotated[
-            Optional[str], typer.Option("--offload-arch", help="AMD arch for .hip/.s (default gfx1100).")
+            str | None,
+            typer.Option("--offload-arch", help="AMD arch for .hip/.s (default gfx1100)."),
         ] = None,
         output_dir: Annotated[
-            Optional[Path], typer.Option("--output-dir", "-o", help="Folder for the artifacts (default: . for binaries).")
+            Path | None,
+            typer.Option(
+                "--output-dir", "-o", help="Folder for the artifacts (default: . for binaries)."
+            ),
         ] = None,
-        as_json: Annotated[bool, typer.Option("--json", help="Print a JSON manifest with one entry per kernel.")] = False,
-        include: Annotated[list[str], typer.Option("-I", help="Extra include folder (repeatable).")] = [],  # noqa: B006
+        as_json: Annotated[
+            bool, typer.Option("--json", help="Print a JSON manifest with one entry per kernel.")
+        ] = False,
+        include: Annotated[
+            list[str], typer.Option("-I", help="Extra include folder (repeatable).")
+        ] = [],  # noqa: B006
         beside: Annotated[
-            Optional[Path], typer.Option("--beside", help="The HIP port (or CUDA original): show both kernels' assembly side by side.")
+            Path | None,
+            typer.Option(
+                "--beside",
+                help="The HIP port (or CUDA original): show both kernels' assembly side by side.",
+            ),
         ] = None,
-        kernel: Annotated[Optional[str], typer.Option("--kernel", help="With --beside: only kernels whose name contains this.")] = None,
+        kernel: Annotated[
+            str | None,
+            typer.Option("--kernel", help="With --beside: only kernels whose name contains this."),
+        ] = None,
     ) -> None:
-        """Compile one file: CUDA to PTX/cubin/SASS/host asm/executable, HIP to RDNA3/code object/host
-        asm/host object, RDNA3 assembly to a code object."""
+        """Compile one file: CUDA to PTX/cubin/SASS/host asm/executable, HIP to RDNA3/code
+        object/host asm/host object, RDNA3 assembly to a code object."""
         if beside is not None:
             return show_side_by_side(source, beside, arch, offload_arch, kernel)
         emits = split_emits(emit)

@@ -51,8 +51,13 @@ def backends_table(env: runner_setup.Environment) -> Table:
 def environment_json(env: runner_setup.Environment) -> dict:
     return {
         "tools": [
-            {"name": t.name, "found": t.found, "version": getattr(t, "version", ""),
-             "path": str(getattr(t, "path", "")), "fix": getattr(t, "fix", "")}
+            {
+                "name": t.name,
+                "found": t.found,
+                "version": getattr(t, "version", ""),
+                "path": str(getattr(t, "path", "")),
+                "fix": getattr(t, "fix", ""),
+            }
             for t in env.tools
         ],
         "gpus": [gpu.__dict__ for gpu in env.gpus],
@@ -66,7 +71,9 @@ def environment_json(env: runner_setup.Environment) -> dict:
 def register(app: typer.Typer) -> None:
     @app.command()
     def doctor(
-        as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
+        as_json: Annotated[
+            bool, typer.Option("--json", help="Print the findings as JSON.")
+        ] = False,
     ) -> None:
         """List every tool (version, path, or the command that installs it), GPUs and backends.
         Exit 0 when the core toolchain is complete, 1 otherwise."""
@@ -85,12 +92,17 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def setup(
-        dry_run: Annotated[bool, typer.Option("--dry-run", help="Only list what would be done.")] = False,
+        dry_run: Annotated[
+            bool, typer.Option("--dry-run", help="Only list what would be done.")
+        ] = False,
     ) -> None:
         """Install what is missing: Debian packages (as root), PyPI CUDA tools, device libraries."""
         if dry_run:
             for step in runner_setup.plan_setup():
-                console.print(f"- {step.what}" + (f": {' '.join(step.argv)}" if step.argv else ""), markup=False)
+                console.print(
+                    f"- {step.what}" + (f": {' '.join(step.argv)}" if step.argv else ""),
+                    markup=False,
+                )
             return
         with console.status("checking what is installed") as status:
             for step in runner_setup.plan_setup():

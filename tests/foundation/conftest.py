@@ -18,7 +18,9 @@ def cuda_builds(tmp_path_factory) -> dict[str, CompileResult]:
     """Every CUDA example compiled for sm_80 to SASS (with the per-kernel manifest)."""
     out = tmp_path_factory.mktemp("cuda")
     return {
-        name: compile_file(EXAMPLES / f"{name}.cu", ["sass"], arch="sm_80", out_dir=out, kernels=True)
+        name: compile_file(
+            EXAMPLES / f"{name}.cu", ["sass"], arch="sm_80", out_dir=out, kernels=True
+        )
         for name in EXAMPLE_NAMES
     }
 
@@ -28,6 +30,8 @@ def hip_builds(tmp_path_factory) -> dict[str, CompileResult]:
     """Every HIP example compiled for gfx1100 to RDNA3 assembly and a code object."""
     out = tmp_path_factory.mktemp("hip")
     return {
-        name: compile_file(EXAMPLES / f"{name}.hip", ["rdna3", "code-object"], out_dir=out, kernels=True)
+        name: compile_file(
+            EXAMPLES / f"{name}.hip", ["rdna3", "code-object"], out_dir=out, kernels=True
+        )
         for name in EXAMPLE_NAMES
     }

@@ -35,7 +35,9 @@ def test_compile_hip_prints_rdna3_with_kernel_descriptor():
 
 
 def test_code_object_is_written_where_asked(tmp_path):
-    proc = cass("compile", str(EXAMPLES / "reduce_shared.hip"), "--emit", "code-object", "-o", str(tmp_path))
+    proc = cass(
+        "compile", str(EXAMPLES / "reduce_shared.hip"), "--emit", "code-object", "-o", str(tmp_path)
+    )
     assert proc.returncode == 0, proc.stderr
     hsaco = tmp_path / "reduce_shared.gfx1100.hsaco"
     assert hsaco.read_bytes()[:4] == b"\x7fELF"
@@ -43,7 +45,15 @@ def test_code_object_is_written_where_asked(tmp_path):
 
 
 def test_binaries_default_to_the_current_folder(tmp_path):
-    proc = cass("compile", str(EXAMPLES / "two_kernels.cu"), "--emit", "cubin", "--arch", "sm_80", cwd=tmp_path)
+    proc = cass(
+        "compile",
+        str(EXAMPLES / "two_kernels.cu"),
+        "--emit",
+        "cubin",
+        "--arch",
+        "sm_80",
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "two_kernels.sm_80.cubin").is_file()
 
@@ -58,7 +68,14 @@ def test_json_manifest_lists_every_kernel():
 
 
 def test_side_by_side():
-    proc = cass("compile", str(EXAMPLES / "vector_add.cu"), "--arch", "sm_80", "--beside", str(EXAMPLES / "vector_add.hip"))
+    proc = cass(
+        "compile",
+        str(EXAMPLES / "vector_add.cu"),
+        "--arch",
+        "sm_80",
+        "--beside",
+        str(EXAMPLES / "vector_add.hip"),
+    )
     assert proc.returncode == 0, proc.stderr
     assert "SASS sm_80" in proc.stdout and "RDNA3 gfx1100" in proc.stdout
     assert "FADD" in proc.stdout and "v_add_f32" in proc.stdout
@@ -69,7 +86,7 @@ def test_syntax_error_prints_file_line_col_and_exits_1(tmp_path):
     src.write_text("__global__ void k(float* a) {\n  int i = threadIdx.x\n  a[i] = 1.0f;\n}\n")
     proc = cass("compile", str(src), "--arch", "sm_80")
     assert proc.returncode == 1
-    assert f"{src}:3:3: error: expected a \";\"" in proc.stderr
+    assert f'{src}:3:3: error: expected a ";"' in proc.stderr
     assert "Traceback" not in proc.stderr
 
 

@@ -67,7 +67,9 @@ amdhsa.version:
 
 def readelf(*args: str) -> str:
     tool = str(toolchain.require_tool("llvm-readelf-16"))
-    return subprocess.run([tool, *args], capture_output=True, text=True, timeout=60, check=True).stdout
+    return subprocess.run(
+        [tool, *args], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
 
 
 def test_hip_device_assembly_has_the_kernel_descriptor(hip_builds):
@@ -110,7 +112,9 @@ def test_constant_memory_becomes_a_device_global(hip_builds):
 
 
 def test_host_assembly_and_host_object(tmp_path):
-    result = compile_file(EXAMPLES / "vector_add.hip", ["host-asm", "host-object"], out_dir=tmp_path)
+    result = compile_file(
+        EXAMPLES / "vector_add.hip", ["host-asm", "host-object"], out_dir=tmp_path
+    )
     host = result.texts["host-asm"]
     assert "main:" in host and ".amdhsa_kernel" not in host and "s_endpgm" not in host
     symbols = readelf("-s", "-W", str(result.artifacts["host-object"]))
@@ -120,7 +124,9 @@ def test_host_assembly_and_host_object(tmp_path):
 
 @pytest.mark.parametrize("arch, wave", [("gfx1101", "32"), ("gfx90a", "64")])
 def test_other_amd_targets(tmp_path, monkeypatch, arch, wave):
-    result = compile_file(EXAMPLES / "vector_add.hip", ["code-object"], arch=arch, out_dir=tmp_path, kernels=False)
+    result = compile_file(
+        EXAMPLES / "vector_add.hip", ["code-object"], arch=arch, out_dir=tmp_path, kernels=False
+    )
     notes = readelf("--notes", str(result.artifacts["code-object"]))
     assert f"amdgcn-amd-amdhsa--{arch}" in notes and f".wavefront_size: {wave}" in notes
 
@@ -154,7 +160,9 @@ def test_rdna3_assembly_to_code_object(tmp_path):
 
 def test_invalid_rdna3_instruction_maps_to_file_line(tmp_path):
     src = tmp_path / "bad.s"
-    src.write_text(GOOD_ASM.replace("\tv_mov_b32_e32 v1, 7\n", "\tv_mov_b32_e32 v1, 7\n\tv_bogus_op v1, v2\n"))
+    src.write_text(
+        GOOD_ASM.replace("\tv_mov_b32_e32 v1, 7\n", "\tv_mov_b32_e32 v1, 7\n\tv_bogus_op v1, v2\n")
+    )
     with pytest.raises(CassError) as info:
         compile_file(src, ["code-object"])
     (error,) = [d for d in info.value.diagnostics if d.severity is Severity.ERROR]

@@ -7,7 +7,12 @@ from pathlib import Path
 import pytest
 
 from cass.runner.compile import compile_file
-from cass.runner.compile_cuda import parse_ptxas_report, sass_instructions, split_sass, strip_device_blob
+from cass.runner.compile_cuda import (
+    parse_ptxas_report,
+    sass_instructions,
+    split_sass,
+    strip_device_blob,
+)
 from cass.runner.diagnostics import CassError, Severity
 
 pytestmark = pytest.mark.toolchain
@@ -37,7 +42,10 @@ def test_templated_kernel_yields_one_kernel_per_instantiation(cuda_builds):
         "void scale_offset<float>(float const*, float*, float, float, int)",
         "void scale_offset<int>(int const*, int*, int, int, int)",
     ]
-    by_type = {k.demangled.split("<")[1][:3]: sass_instructions(k.asm) for k in cuda_builds["templated_scale"].kernels}
+    by_type = {
+        k.demangled.split("<")[1][:3]: sass_instructions(k.asm)
+        for k in cuda_builds["templated_scale"].kernels
+    }
     assert any("FFMA" in i for i in by_type["flo"]) and not any("FFMA" in i for i in by_type["int"])
 
 
@@ -74,7 +82,7 @@ def test_ptx_cubin_host_asm_and_executable(tmp_path):
 
 def test_strip_device_blob_keeps_everything_else():
     asm = (
-        "\t.text\n#APP\n\t.section .nv_fatbin, \"a\"\n.align 8\nfatbinData:\n"
+        '\t.text\n#APP\n\t.section .nv_fatbin, "a"\n.align 8\nfatbinData:\n'
         ".quad 0x1,0x2\n.quad 0x3\n.text\n\n#NO_APP\nmain:\n\tret\n"
     )
     out = strip_device_blob(asm)
@@ -91,7 +99,7 @@ def test_syntax_error_is_a_located_diagnostic(tmp_path):
     assert info.value.exit_code == 1
     errors = [d for d in info.value.diagnostics if d.severity is Severity.ERROR]
     assert errors[0].path == str(src) and (errors[0].line, errors[0].column) == (3, 3)
-    assert errors[0].render().startswith(f"{src}:3:3: error: expected a \";\"")
+    assert errors[0].render().startswith(f'{src}:3:3: error: expected a ";"')
 
 
 def test_undefined_identifier_points_at_its_column(tmp_path):

@@ -16,7 +16,16 @@ CASES = [
     (
         'k.cu(2): warning #177-D: variable "i" was declared but never referenced\n    int i = 0;\n        ^\n',
         "nvcc",
-        [("k.cu", 2, 7, Severity.WARNING, "nvcc-177-D", 'variable "i" was declared but never referenced')],
+        [
+            (
+                "k.cu",
+                2,
+                7,
+                Severity.WARNING,
+                "nvcc-177-D",
+                'variable "i" was declared but never referenced',
+            )
+        ],
     ),
     (
         'k.cu(1): catastrophic error: cannot open source file "missing.h"\n',
@@ -41,7 +50,16 @@ CASES = [
     (
         "ptxas error   : Entry function '_Z1kv' uses too much shared data (0x20000 bytes, 0xc000 max)\n",
         "nvcc",
-        [("k.cu", 1, 1, Severity.ERROR, "ptxas", "Entry function '_Z1kv' uses too much shared data (0x20000 bytes, 0xc000 max)")],
+        [
+            (
+                "k.cu",
+                1,
+                1,
+                Severity.ERROR,
+                "ptxas",
+                "Entry function '_Z1kv' uses too much shared data (0x20000 bytes, 0xc000 max)",
+            )
+        ],
     ),
     (
         "ld.lld: error: undefined symbol: foo\n",

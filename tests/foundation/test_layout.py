@@ -39,7 +39,11 @@ def package_folders() -> list[tuple[Path, str]]:
 
 
 def test_every_package_folder_is_listed_in_pyproject():
-    unlisted = [f"{path.relative_to(ROOT)} ({name})" for path, name in package_folders() if name not in LISTED]
+    unlisted = [
+        f"{path.relative_to(ROOT)} ({name})"
+        for path, name in package_folders()
+        if name not in LISTED
+    ]
     assert not unlisted, f"add to [tool.setuptools] packages in pyproject.toml: {unlisted}"
 
 
@@ -69,7 +73,11 @@ def _imports(path: Path, package: str) -> list[tuple[int, str]]:
 
 def _rule_for(rel: Path) -> set[str]:
     posix = rel.as_posix()
-    return ALLOWED_IMPORTS["server/cli"] if posix.startswith("server/cli/") else ALLOWED_IMPORTS[rel.parts[0]]
+    return (
+        ALLOWED_IMPORTS["server/cli"]
+        if posix.startswith("server/cli/")
+        else ALLOWED_IMPORTS[rel.parts[0]]
+    )
 
 
 def python_files():
@@ -89,11 +97,15 @@ def test_imports_point_one_way():
         for line, module in _imports(path, package):
             top = module.split(".")[0]
             if top in BARE_NAMES:
-                violations.append(f"{rel}:{line}: bare `import {module}`: import cass.{module} instead")
+                violations.append(
+                    f"{rel}:{line}: bare `import {module}`: import cass.{module} instead"
+                )
             if top == "cass" and module.count(".") >= 1:
                 part = ".".join(module.split(".")[:2])
                 if part not in allowed:
-                    violations.append(f"{rel}:{line}: {part} may not be imported from {rel.parts[0]}/")
+                    violations.append(
+                        f"{rel}:{line}: {part} may not be imported from {rel.parts[0]}/"
+                    )
     assert not violations, "\n".join(violations)
 
 

@@ -17,14 +17,21 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_debian_package_list_is_the_issue_list():
     assert runner_setup.debian_packages() == [
-        "clang-16", "lld-16", "llvm-16", "clang-tools-16", "libamdhip64-dev", "rocm-device-libs"
+        "clang-16",
+        "lld-16",
+        "llvm-16",
+        "clang-tools-16",
+        "libamdhip64-dev",
+        "rocm-device-libs",
     ]
 
 
 def test_makefile_installs_debian_packages_before_the_venv_from_the_same_list():
     makefile = (ROOT / "Makefile").read_text()
     assert "runner/debian-packages.txt" in makefile
-    assert re.search(r"^\$\(VENV\)/\.installed: pyproject\.toml \| system-packages$", makefile, re.M)
+    assert re.search(
+        r"^\$\(VENV\)/\.installed: pyproject\.toml \| system-packages$", makefile, re.M
+    )
     assert re.search(r"^setup: system-packages \$\(VENV\)/\.installed$", makefile, re.M)
     assert (ROOT / ".ci" / "run").read_text().strip().endswith("make test")
 
@@ -32,7 +39,9 @@ def test_makefile_installs_debian_packages_before_the_venv_from_the_same_list():
 @pytest.mark.toolchain
 def test_installed_packages_are_not_planned_again():
     assert runner_setup.missing_debian_packages(runner_setup.debian_packages()) == []
-    assert runner_setup.missing_debian_packages(["cass-no-such-package"]) == ["cass-no-such-package"]
+    assert runner_setup.missing_debian_packages(["cass-no-such-package"]) == [
+        "cass-no-such-package"
+    ]
     plan = runner_setup.plan_setup()
     assert [step.what for step in plan] == ["device-library folder for gfx1100"]
 
@@ -59,14 +68,18 @@ def test_pypi_packages_follow_missing_tools(monkeypatch):
 
 
 def test_a_failing_step_names_its_command():
-    step = runner_setup.SetupStep("demo step", (sys.executable, "-c", "import sys; sys.exit('boom')"), 30)
+    step = runner_setup.SetupStep(
+        "demo step", (sys.executable, "-c", "import sys; sys.exit('boom')"), 30
+    )
     with pytest.raises(CassError, match="demo step failed: boom") as info:
         runner_setup.run_step(step)
     assert "command:" in info.value.message and info.value.exit_code == 1
 
 
 def test_a_step_that_hangs_is_stopped():
-    step = runner_setup.SetupStep("slow step", (sys.executable, "-c", "import time; time.sleep(30)"), 0.5)
+    step = runner_setup.SetupStep(
+        "slow step", (sys.executable, "-c", "import time; time.sleep(30)"), 0.5
+    )
     with pytest.raises(CassError, match="slow step: no result after"):
         runner_setup.run_step(step)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -36,7 +35,9 @@ def test_llvm_tools_report_version_16():
 
 @pytest.mark.toolchain
 def test_versioned_bundler_name_is_an_alias():
-    assert toolchain.find_tool("clang-offload-bundler-16") == toolchain.find_tool("clang-offload-bundler")
+    assert toolchain.find_tool("clang-offload-bundler-16") == toolchain.find_tool(
+        "clang-offload-bundler"
+    )
 
 
 @pytest.mark.toolchain
@@ -50,7 +51,9 @@ def test_missing_tool_is_a_typed_result_with_its_fix(monkeypatch, fresh_tools):
     spec = toolchain.ToolSpec(("cass-no-such-tool",), "apt-get install -y cass-no-such-tool")
     monkeypatch.setitem(toolchain.TOOL_SPECS, "cass-no-such-tool", spec)
     tool = toolchain.find_tool("cass-no-such-tool")
-    assert tool == toolchain.MissingTool("cass-no-such-tool", "apt-get install -y cass-no-such-tool")
+    assert tool == toolchain.MissingTool(
+        "cass-no-such-tool", "apt-get install -y cass-no-such-tool"
+    )
     assert not tool.found
     with pytest.raises(CassError, match="cass-no-such-tool is not installed: run `apt-get install"):
         toolchain.require_tool("cass-no-such-tool")
@@ -58,7 +61,11 @@ def test_missing_tool_is_a_typed_result_with_its_fix(monkeypatch, fresh_tools):
 
 def test_missing_tool_when_path_is_empty(monkeypatch, fresh_tools):
     monkeypatch.setenv("PATH", "")
-    monkeypatch.setitem(toolchain.TOOL_SPECS, "ld.lld-16", toolchain.ToolSpec(("ld.lld-16",), "apt-get install -y lld-16"))
+    monkeypatch.setitem(
+        toolchain.TOOL_SPECS,
+        "ld.lld-16",
+        toolchain.ToolSpec(("ld.lld-16",), "apt-get install -y lld-16"),
+    )
     monkeypatch.setattr(toolchain.shutil, "which", lambda name: None)
     tool = toolchain.find_tool("ld.lld-16")
     assert isinstance(tool, toolchain.MissingTool) and tool.fix == "apt-get install -y lld-16"
@@ -83,7 +90,14 @@ def test_parse_version(text, version):
 
 
 @pytest.mark.parametrize(
-    "arch, value", [("gfx1100", 11000), ("gfx1101", 11001), ("gfx1102", 11002), ("gfx90a", 9010), ("gfx940", 9400)]
+    "arch, value",
+    [
+        ("gfx1100", 11000),
+        ("gfx1101", 11001),
+        ("gfx1102", 11002),
+        ("gfx90a", 9010),
+        ("gfx940", 9400),
+    ],
 )
 def test_isa_version_value(arch, value):
     assert toolchain.isa_version_value(arch) == value
@@ -94,7 +108,9 @@ def test_isa_version_value(arch, value):
 def test_isa_version_value_matches_debian_bitcode(arch):
     """The encoding is checked against the ISA-version files Debian ships."""
     bc = toolchain.debian_bitcode_dir() / f"oclc_isa_version_{arch[3:]}.bc"
-    dis = subprocess.run(["llvm-dis-16", str(bc), "-o", "-"], capture_output=True, text=True, timeout=60)
+    dis = subprocess.run(
+        ["llvm-dis-16", str(bc), "-o", "-"], capture_output=True, text=True, timeout=60
+    )
     assert f"constant i32 {toolchain.isa_version_value(arch)}" in dis.stdout
 
 
@@ -122,7 +138,9 @@ def test_device_lib_dir_is_built_once(tmp_path, monkeypatch):
     stamp = isa.stat().st_mtime_ns
     assert toolchain.hip_device_lib_dir("gfx1100") == first
     assert isa.stat().st_mtime_ns == stamp
-    dis = subprocess.run(["llvm-dis-16", str(isa), "-o", "-"], capture_output=True, text=True, timeout=60)
+    dis = subprocess.run(
+        ["llvm-dis-16", str(isa), "-o", "-"], capture_output=True, text=True, timeout=60
+    )
     if dis.returncode == 0:
         assert "i32 11000" in dis.stdout
 
@@ -163,7 +181,9 @@ def test_hip_clang_command_compiles_for_the_arch(tmp_path, monkeypatch):
 
 @pytest.mark.toolchain
 def test_nvcc_command_runs():
-    proc = subprocess.run([*toolchain.nvcc_command(), "--version"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [*toolchain.nvcc_command(), "--version"], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0 and "Cuda compilation tools" in proc.stdout
 
 
@@ -192,16 +212,22 @@ Agent 2
 
 
 def test_parse_rocminfo():
-    assert toolchain.parse_rocminfo(ROCMINFO) == [toolchain.Gpu("amd", "Radeon RX 7900 XTX", "gfx1100")]
+    assert toolchain.parse_rocminfo(ROCMINFO) == [
+        toolchain.Gpu("amd", "Radeon RX 7900 XTX", "gfx1100")
+    ]
 
 
-@pytest.mark.parametrize("value, arch", [(110000, "gfx1100"), (110001, "gfx1101"), (90010, "gfx90a"), (90402, "gfx942")])
+@pytest.mark.parametrize(
+    "value, arch", [(110000, "gfx1100"), (110001, "gfx1101"), (90010, "gfx90a"), (90402, "gfx942")]
+)
 def test_gfx_from_kfd_target_version(value, arch):
     assert toolchain.gfx_from_target_version(value) == arch
 
 
 def test_default_cuda_arch_follows_the_local_gpu(monkeypatch):
-    monkeypatch.setattr(toolchain, "detect_gpus", lambda: [toolchain.Gpu("nvidia", "NVIDIA H200", "sm_90")])
+    monkeypatch.setattr(
+        toolchain, "detect_gpus", lambda: [toolchain.Gpu("nvidia", "NVIDIA H200", "sm_90")]
+    )
     assert toolchain.default_cuda_arch() == "sm_90"
     monkeypatch.setattr(toolchain, "detect_gpus", lambda: [])
     assert toolchain.default_cuda_arch() == "sm_80"
