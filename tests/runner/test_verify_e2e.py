@@ -77,7 +77,7 @@ def test_port_that_does_not_compile_points_at_its_line(original: Path, tmp_path:
 
 def test_port_that_hangs_is_stopped(original: Path, tmp_path: Path):
     port = _port(tmp_path, "hang.hip", "    cudaFree(dx);".replace("cuda", "hip"), "    volatile int spin = 1;\n    while (spin) {}\n    hipFree(dx);")
-    spec = load_run_spec(original).replace(timeout_s=15)
+    spec = load_run_spec(original).replace(timeout_s=6)
     verdict = verify(original, port, spec, backends=BACKENDS)
     assert verdict.status == "error" and "timed out" in verdict.message
 
