@@ -8,7 +8,7 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.models.engine import Translation
+from cass.models.engine import Target, Translation
 from cass.runner.diagnostics import CassError
 from lsprotocol import types as lsp
 
@@ -31,13 +31,16 @@ class Outcome:
 
 
 async def translate(
-    server: CassServer, level: str, text: str, path: str, engine: str
+    server: CassServer, level: str, text: str, path: str, engine: str, target: Target | None = None
 ) -> Translation:
     """Run an engine off the event loop: the rules engine in a thread (milliseconds), the lifter
     and models in a child process that cancellation kills."""
     settings = server.settings
+    target = target or engines.target_of(settings)
     if level == "source" and engine == "rules":
-        return await asyncio.to_thread(engines.translate_source, text, path, settings, engine)
+        return await asyncio.to_thread(
+            engines.translate_source, text, path, settings, engine, target
+        )
     return await run_in_child(
         "cass.server.lsp.work:translate",
         level,
@@ -45,9 +48,25 @@ async def translate(
         path,
         settings,
         engine,
+        target,
         timeout_s=settings.timeout_s,
         what=f"translating {Path(path).name} with {engine}",
     )
+
+
+async def translate_document(
+    server: CassServer, snap: Snapshot, engine: str, target: Target
+) -> Translation:
+    """A whole document's translation; the rules engine's is shared with the diagnostics,
+    which computed it already for this version of the document."""
+    if engine == "rules":
+        cached = server.recall_rules(snap, target)
+        if cached is not None:
+            return cached
+    translation = await translate(server, "source", snap.text, snap.name, engine, target)
+    if engine == "rules":
+        server.remember_rules(snap, target, translation)
+    return translation
 
 
 def _checked(server: CassServer, uri: str, kind: str, selection: bool = False) -> Snapshot:
@@ -85,7 +104,7 @@ async def port_file(server: CassServer, uri: str) -> Outcome:
     )
 
     async def compute(current: Snapshot) -> Translation:
-        return await translate(server, "source", current.text, str(source), config.engine)
+        return await translate_document(server, current, config.engine, config.target)
 
     snap, translation = await on_current_text(server, uri, compute, "porting it")
     opened = server.open_snapshot(target.as_uri())

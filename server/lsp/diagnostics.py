@@ -24,7 +24,9 @@ PRODUCER = "rules"
 
 def findings(snap: Snapshot, server: CassServer) -> list[lsp.Diagnostic]:
     """The rules engine's diagnostics for a snapshot, as LSP diagnostics (runs in a thread)."""
-    translation = engines.translate_source(snap.text, snap.name, server.settings, engine="rules")
+    target = engines.target_of(server.settings)
+    translation = engines.translate_source(snap.text, snap.name, server.settings, "rules", target)
+    server.remember_rules(snap, target, translation)
     index = LineIndex(snap.text, server.encoding)
     docs = engines.diagnostic_docs() if server.supports_code_description() else {}
     return [to_lsp_diagnostic(d, index, docs) for d in translation.diagnostics]

@@ -51,11 +51,15 @@ def source_engine_name(settings: Settings) -> str:
 
 
 def translate_source(
-    text: str, path: str, settings: Settings, engine: str | None = None
+    text: str,
+    path: str,
+    settings: Settings,
+    engine: str | None = None,
+    target: Target | None = None,
 ) -> Translation:
-    """CUDA -> HIP with the configured engine (or `engine`)."""
+    """CUDA -> HIP with the configured engine and target (or the given ones)."""
     chosen = get_engine(engine or source_engine_name(settings))
-    request = TranslationRequest(level="source", text=text, path=path, target=target_of(settings))
+    request = TranslationRequest("source", text, path, target or target_of(settings))
     return _run(chosen, request)
 
 

@@ -12,6 +12,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from cass.models.engine import Target, Translation
 from cass.runner.diagnostics import CassError
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -42,6 +43,7 @@ class CassServer(LanguageServer):
         self.diagnostic_sets: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
         self.notified: set[str] = set()  # one-time messages already shown (by key)
         self.diagnostic_timers: dict[str, asyncio.Task[None]] = {}  # debounced updates per URI
+        self._rules_cache: dict[str, tuple[Snapshot, Target, Translation]] = {}  # last per URI
 
     # --- client capabilities ------------------------------------------------------------------
 
@@ -104,6 +106,17 @@ class CassServer(LanguageServer):
         except (OSError, UnicodeDecodeError) as exc:
             raise CassError(f"{path}: cannot read it as UTF-8 text ({exc})") from exc
 
+    def remember_rules(self, snap: Snapshot, target: Target, translation: Translation) -> None:
+        """Keep the rules engine's translation of this document version (one per document)."""
+        self._rules_cache[snap.uri] = (snap, target, translation)
+
+    def recall_rules(self, snap: Snapshot, target: Target) -> Translation | None:
+        """The kept translation when it is of exactly this text, path and target."""
+        kept = self._rules_cache.get(snap.uri)
+        if kept is None or kept[0] != snap or kept[1] != target:
+            return None
+        return kept[2]
+
     def workspace_roots(self) -> list[Path]:
         roots = [Path(unquote(urlparse(f.uri).path)) for f in self.workspace.folders.values()]
         if not roots and self.workspace.root_path:
@@ -136,6 +149,7 @@ class CassServer(LanguageServer):
 
     def forget(self, uri: str) -> None:
         self.diagnostic_sets.pop(uri, None)
+        self._rules_cache.pop(uri, None)
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[])
         )

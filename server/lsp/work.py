@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from cass.models.engine import Translation
+from cass.models.engine import Target, Translation
 
 from . import engines
 from .settings import Settings
 
 
-def translate(level: str, text: str, path: str, settings: Settings, engine: str) -> Translation:
+def translate(
+    level: str, text: str, path: str, settings: Settings, engine: str, target: Target
+) -> Translation:
     if level == "assembly":
         return engines.translate_assembly(text, path, settings)
-    return engines.translate_source(text, path, settings, engine)
+    return engines.translate_source(text, path, settings, engine, target)
 
 
 def verify_job(path: str, settings: Settings) -> dict[str, Any]:
