@@ -4,6 +4,7 @@ argument is a plain int/str; addresses are this process's own pointers."""
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 
 from cass.runner.emulator import codeobject
@@ -33,6 +34,16 @@ def launch(module: int, name: str, grid, block, shmem: int, args_ptr: int, blob_
     if module < 0:
         return STATUS_ERROR
     blob = ctypes.string_at(blob_ptr, blob_size) if blob_ptr else None
+    profile = os.environ.get("CASS_EMULATOR_PROFILE")
+    if profile:  # developer aid: cProfile statistics of each launch appended to this file
+        import cProfile
+        import pstats
+
+        prof = cProfile.Profile()
+        status = prof.runcall(DEVICE.launch, module, name, grid, block, shmem, args_ptr, blob)
+        with open(profile, "a") as fh:
+            pstats.Stats(prof, stream=fh).sort_stats("cumulative").print_stats(40)
+        return status
     return DEVICE.launch(module, name, grid, block, shmem, args_ptr, blob)
 
 

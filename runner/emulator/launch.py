@@ -141,6 +141,7 @@ def initial_state(m: Machine, kernel: Kernel, dims: Dims, first_group: int, grou
     st.PC[:waves] = kernel.entry
     present = np.minimum(dims.threads - wave_in_wg * 32, 32)
     st.S[EXEC, :waves] = np.where(present >= 32, 0xFFFFFFFF, (1 << present) - 1).astype(U32)
+    st.sync_exec()
     _user_sgprs(st, desc, waves, pointers)
     gx, gy, gz = dims.group_xyz(first_group + local_wg)
     reg = desc.user_sgpr_count

@@ -18,6 +18,21 @@ SHARED_HI, PRIVATE_HI = 0x10000, 0x20000
 BIG_PC = np.iinfo(np.int64).max
 
 
+class LazyArray:
+    """An array computed on first use (index or np.asarray)."""
+
+    def __init__(self, make) -> None:
+        self._make, self._value = make, None
+
+    def __array__(self, dtype=None, copy=None):
+        if self._value is None:
+            self._value = self._make()
+        return self._value if dtype is None else self._value.astype(dtype)
+
+    def __getitem__(self, item):
+        return np.asarray(self)[item]
+
+
 class Machine:
     """State and memory of one batch of workgroups of one launch."""
 
@@ -120,10 +135,20 @@ class Machine:
             a = lo | (st.V[vaddr.index + 1, g.idx].astype(U64) << U64(32))
         return a + U64(offset & 0xFFFFFFFFFFFFFFFF)
 
-    def _lanes(self, g: Group, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        waves = np.broadcast_to(self.waves_of(g)[:, None], (g.k, 32))[mask]
-        lanes = np.broadcast_to(LANES[None, :], (g.k, 32))[mask].astype(np.int64)
+    def _lanes(self, g: Group, mask: np.ndarray) -> tuple[LazyArray, LazyArray]:
+        """Wave and lane of each active lane, computed only if an access needs them."""
+        every = self.st.all_active(g)
+
+        def positions():
+            return np.arange(g.k * 32) if every else np.flatnonzero(mask.reshape(-1))
+
+        waves = LazyArray(lambda: self.waves_of(g)[positions() // 32])
+        lanes = LazyArray(lambda: positions() % 32)
         return waves, lanes
+
+    def active(self, values: np.ndarray, g: Group, mask: np.ndarray) -> np.ndarray:
+        """Values of the active lanes, in lane order."""
+        return values.reshape(-1) if self.st.all_active(g) else values[mask]
 
     # ------------------------------------------------------------------ space resolution
     def _global_index(self, a: np.ndarray, nbytes: int, waves, lanes, kind) -> np.ndarray:
@@ -136,6 +161,7 @@ class Machine:
 
     def _lds_index(self, off: np.ndarray, nbytes: int, waves, lanes, kind) -> np.ndarray:
         off = off.astype(np.int64)
+        waves = np.asarray(waves)
         bad = np.flatnonzero(off + nbytes > self.lds_bytes)
         if bad.size:
             i = bad[0]
@@ -146,6 +172,7 @@ class Machine:
 
     def _scratch_index(self, off: np.ndarray, nbytes: int, waves, lanes, kind) -> np.ndarray:
         off = off.astype(np.int64)
+        waves, lanes = np.asarray(waves), np.asarray(lanes)
         top = int(off.max()) + nbytes if off.size else 0
         bad = np.flatnonzero((off + nbytes > self.private_limit) | (off < 0))
         if bad.size:
@@ -197,7 +224,7 @@ class Machine:
 
     # ------------------------------------------------------------------ accesses
     def access(self, seg, addrs, mask, nbytes, kind, g, data=None):
-        a = addrs[mask]
+        a = self.active(addrs, g, mask)
         waves, lanes = self._lanes(g, mask)
         parts = self._resolve(seg, a, nbytes, waves, lanes, kind)
         if kind == "store":
@@ -212,7 +239,7 @@ class Machine:
         return out
 
     def atomic(self, seg, addrs, mask, suffix, data, g, returns=True):
-        a = addrs[mask]
+        a = self.active(addrs, g, mask)
         waves, lanes = self._lanes(g, mask)
         wide = suffix.endswith("64")
         nbytes = 8 if wide else 4
@@ -226,13 +253,25 @@ class Machine:
                                   suffix, returns)
         return out
 
+    def _lds_bidx(self, offs: np.ndarray, mask: np.ndarray, nbytes: int, g: Group, kind: str):
+        off = self.active(offs, g, mask).astype(np.int64)
+        if off.size and int(off.max()) + nbytes > self.lds_bytes:
+            waves, lanes = self._lanes(g, mask)
+            self._lds_index(off, nbytes, waves, lanes, kind)  # raises the located fault
+        base = self.wave_wg[self.waves_of(g)] * self.lds_stride
+        return self.active(np.broadcast_to(base[:, None], (g.k, 32)), g, mask) + off
+
     def lds_access(self, offs, mask, nbytes, kind, g, data=None):
-        addrs = offs.astype(U64) | U64(SHARED_HI << 32)
-        return self.access("flat", addrs, mask, nbytes, kind, g, data)
+        bidx = self._lds_bidx(offs, mask, nbytes, g, kind)
+        if kind == "store":
+            mem.scatter(self.lds, bidx, data, nbytes)
+            return None
+        return mem.gather(self.lds, bidx, nbytes)
 
     def lds_atomic(self, offs, mask, suffix, data, g, returns=True):
-        addrs = offs.astype(U64) | U64(SHARED_HI << 32)
-        return self.atomic("flat", addrs, mask, suffix, data, g, returns)
+        wide = suffix.endswith("64")
+        bidx = self._lds_bidx(offs, mask, 8 if wide else 4, g, "atomic")
+        return mem.atomic(self.lds, bidx, ATOMICS[suffix], data, wide, suffix, returns)
 
     def scalar_load(self, addr: np.ndarray, nbytes: int, g: Group) -> list[np.ndarray]:
         waves = self.waves_of(g)

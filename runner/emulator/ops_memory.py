@@ -99,6 +99,8 @@ def _write_dest(m, g, dst, vals, suffix, mask):
 
 
 def _scatter_full(shape, mask, values):
+    if values.size == shape[0] * shape[1]:
+        return values.reshape(shape)
     out = np.zeros(shape, values.dtype)
     out[mask] = values
     return out
@@ -106,7 +108,7 @@ def _scatter_full(shape, mask, values):
 
 def _store_data(m, g, src, nbytes, mask, suffix=""):
     rows = m.st.V[src.index:src.index + max(nbytes // 4, 1), g.idx]
-    data = [r[mask] for r in rows]
+    data = [m.active(r, g, mask) for r in rows]
     if "d16_hi" in suffix:
         data = [data[0] >> U32(16)]
     return data
@@ -167,9 +169,9 @@ def _atomic_data(m, g, data_op, suffix, mask):
     regs = data_op.count // n
     out = []
     for r in range(regs):
-        lo = m.st.V[data_op.index + r * n, g.idx][mask]
+        lo = m.active(m.st.V[data_op.index + r * n, g.idx], g, mask)
         if wide:
-            hi = m.st.V[data_op.index + r * n + 1, g.idx][mask]
+            hi = m.active(m.st.V[data_op.index + r * n + 1, g.idx], g, mask)
             out.append(lo.astype(U64) | (hi.astype(U64) << U64(32)))
         else:
             out.append(lo)

@@ -153,21 +153,28 @@ def _carry(ins):
     rev = "subrev" in op
 
     def run(m, g):
-        x = typed(m, a, g, "u32").astype(U64)
-        y = typed(m, b, g, "u32").astype(U64)
+        x, y = typed(m, a, g, "u32"), typed(m, b, g, "u32")
         if rev:
             x, y = y, x
-        c = _lane_bits(m, cin, g).astype(U64) if cin is not None else U64(0)
+        c = _lane_bits(m, cin, g).astype(U32) if cin is not None else None
         if sub:
-            r = (x - y - c) & U64(0xFFFFFFFF)
-            carry = np.broadcast_to((y + c) > x, (g.k, 32))
+            r = x - y
+            carry = x < y
+            if c is not None:
+                carry = carry | (r < c)
+                r = r - c
         else:
-            s = x + y + c
-            r, carry = s & U64(0xFFFFFFFF), np.broadcast_to(s >> U64(32) != 0, (g.k, 32))
+            r = x + y
+            carry = r < x
+            if c is not None:
+                r = r + c
+                carry = carry | (r < c)
+        carry = np.broadcast_to(carry, (g.k, 32))
         if "clamp" in ins.modifiers:
-            r = np.where(carry, U64(0) if sub else U64(0xFFFFFFFF), r)
-        m.st.vwrite(dst.index, g, r.astype(U32))
-        m.st.swrite(sdst.index, g, pack_lanes(carry & m.st.exec_mask(g)))
+            r = np.where(carry, U32(0) if sub else U32(0xFFFFFFFF), r)
+        m.st.vwrite(dst.index, g, r)
+        if sdst.index != 124:
+            m.st.swrite(sdst.index, g, pack_lanes(carry & m.st.exec_mask(g)))
     return run
 
 

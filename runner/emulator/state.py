@@ -88,18 +88,24 @@ class WaveState:
         self.alive = np.zeros(waves, bool)
         self.barrier = np.zeros(waves, bool)
         self.sleeping = np.zeros(waves, bool)
+        self.exec_bool = np.zeros((waves, 32), bool)  # EXEC as lanes, kept in sync by swrite
+        self.exec_full = np.zeros(waves, bool)
+
+    def sync_exec(self, idx=slice(None)) -> None:
+        bits = self.S[EXEC, idx]
+        self.exec_bool[idx] = ((bits[:, None] >> LANES) & 1).astype(bool)
+        self.exec_full[idx] = bits == 0xFFFFFFFF
 
     # --- EXEC ---
     def exec_mask(self, g: Group) -> np.ndarray:
         if g._exec is None:
-            bits = self.S[EXEC, g.idx]
-            g._exec = ((bits[:, None] >> LANES) & 1).astype(bool)
-            g._all = bool(g._exec.all())
+            g._exec = self.exec_bool if g.full else self.exec_bool[g.idx]
         return g._exec
 
     def all_active(self, g: Group) -> bool:
-        self.exec_mask(g)
-        return bool(g._all)
+        if g._all is None:
+            g._all = bool(self.exec_full.all() if g.full else self.exec_full[g.idx].all())
+        return g._all
 
     # --- scalar operands: [k] arrays ---
     def sread(self, op: Operand, g: Group, typ: str = "b32") -> np.ndarray:
@@ -126,8 +132,9 @@ class WaveState:
                 self.S[reg + 1, g.idx] = (value >> U64(32)).astype(U32)
         else:
             self.S[reg, g.idx] = value
-        if reg in (EXEC, EXEC - 1) or (wide and reg + 1 == EXEC):
+        if reg == EXEC or (wide and reg + 1 == EXEC):
             self.S[EXEC + 1, g.idx] = 0
+            self.sync_exec(g.idx)
             g.reset_exec()
 
     # --- vector operands: [k, 32] (or broadcastable [k, 1]) arrays ---
