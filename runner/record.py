@@ -35,7 +35,7 @@ from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from cass.runner.backends.base import Unavailable  # noqa: E402
-from cass.runner.backends.nvidia import NvidiaBackend  # noqa: E402
+from cass.runner.backends.nvidia import NvidiaBackend, machine_info  # noqa: E402
 from cass.runner.diagnostics import CassError  # noqa: E402
 from cass.runner.recorded import load_recorded, write_record  # noqa: E402
 from cass.runner.results import RunResult  # noqa: E402
@@ -126,6 +126,9 @@ def record_paths(
     reason = backend.unavailable()
     if reason:
         raise Unavailable(f"cannot record on this machine: {reason}")
+    info = machine_info()
+    print(f"recording {len(sources)} program(s) on {info['gpu'] or 'an unnamed GPU'} (compute capability "
+          f"{info['compute_capability']}, driver {info['driver']}, CUDA {info['cuda']})", flush=True)
     lock, done, gpu_slots = threading.Lock(), [0], threading.Semaphore(gpu_jobs)
 
     def one(source: Path) -> Recording:
