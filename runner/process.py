@@ -114,7 +114,11 @@ def _run_logged(
             raise CassError(f"cannot start {cmd[0]}: {exc}") from None
         reaper = _Reaper(proc.pid, time.perf_counter())
         reaper.start()
-        timed_out, truncated = _watch(reaper, proc.pid, out_path, err_path, timeout_s, max_output_bytes)
+        try:
+            timed_out, truncated = _watch(reaper, proc.pid, out_path, err_path, timeout_s, max_output_bytes)
+        except BaseException:  # interrupted (Ctrl-C): never leave the program running
+            _kill_group(proc.pid)
+            raise
     proc.returncode = 0  # reaped by wait4 already; keep Popen from waiting again
     status = reaper.status or 0
     killed = timed_out or truncated
