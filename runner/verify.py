@@ -182,9 +182,10 @@ def judge(ref: RunResult, cand: RunResult, spec: RunSpec, names: tuple[str, str]
     if mismatches:
         message = f"the port differs from the original: {mismatches[0].render()}"
         return _verdict("mismatch", message, names, mismatches=mismatches, **ratios, **sides)
-    what = "stdout and exit code" if spec.compare_stdout else "exit code"
-    files = f" and {len(spec.output_files)} output file(s)" if spec.output_files else ""
-    message = f"the port matches the original ({what}{files}, rtol={spec.rtol:g}, atol={spec.atol:g})"
+    parts = [p for p, on in (("stdout", spec.compare_stdout), ("exit code", spec.compare_exit_code)) if on]
+    parts += [f"{len(spec.output_files)} output file(s)"] if spec.output_files else []
+    what = " and ".join(parts) or "nothing compared: the spec turns every comparison off"
+    message = f"the port matches the original ({what}, rtol={spec.rtol:g}, atol={spec.atol:g})"
     return _verdict("match", message, names, **ratios, **sides)
 
 
