@@ -18,9 +18,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 if not __package__:  # make `cass.runner` importable from the checkout (no install needed)
+    import atexit
+    import shutil
+
     _ns = Path(tempfile.mkdtemp(prefix="cass-ns-")) / "cass"
     _ns.mkdir()
     (_ns / "runner").symlink_to(ROOT / "runner")
+    atexit.register(shutil.rmtree, _ns.parent, True)
     sys.path.insert(0, str(_ns.parent))
 
 from cass.runner.backends.nvidia import NvidiaBackend, machine_info  # noqa: E402

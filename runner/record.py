@@ -16,12 +16,15 @@ from __future__ import annotations
 import sys
 
 if __name__ == "__main__" and not __package__:  # run as a file from a checkout: make `cass.runner` importable
+    import atexit
+    import shutil
     import tempfile
     from pathlib import Path as _P
 
     _ns = _P(tempfile.mkdtemp(prefix="cass-ns-")) / "cass"
     _ns.mkdir()
     (_ns / "runner").symlink_to(_P(__file__).resolve().parent)
+    atexit.register(shutil.rmtree, _ns.parent, True)
     sys.path[0] = str(_ns.parent)  # instead of runner/ itself
 
 import argparse  # noqa: E402

@@ -13,7 +13,6 @@ import base64
 import contextlib
 import datetime as dt
 import fcntl
-import hashlib
 import os
 import tempfile
 import tomllib
@@ -149,19 +148,22 @@ def read_records(path: Path) -> list[dict[str, Any]]:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """Serialise read-modify-write of one record file across processes (lock file in tmp)."""
-    digest = hashlib.sha256(str(path.resolve()).encode()).hexdigest()[:16]
-    with open(Path(tempfile.gettempdir()) / f"cass-record-{digest}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+def _locked(folder: Path) -> Iterator[None]:
+    """Serialise read-modify-write of the record files in `folder` across processes (an flock
+    on the folder itself: no lock file is left behind)."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         yield
+    finally:
+        os.close(fd)
 
 
 def write_record(source: Path, spec: RunSpec, result: RunResult) -> Path:
     """Add (or replace) the record for this source version and run key; atomic write."""
     path = record_path(source)
     new = make_record(source, spec, result)
-    with _locked(path):
+    with _locked(path.parent):
         return _merge_and_write(source, path, new)
 
 
