@@ -93,10 +93,10 @@ def port_and_verify(
 def port_and_verify_for_editor(path: str, settings: Any) -> dict[str, Any]:
     """The editor's entry: settings with `engine`, `gfx_arch`, `hip_version`; plain data back.
     The port goes to a temporary folder (the editor writes mirrors through its own commands),
-    kept when the verdict is not a match so that diagnostics point at a file that exists."""
+    kept when the port is wrong (mismatch, error) so that diagnostics point at a file that exists."""
     target = Target(gfx_arch=getattr(settings, "gfx_arch", "gfx1100"), hip_version=getattr(settings, "hip_version", "5.2"))
     outcome = port_and_verify(Path(path), engine=getattr(settings, "engine", DEFAULT_ENGINE), target=target)
     data = outcome.to_dict()
-    if outcome.verdict.accepted:
+    if outcome.verdict.status not in ("mismatch", "error"):
         outcome.cleanup()
     return data
