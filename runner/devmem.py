@@ -1,7 +1,7 @@
-"""Peak device memory of a CUDA program, measured by interposing the CUDA runtime's allocators.
+"""Peak device memory of a GPU program, measured by interposing the runtime's allocators.
 
-A program built with `-cudart shared` calls `cudaMalloc` & co. through the dynamic linker, so a
-small preloaded library (`LD_PRELOAD`) sees every allocation and free. It keeps the live total
+A program that calls `cudaMalloc` (built with `-cudart shared`) or `hipMalloc` & co. through the
+dynamic linker is seen by a small preloaded library (`LD_PRELOAD`): every allocation and free. It keeps the live total
 and its peak and appends `peak_bytes allocations attempts` to `$CASS_DEVICE_MEMORY_REPORT` when
 each process that loaded it exits. The emulator counts its `hipMalloc`s the same way, so the two peaks compare
 directly (the CASS paper's "memory preserved" measure). Standard library only.
@@ -22,7 +22,7 @@ SOURCE = r"""
 #include <stdio.h>
 #include <stdlib.h>
 
-/* cass device-memory interposer: live and peak bytes of cudaMalloc & co. */
+/* cass device-memory interposer: live and peak bytes of cudaMalloc / hipMalloc & co. */
 typedef int (*alloc_fn)(void **, size_t);
 typedef int (*alloc_flags_fn)(void **, size_t, unsigned int);
 typedef int (*pitch_fn)(void **, size_t *, size_t, size_t);
@@ -57,24 +57,35 @@ static void removed(void *ptr) {
     pthread_mutex_unlock(&lock);
 }
 
-int cudaMalloc(void **ptr, size_t size) {
-    int err = ((alloc_fn)next_fn("cudaMalloc"))(ptr, size);
-    added(err, err == 0 ? *ptr : NULL, size); return err;
-}
-int cudaMallocManaged(void **ptr, size_t size, unsigned int flags) {
-    int err = ((alloc_flags_fn)next_fn("cudaMallocManaged"))(ptr, size, flags);
-    added(err, err == 0 ? *ptr : NULL, size); return err;
-}
-int cudaMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
-    int err = ((pitch_fn)next_fn("cudaMallocPitch"))(ptr, pitch, width, height);
-    added(err, err == 0 ? *ptr : NULL, err == 0 ? *pitch * height : 0); return err;
-}
-int cudaMallocAsync(void **ptr, size_t size, void *stream) {
-    int err = ((async_fn)next_fn("cudaMallocAsync"))(ptr, size, stream);
-    added(err, err == 0 ? *ptr : NULL, size); return err;
-}
-int cudaFree(void *ptr) { removed(ptr); return ((free_fn)next_fn("cudaFree"))(ptr); }
-int cudaFreeAsync(void *ptr, void *stream) { removed(ptr); return ((free_async_fn)next_fn("cudaFreeAsync"))(ptr, stream); }
+/* One wrapper per allocator: call the real one (next in link order), then account for it. */
+#define WRAP_ALLOC(name) \
+    int name(void **ptr, size_t size) { \
+        alloc_fn f = (alloc_fn)next_fn(#name); if (!f) return 1; \
+        int err = f(ptr, size); added(err, err == 0 ? *ptr : NULL, size); return err; }
+#define WRAP_ALLOC_FLAGS(name) \
+    int name(void **ptr, size_t size, unsigned int flags) { \
+        alloc_flags_fn f = (alloc_flags_fn)next_fn(#name); if (!f) return 1; \
+        int err = f(ptr, size, flags); added(err, err == 0 ? *ptr : NULL, size); return err; }
+#define WRAP_PITCH(name) \
+    int name(void **ptr, size_t *pitch, size_t width, size_t height) { \
+        pitch_fn f = (pitch_fn)next_fn(#name); if (!f) return 1; \
+        int err = f(ptr, pitch, width, height); \
+        added(err, err == 0 ? *ptr : NULL, err == 0 ? *pitch * height : 0); return err; }
+#define WRAP_ASYNC(name) \
+    int name(void **ptr, size_t size, void *stream) { \
+        async_fn f = (async_fn)next_fn(#name); if (!f) return 1; \
+        int err = f(ptr, size, stream); added(err, err == 0 ? *ptr : NULL, size); return err; }
+#define WRAP_FREE(name) \
+    int name(void *ptr) { free_fn f = (free_fn)next_fn(#name); if (!f) return 1; removed(ptr); return f(ptr); }
+#define WRAP_FREE_ASYNC(name) \
+    int name(void *ptr, void *stream) { \
+        free_async_fn f = (free_async_fn)next_fn(#name); if (!f) return 1; removed(ptr); return f(ptr, stream); }
+
+/* CUDA runtime (nvidia backend) and HIP runtime (rocm backend): the same shapes. */
+WRAP_ALLOC(cudaMalloc) WRAP_ALLOC_FLAGS(cudaMallocManaged) WRAP_PITCH(cudaMallocPitch)
+WRAP_ASYNC(cudaMallocAsync) WRAP_FREE(cudaFree) WRAP_FREE_ASYNC(cudaFreeAsync)
+WRAP_ALLOC(hipMalloc) WRAP_ALLOC_FLAGS(hipMallocManaged) WRAP_PITCH(hipMallocPitch)
+WRAP_ASYNC(hipMallocAsync) WRAP_FREE(hipFree) WRAP_FREE_ASYNC(hipFreeAsync)
 
 /* One line per process that loaded the library (the launcher, the program, its children). */
 __attribute__((destructor)) static void report(void) {

@@ -13,10 +13,14 @@ backend cannot judge this program here (no device, stale record). Standard libra
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
+from cass.runner import devmem
 from cass.runner.diagnostics import CassError, Diagnostic
 from cass.runner.process import collect_outputs, prepare_run_dir, run_limited
 from cass.runner.results import RunResult, combine_runs
@@ -103,3 +107,15 @@ def run_native(cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] 
 
 def spec_env(spec: RunSpec, base: dict[str, str]) -> dict[str, str]:
     return {**base, **spec.env_dict}
+
+
+def run_measured(cmd: list[str], spec: RunSpec, backend: str) -> RunResult:
+    """One run with the device-memory interposer preloaded (see cass.runner.devmem): the
+    result's `device_peak_bytes` is the peak of the runtime's allocations."""
+    with tempfile.TemporaryDirectory(prefix="cass-devmem-") as tmp:
+        report = Path(tmp) / "report"
+        result = run_once(cmd, spec, backend, devmem.preload_env(spec_env(spec, dict(os.environ)), report))
+        measured = devmem.parse_report(report)
+    if measured is None or measured[2] == 0:  # no report, or the allocators were not reached
+        return result
+    return replace(result, device_peak_bytes=measured[0])

@@ -8,13 +8,11 @@ from __future__ import annotations
 import datetime as dt
 import os
 import platform
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
-from cass.runner import toolchain
-from cass.runner import devmem
-from cass.runner.backends.base import BuildFailed, repeat_runs, run_once, spec_env
+from cass.runner import devmem, toolchain
+from cass.runner.backends.base import BuildFailed, repeat_runs, run_measured
 from cass.runner.diagnostics import CassError
 from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec
@@ -53,19 +51,8 @@ class NvidiaBackend:
 
     def run(self, source: Path, artifact: Path, spec: RunSpec) -> RunResult:
         cmd = [str(artifact), *spec.args]
-        result = repeat_runs(lambda: _run_measured(cmd, spec, self.name), spec)
+        result = repeat_runs(lambda: run_measured(cmd, spec, self.name), spec)
         return _with_info(result, machine_info())
-
-
-def _run_measured(cmd: list[str], spec: RunSpec, backend: str) -> RunResult:
-    """One run with the device-memory interposer preloaded (see cass.runner.devmem)."""
-    with tempfile.TemporaryDirectory(prefix="cass-devmem-") as tmp:
-        report = Path(tmp) / "report"
-        result = run_once(cmd, spec, backend, devmem.preload_env(spec_env(spec, dict(os.environ)), report))
-        measured = devmem.parse_report(report)
-    if measured is None or measured[2] == 0:  # no report, or the allocators were not reached
-        return result
-    return replace(result, device_peak_bytes=measured[0])
 
 
 def shared_cudart_flags() -> list[str]:

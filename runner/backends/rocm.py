@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from cass.runner import toolchain
-from cass.runner.backends.base import BuildFailed, run_native, spec_env
+from cass.runner.backends.base import BuildFailed, repeat_runs, run_measured
 from cass.runner.compiler_output import error_summary, parse_compiler_output
 from cass.runner.process import run_compiler
 from cass.runner.results import RunResult
@@ -48,6 +48,7 @@ class RocmBackend:
         return exe
 
     def run(self, source: Path, artifact: Path, spec: RunSpec) -> RunResult:
-        result = run_native([str(artifact), *spec.args], spec, self.name, spec_env(spec, dict(os.environ)))
+        cmd = [str(artifact), *spec.args]
+        result = repeat_runs(lambda: run_measured(cmd, spec, self.name), spec)
         gpu = amd_gpus()[0]
         return replace(result, info={"gpu": gpu.name, "arch": gpu.arch, **result.info})

@@ -147,3 +147,17 @@ def test_port_that_crashes_on_the_device_shows_the_fault(original: Path, tmp_pat
     verdict = verify(original, port, backends=BACKENDS)
     assert verdict.status == "mismatch" and verdict.mismatches[0].where == "exit_code"
     assert "emulator fault" in verdict.message
+
+
+def test_allocator_interposer_agrees_with_the_emulators_count(tmp_path: Path, hip_backend, monkeypatch):
+    """The preloaded hipMalloc/cudaMalloc interposer (used by the rocm and nvidia backends) on a
+    real HIP program: the cass HIP runtime stands in for ROCm's libamdhip64 here."""
+    from cass.runner.backends.base import run_measured
+    from cass.runner.backends.emulator import EmulatorBackend
+
+    monkeypatch.setenv("CASS_EMULATOR_PYTHON", __import__("sys").executable)
+    exe = EmulatorBackend().build(EXAMPLES / "saxpy.hip", tmp_path)
+    measured = run_measured([str(exe), "4096", "2.5"], RunSpec(), "rocm")
+    emulated = EmulatorBackend().run(EXAMPLES / "saxpy.hip", exe, RunSpec(args=("4096", "2.5")))
+    assert measured.exit_code == 0 and measured.device_peak_bytes == 2 * 4096 * 4
+    assert emulated.device_peak_bytes == measured.device_peak_bytes
