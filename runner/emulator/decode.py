@@ -124,7 +124,7 @@ def _split_modifiers(parts: list[str]) -> tuple[list[str], dict[str, str]]:
     if not parts:
         return parts, mods
     # modifiers follow the last operand, separated by spaces (brackets may hold commas)
-    words = re.findall(r"\S+\[[^\]]*\]|\S+", parts[-1])
+    words = re.findall(r"\S+\[[^\]]*\]\S*|\S+", parts[-1])
     head = words[:1]
     for w in words[1:]:
         key, _, value = w.partition(":")

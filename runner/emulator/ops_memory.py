@@ -10,7 +10,8 @@ from cass.runner.emulator.state import U32, U64, Fault, res
 
 _SIZES = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "b8": 1, "b16": 2, "b32": 4, "b64": 8,
           "b96": 12, "b128": 16, "b256": 32, "b512": 64, "d16_b16": 2, "d16_hi_b16": 2,
-          "d16_u8": 1, "d16_i8": 1, "d16_hi_u8": 1, "d16_hi_i8": 1}
+          "d16_u8": 1, "d16_i8": 1, "d16_hi_u8": 1, "d16_hi_i8": 1, "d16_hi_b8": 1,
+          "d16_b8": 1}
 
 F32 = np.float32
 

@@ -114,7 +114,8 @@ class Device:
         private = desc.private_segment_size + (DYNAMIC_STACK_BYTES if desc.enabled(11) else 0)
         per_batch = batch_size(kernel, dims, program)
         wpg = (dims.threads + 31) // 32
-        hostcall = HostcallBuffer(per_batch * wpg)
+        uses_hostcall = any(a.get(".value_kind") == "hidden_hostcall_buffer" for a in kernel.args)
+        hostcall = HostcallBuffer(per_batch * wpg if uses_hostcall else 1)
         queue = Block(256, "queue")
         kernarg = build_kernargs(kernel, dims, args_ptr, blob, shmem, hostcall, queue)
         kd_address = co.base + co.symbols.get(kernel.name + ".kd", (0,))[0]

@@ -1,0 +1,79 @@
+"""Emulator speed on large launches, from the emulator's own counters.
+
+    .venv/bin/python benchmarks/bench_emulator.py            # 1M vadd, 256^2 GEMM, 1M reduction
+    .venv/bin/python benchmarks/bench_emulator.py --quick    # smaller sizes
+    .venv/bin/python benchmarks/bench_emulator.py --json out.json
+
+Each program is compiled with clang-16 (-O3) for gfx1100, linked against the cass HIP runtime and
+run; the table reports lane-instructions per second of emulation time (kernel time only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from cass.runner.emulator import build_hip_program, run_program
+
+HERE = Path(__file__).parent / "emulator"
+CASES = [  # (label, source, full-size args, quick args)
+    ("vector add, 1M threads", "vadd.hip", ["1000000"], ["100000"]),
+    ("tiled GEMM 16x16 tiles", "gemm.hip", ["256"], ["128"]),
+    ("shared-memory reduction", "reduce.hip", ["1048576"], ["131072"]),
+]
+
+
+def run_cases(quick: bool) -> list[dict]:
+    results = []
+    with tempfile.TemporaryDirectory() as tmp, Progress(transient=True) as progress:
+        task = progress.add_task("emulating", total=len(CASES))
+        for label, source, full, small in CASES:
+            args = small if quick else full
+            progress.update(task, description=f"{label}: build")
+            exe = build_hip_program(HERE / source, Path(tmp) / source, extra_args=["-O3"])
+            progress.update(task, description=f"{label}: run")
+            run = run_program(exe, args, timeout_s=1800)
+            s = run.stats
+            results.append({"program": label, "args": " ".join(args), "ok": run.exit_code == 0,
+                            "wave_instructions": s.instructions,
+                            "lane_instructions": s.lane_instructions,
+                            "lane_utilisation": s.lane_utilisation,
+                            "emulation_s": s.emulation_wall_s,
+                            "mlane_per_s": s.lane_instructions_per_s / 1e6})
+            progress.advance(task)
+    return results
+
+
+def render(results: list[dict]) -> Table:
+    table = Table(title="cass RDNA3 emulator speed (kernel time only)")
+    for col in ("program", "args", "ok", "wave instr", "lane instr", "lane util",
+                "emulation s", "M lane-instr/s"):
+        table.add_column(col, justify="left" if col in ("program", "args") else "right")
+    for r in results:
+        table.add_row(r["program"], r["args"], "yes" if r["ok"] else "NO",
+                      f"{r['wave_instructions']:,}", f"{r['lane_instructions']:,}",
+                      f"{100 * r['lane_utilisation']:.1f}%", f"{r['emulation_s']:.2f}",
+                      f"{r['mlane_per_s']:.1f}")
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="smaller launches")
+    parser.add_argument("--json", type=Path, help="also write the results as JSON")
+    opts = parser.parse_args(argv)
+    results = run_cases(opts.quick)
+    Console(width=max(Console().width, 120)).print(render(results))
+    if opts.json:
+        opts.json.write_text(json.dumps(results, indent=2))
+    return 0 if all(r["ok"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
