@@ -96,7 +96,8 @@ class Attempt:
     translate_s: float = 0.0
     diagnostics: int = 0
     reference_problem: str | None = None  # why there is no usable NVIDIA reference
-    facts: dict[str, Any] = field(default_factory=dict)
+    facts: dict[str, Any] = field(default_factory=dict)  # TaskResult fields learnt so far
+    artifacts: dict[str, Any] = field(default_factory=dict)  # intermediate texts (SASS, host port)
 
     def finish(self, status: str, message: str, **facts: Any) -> None:
         t, c = self.task, self.config
