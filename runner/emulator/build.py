@@ -150,10 +150,10 @@ def device_lib_dir() -> Path:
 
 
 def hip_compile_command(source: Path, output: Path, offload_arch: str, extra: tuple) -> list[str]:
-    try:  # the project's shared toolchain helper, when available
-        from cass.runner.toolchain import hip_clang_command  # type: ignore[attr-defined]
+    try:  # the project's shared toolchain helper
+        from cass.runner.toolchain import hip_clang_command
 
-        base = list(hip_clang_command())
+        base = list(hip_clang_command(offload_arch))
     except (ImportError, AttributeError, TypeError):
         base = ["clang++-16"]
     if "-x" not in base:
