@@ -11,7 +11,14 @@ Public API:
 """
 
 from cass.models.bench.harness import RunConfig, TaskResult, evaluate, run_benchmark
-from cass.models.bench.tasks import TASKS_ROOT, Problem, Task, coverage, discover_tasks, validate_task
+from cass.models.bench.tasks import (
+    TASKS_ROOT,
+    Problem,
+    Task,
+    coverage,
+    discover_tasks,
+    validate_task,
+)
 
 __all__ = [
     "TASKS_ROOT",

@@ -85,7 +85,7 @@ def bundle_code_object(code_object: Path, output: Path) -> Path:
     cmd = ["clang-offload-bundler-16", "-type=o", "-bundle-align=4096", BUNDLE_TARGETS,
            "-input=/dev/null", f"-input={code_object}", f"-output={output}"]  # fmt: skip
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
+        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
     except (FileNotFoundError, subprocess.TimeoutExpired) as exc:
         raise CassError(f"clang-offload-bundler-16 failed ({exc}); install clang-tools-16") from None
     if proc.returncode != 0:

@@ -123,7 +123,7 @@ def plot_accuracy(summary: dict[str, Any], path: Path) -> Path:
 def write_reports(results: list[TaskResult], out_dir: Path, meta: dict[str, Any]) -> dict[str, Path]:
     """results.json (every task + summary), report.md and accuracy.png in `out_dir`."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    meta = {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), **meta}
+    meta = {"date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), **meta}
     summary = summarize(results)
     payload = {"meta": meta, "summary": summary, "results": [r.to_dict() for r in results]}
     paths = {"json": out_dir / RESULTS_NAME, "markdown": out_dir / MARKDOWN_NAME, "plot": out_dir / PLOT_NAME}

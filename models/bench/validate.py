@@ -44,7 +44,7 @@ def compile_problems(nvcc: Path, task: Task, archs: tuple[str, ...]) -> list[Pro
     with tempfile.TemporaryDirectory(prefix="cass-bench-nvcc-") as work:
         cmd = nvcc_command(nvcc, task, archs, Path(work) / "task")
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S, cwd=work)
+            proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S, cwd=work)
         except subprocess.TimeoutExpired:
             return [Problem(task.source, 1, f"nvcc took over {COMPILE_TIMEOUT_S} s")]
     if proc.returncode == 0:

@@ -13,25 +13,24 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
+from cass.runner.diagnostics import CassError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cass.runner.diagnostics import CassError
-
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
-DomainOpt = Annotated[Optional[list[str]], typer.Option("--domain", "-d", help="Only this domain (repeatable).")]
-TaskOpt = Annotated[Optional[str], typer.Option("--task", "-t", help="Only tasks whose name or domain/name matches this glob.")]
+DomainOpt = Annotated[list[str] | None, typer.Option("--domain", "-d", help="Only this domain (repeatable).")]
+TaskOpt = Annotated[str | None, typer.Option("--task", "-t", help="Only tasks whose name or domain/name matches this glob.")]
 OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Folder for results.json, report.md, accuracy.png and the cache.")]
 DEFAULT_OUT = Path("bench-results")
 
 
-def _tasks(domain: Optional[list[str]], task: Optional[str]) -> list:
+def _tasks(domain: list[str] | None, task: str | None) -> list:
     from cass.models.bench.tasks import discover_tasks
 
     tasks = discover_tasks(domains=domain or None, pattern=task)
@@ -81,7 +80,7 @@ def list_command(domain: DomainOpt = None, task: TaskOpt = None,
 
 def validate_command(domain: DomainOpt = None, task: TaskOpt = None,
                      compile_: Annotated[bool, typer.Option("--compile/--no-compile", help="Also compile each main.cu with nvcc.")] = True,
-                     arch: Annotated[Optional[list[str]], typer.Option("--arch", help="nvcc arch (repeatable); default sm_90 and sm_80.")] = None,
+                     arch: Annotated[list[str] | None, typer.Option("--arch", help="nvcc arch (repeatable); default sm_90 and sm_80.")] = None,
                      jobs: Annotated[int, typer.Option("--jobs", "-j", help="Parallel compilations.")] = 2) -> None:  # fmt: skip
     """Check every task.toml and main.cu; compile each with nvcc for sm_90 and sm_80."""
     from cass.models.bench.validate import DEFAULT_ARCHS, validate_tasks

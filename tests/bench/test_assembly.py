@@ -10,7 +10,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from cass.models import registry
 from cass.models.bench.harness import RunConfig, evaluate
 from cass.models.bench.tasks import discover_tasks

@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cass.models.bench.harness import RunConfig, TaskResult, evaluate, run_benchmark, verdict_status
 from cass.models.bench.report import load_results, markdown, summarize, write_reports
 from cass.models.bench.tasks import discover_tasks

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cass.models.bench.catalog import DOMAINS, FEATURES
 from cass.models.bench.tasks import TASKS_ROOT, coverage, discover_tasks, task_dirs, validate_task
 from cass.runner.diagnostics import CassError

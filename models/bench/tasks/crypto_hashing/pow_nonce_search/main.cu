@@ -1,5 +1,5 @@
-// Proof-of-work style nonce search: find every nonce in [0, 2^18) whose
-// 64-bit hash of (header, nonce) has at least 14 leading zero bits, and the
+// Proof-of-work style nonce search: find every nonce in [0, 2^16) whose
+// 64-bit hash of (header, nonce) has at least 12 leading zero bits, and the
 // smallest such nonce. Warps vote with __ballot_sync; lane 0 counts winners
 // with __popc and publishes the warp's first winner (__ffs) via atomicMin.
 #include <cstdio>
@@ -19,8 +19,8 @@
     } while (0)
 
 #define WARP_SIZE 32
-static const uint32_t kNonces = 1u << 18;
-static const int kDifficulty = 14;
+static const uint32_t kNonces = 1u << 16;
+static const int kDifficulty = 12;
 static const int kHeaderWords = 8;
 
 struct Header { uint64_t w[kHeaderWords]; };

@@ -20,7 +20,7 @@
     } while (0)
 
 #define THREADS 256
-static const int kPaths = 65536;
+static const int kPaths = 16384;
 static const int kSteps = 16;
 
 struct Market { float s0, strike, rate, vol, maturity; };

@@ -1,5 +1,5 @@
 // Metropolis sampling of a discrete double-well distribution on states
-// 0..N-1 (N is a template parameter) with 2048 independent chains of 512
+// 0..N-1 (N is a template parameter) with 2048 independent chains of 256
 // steps. Proposals and acceptance use a counter-based integer hash; the
 // acceptance probability exp(-dE/T) is an integer threshold table in constant
 // memory, so every chain is bit-reproducible on host and device.
@@ -23,7 +23,7 @@
 #define NUM_STATES 64
 #define THREADS 128
 static const int kChains = 2048;
-static const int kSteps = 512;
+static const int kSteps = 256;
 static const int kMaxDelta = 32;          // larger energy increases are always rejected
 static const double kTemperature = 3.0;
 __constant__ uint32_t cAccept[kMaxDelta + 1];

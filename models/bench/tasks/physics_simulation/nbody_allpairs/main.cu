@@ -19,7 +19,7 @@
     } while (0)
 
 #define TILE 256
-static const int kBodies = 1024;
+static const int kBodies = 512;
 static const float kSoftening2 = 0.01f;
 static const float kDt = 0.005f;
 

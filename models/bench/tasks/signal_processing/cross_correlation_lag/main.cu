@@ -18,7 +18,7 @@
         }                                                                       \
     } while (0)
 
-static const int kLen = 4096;
+static const int kLen = 2048;
 static const int kMaxLag = 256;          // lags in [-kMaxLag, kMaxLag)
 static const int kNumLags = 2 * kMaxLag;
 static const int kTrueDelay = 137;
