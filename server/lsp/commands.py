@@ -9,8 +9,10 @@ Expected failures (not CUDA, too big, closed, engine missing) come back as a mes
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Any
+from collections.abc import Awaitable
+from typing import Any, TypeVar
 
 from cass.models import mirror
 from cass.runner.diagnostics import CassError
@@ -22,6 +24,7 @@ from .progress import Cancelled, with_progress
 from .server import CassServer
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def _uri(args: list[Any]) -> str:
@@ -118,4 +121,16 @@ def setup(server: CassServer) -> None:
 def _register(server: CassServer, name: str) -> None:
     @server.command(name)
     async def command(*args) -> dict[str, Any]:
-        return await run_command(server, name, list(args))
+        return await cancellable(server, run_command(server, name, list(args)))
+
+
+async def cancellable(server: CassServer, work: Awaitable[T]) -> T:
+    """Run a command's work as a task that `$/cancelRequest` of its request can cancel."""
+    request_id = server.protocol.msg_id
+    task = asyncio.ensure_future(work)
+    if request_id is not None:
+        server.running[request_id] = task
+    try:
+        return await task
+    finally:
+        server.running.pop(request_id, None)

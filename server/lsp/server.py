@@ -16,6 +16,7 @@ from cass.models.engine import Target, Translation
 from cass.runner.diagnostics import CassError
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from .documents import Snapshot
 from .settings import Settings
@@ -30,14 +31,31 @@ def _version() -> str:
         return "0"
 
 
+class CassProtocol(LanguageServerProtocol):
+    """pygls's protocol, plus: `$/cancelRequest` also cancels the task of a running command.
+
+    (pygls cancels the future it answers through; a command's coroutine runs on behind a
+    generator, so without this a cancelled verification would run to its end.)"""
+
+    def _handle_cancel_notification(self, msg_id: object) -> None:
+        super()._handle_cancel_notification(msg_id)
+        running = getattr(self._server, "running", {}).get(msg_id)
+        if running is not None:
+            running.cancel()
+
+
 class CassServer(LanguageServer):
     """pygls server plus what every cass feature needs: settings, snapshots, capability checks,
     diagnostics kept per producer (rules findings and verdicts are published together)."""
 
     def __init__(self) -> None:
         super().__init__(
-            "cass", _version(), text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental
+            "cass",
+            _version(),
+            text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+            protocol_cls=CassProtocol,
         )
+        self.running: dict[object, asyncio.Task[object]] = {}  # request id -> command task
         self.settings = Settings()
         self.settings_problems: list[str] = []  # the last invalid values reported
         self.diagnostic_sets: dict[str, dict[str, list[lsp.Diagnostic]]] = {}

@@ -129,18 +129,3 @@ async def test_turning_diagnostics_off_and_on(vscode: LanguageClient, project: P
     vscode._configuration[""] = {"cass": {"diagnostics": {"enable": True}}}
     vscode.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
     await wait_for(lambda: bool(vscode.diagnostics[uri]), what="diagnostics to return")
-
-
-async def test_cancel_from_the_progress_report(vscode: LanguageClient, project: Path) -> None:
-    uri = open_file(vscode, project / "src" / "saxpy.cu")
-    pending = asyncio.ensure_future(run_command(vscode, "cass.portAndVerify", uri))
-    await wait_for(lambda: any(vscode.progress_reports.values()), what="the progress report")
-    token = next(t for t, items in vscode.progress_reports.items() if items)
-    vscode.window_work_done_progress_cancel(lsp.WorkDoneProgressCancelParams(token=token))
-    result = await pending
-    if result["status"] == "cancelled":
-        assert "cancelled" in result["message"]
-        assert vscode.progress_reports[token][-1].message == "cancelled"
-    else:  # the verification finished before the cancel arrived
-        assert result["status"] == "ok"
-    await still_serving(vscode, project)

@@ -1,0 +1,113 @@
+"""End to end: "Port and verify": the verdict as a message and diagnostics, progress, and
+cancellation (from the progress report and by `$/cancelRequest`) that stops the work.
+
+The NVIDIA side comes from a reference record beside the source. These tests write the record
+themselves: saxpy.cu prints "done" and exits 0 on any GPU (it prints nothing that depends on the
+device), so the record holds the program's known output; its `gpu` field says it was not
+measured. The HIP side really runs: the rules engine's port is compiled for gfx1100 and executed
+by the cass RDNA3 emulator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from cass.runner.recorded import write_record
+from cass.runner.results import RunResult
+from cass.runner.spec import load_run_spec
+from lsp_testing import messages, open_file, run_command, wait_for
+from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.toolchain]
+
+
+def record_known_output(source: Path) -> None:
+    info = {"gpu": "not measured: the program's known output, written by the editor tests"}
+    result = RunResult(backend="nvidia", exit_code=0, stdout="done\n", info=info)
+    write_record(source, load_run_spec(source), result)
+
+
+def progress_values(client: LanguageClient) -> list[object]:
+    return [value for items in client.progress_reports.values() for value in items]
+
+
+async def test_port_and_verify_reports_a_match(vscode: LanguageClient, project: Path) -> None:
+    source = project / "src" / "saxpy.cu"
+    record_known_output(source)
+    uri = open_file(vscode, source)
+    result = await run_command(vscode, "cass.portAndVerify", uri)
+    assert result["status"] == "ok", result
+    assert result["message"].startswith("saxpy.cu: match (recorded vs emulator): the port matches")
+    await wait_for(
+        lambda: any(d.code == "verify-match" for d in vscode.diagnostics.get(uri, [])),
+        what="the verdict diagnostic",
+    )
+    summary = next(d for d in vscode.diagnostics[uri] if d.code == "verify-match")
+    assert summary.severity == lsp.DiagnosticSeverity.Information
+    assert summary.range.start.line == 0
+    assert any(d.code == "CASS061" for d in vscode.diagnostics[uri]), "rules findings stay"
+    assert any(m.startswith("saxpy.cu: match") for m in messages(vscode))
+    reports = progress_values(vscode)
+    assert isinstance(reports[0], lsp.WorkDoneProgressBegin)
+    assert reports[0].title == "Port and verify saxpy.cu" and reports[0].cancellable
+    assert isinstance(reports[-1], lsp.WorkDoneProgressEnd) and reports[-1].message == "done"
+
+
+async def test_without_a_reference_the_verdict_says_why(
+    emacs: LanguageClient, project: Path
+) -> None:
+    uri = open_file(emacs, project / "src" / "saxpy.cu")
+    result = await run_command(emacs, "cass.portAndVerify", uri)
+    assert result["status"] == "ok", result
+    assert result["message"].startswith("saxpy.cu: unverifiable")
+    assert "record" in result["message"] or "NVIDIA" in result["message"]
+    await wait_for(
+        lambda: any(d.code == "verify-unverifiable" for d in emacs.diagnostics.get(uri, [])),
+        what="the verdict diagnostic",
+    )
+
+
+async def test_cancel_from_the_progress_report(vscode: LanguageClient, project: Path) -> None:
+    source = project / "src" / "saxpy.cu"
+    record_known_output(source)
+    uri = open_file(vscode, source)
+    pending = asyncio.ensure_future(run_command(vscode, "cass.portAndVerify", uri))
+    await wait_for(lambda: progress_values(vscode), what="the progress report")
+    token = next(t for t, items in vscode.progress_reports.items() if items)
+    vscode.window_work_done_progress_cancel(lsp.WorkDoneProgressCancelParams(token=token))
+    result = await asyncio.wait_for(pending, 30)
+    assert result == {"status": "cancelled", "message": "Port and verify saxpy.cu: cancelled"}
+    assert vscode.progress_reports[token][-1].message == "cancelled"
+    assert not any(
+        d.code and str(d.code).startswith("verify-") for d in vscode.diagnostics.get(uri, [])
+    )
+    follow_up = await run_command(
+        vscode,
+        "cass.portSelectionToNewDocument",
+        uri,
+        {"start": {"line": 19, "character": 0}, "end": {"line": 21, "character": 0}},
+    )
+    assert follow_up["status"] == "ok", "the server serves on after a cancellation"
+
+
+async def test_cancel_request_stops_the_command(emacs: LanguageClient, project: Path) -> None:
+    source = project / "src" / "saxpy.cu"
+    record_known_output(source)
+    uri = open_file(emacs, source)
+    command = lsp.ExecuteCommandParams(command="cass.portAndVerify", arguments=[uri])
+    pending = asyncio.ensure_future(
+        emacs.protocol.send_request_async(
+            lsp.WORKSPACE_EXECUTE_COMMAND, command, msg_id="verify-to-cancel"
+        )
+    )
+    await wait_for(lambda: progress_values(emacs), what="the progress report")
+    emacs.protocol.notify(lsp.CANCEL_REQUEST, lsp.CancelParams(id="verify-to-cancel"))
+    with pytest.raises(Exception, match="cancel"):
+        await asyncio.wait_for(pending, 30)
+    await wait_for(
+        lambda: isinstance(progress_values(emacs)[-1], lsp.WorkDoneProgressEnd), what="the end"
+    )
+    assert progress_values(emacs)[-1].message == "cancelled"
