@@ -88,6 +88,10 @@ def verify(
         spec = spec.replace(base_dir=str(original.resolve().parent))
     wanted = backends or (None, None)
     base = dict(original=str(original), port=str(candidate))
+    missing = [str(spec.resolve_input(n)) for n in spec.input_files if not spec.resolve_input(n).is_file()]
+    if missing:
+        message = f"input file(s) of the run spec not found: {', '.join(missing)}; add them or fix `input_files`"
+        return _verdict("unverifiable", message, (_named(wanted[0]) or "?", _named(wanted[1]) or "?"), **base)
     names = [_named(w) or "?" for w in wanted]
     try:
         ref_backend, ref_notes = choose_backend("cuda", _named(wanted[0]))

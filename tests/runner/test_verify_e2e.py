@@ -161,3 +161,11 @@ def test_allocator_interposer_agrees_with_the_emulators_count(tmp_path: Path, hi
     emulated = EmulatorBackend().run(EXAMPLES / "saxpy.hip", exe, RunSpec(args=("4096", "2.5")))
     assert measured.exit_code == 0 and measured.device_peak_bytes == 2 * 4096 * 4
     assert emulated.device_peak_bytes == measured.device_peak_bytes
+
+
+def test_a_missing_input_file_is_named_before_anything_runs(tmp_path: Path):
+    source = tmp_path / "k.cu"
+    source.write_text('// cass: input_files = ["data/in.txt"]\nint main() { return 0; }\n')
+    verdict = verify(source, EXAMPLES / "saxpy.hip")
+    assert verdict.status == "unverifiable"
+    assert f"input file(s) of the run spec not found: {tmp_path / 'data' / 'in.txt'}" in verdict.message
