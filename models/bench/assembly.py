@@ -132,10 +132,9 @@ def step_build_and_run(a: Attempt) -> None:
 def _run_and_judge(a: Attempt, host: Path, exe: Path):  # -> cass.runner.verify.Verdict
     from cass.runner.backends import get_backend
     from cass.runner.recorded import load_recorded
-    from cass.runner.spec import load_run_spec
     from cass.runner.verify import judge
 
-    spec = load_run_spec(a.task.source)
+    spec = a.config.spec_for(a.task)
     reference = load_recorded(a.task.source, spec)
     candidate = get_backend("emulator").run(host, exe, spec)
     return judge(reference, candidate, spec, ("recorded", "emulator"), original=str(a.task.source), port=str(host))

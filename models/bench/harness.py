@@ -39,6 +39,14 @@ class RunConfig:
     jobs: int = 1
     resume: bool = False
     out_dir: Path = Path("bench-results")
+    timeout_s: float | None = None  # per run of a port, instead of each task's own limit
+
+    def spec_for(self, task: Task) -> Any:
+        """The task's run spec (from its task.toml), with this run's time limit when one is set."""
+        from cass.runner.spec import load_run_spec
+
+        spec = load_run_spec(task.source)
+        return spec.replace(timeout_s=float(self.timeout_s)) if self.timeout_s else spec
 
     @property
     def cache_dir(self) -> Path:
@@ -179,14 +187,13 @@ def step_build_only(a: Attempt) -> None:
 
 
 def step_verify(a: Attempt) -> None:
-    from cass.runner.spec import load_run_spec
     from cass.runner.verify import verify
 
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cass-bench-") as work:
         port = Path(work) / "main.hip"
         port.write_text(a.port_text, encoding="utf-8")
-        verdict = verify(a.task.source, port, load_run_spec(a.task.source), backends=("recorded", a.config.backend))
+        verdict = verify(a.task.source, port, a.config.spec_for(a.task), backends=("recorded", a.config.backend))
     a.facts["verify_s"] = round(time.perf_counter() - start, 3)
     a.facts["notes"] = tuple(verdict.notes)
     status, stages = verdict_status(verdict.status, verdict.candidate is not None)
@@ -247,7 +254,7 @@ def cache_key(task: Task, engine: str, version: str, config: RunConfig) -> str:
     ident = {
         "task": task.ident, "source": _digest(task.source), "meta": _digest(task.meta_path),
         "reference": _digest(task.reference_path), "engine": engine, "engine_version": version,
-        "backend": config.backend, "level": config.level, "harness": HARNESS_VERSION,
+        "backend": config.backend, "level": config.level, "timeout_s": config.timeout_s, "harness": HARNESS_VERSION,
     }  # fmt: skip
     return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:20]
 

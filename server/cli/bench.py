@@ -103,6 +103,7 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
                 domain: DomainOpt = None, task: TaskOpt = None,
                 jobs: Annotated[int, typer.Option("--jobs", "-j", help="Tasks evaluated in parallel processes.")] = max(1, (os.cpu_count() or 2) // 2),
                 resume: Annotated[bool, typer.Option("--resume", help="Reuse cached results whose inputs did not change.")] = False,
+                timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds per port run (default: each task's timeout_s).")] = None,
                 out_dir: OutOpt = DEFAULT_OUT) -> None:  # fmt: skip
     """Port every task, run the port, compare with the NVIDIA reference; write the reports."""
     from cass.models.bench.harness import LEVELS, PORT_BACKENDS, RunConfig, run_benchmark
@@ -113,7 +114,9 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
     if level not in LEVELS:
         raise CassError(f"unknown level {level!r}: choose {' or '.join(LEVELS)}")
     tasks = _tasks(domain, task)
-    config = RunConfig(_engines(engine), backend, level, max(1, jobs), resume, out_dir)
+    if timeout is not None and timeout <= 0:
+        raise CassError(f"--timeout must be a positive number of seconds, got {timeout}")
+    config = RunConfig(_engines(engine), backend, level, max(1, jobs), resume, out_dir, timeout)
     with _progress() as progress:
         bar = progress.add_task(f"{engine} on {backend}", total=len(tasks) * len(config.engines))
         results = run_benchmark(tasks, config, on_result=lambda r: progress.advance(bar))
