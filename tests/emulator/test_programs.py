@@ -4,6 +4,7 @@ run on the emulator; each program checks its results against a CPU reference its
 from __future__ import annotations
 
 import os
+import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -15,10 +16,10 @@ pytestmark = pytest.mark.toolchain
 
 PROGRAMS = Path(__file__).parent / "programs"
 SELF_CHECKING = ["vector_add", "reduction", "histogram", "warp_ops", "double_math",
-                 "constant_dynamic", "grids", "streams_events", "jacobi"]
+                 "constant_dynamic", "grids", "streams_events", "jacobi", "math_ops"]
 BUILDS = [(name, "-O2") for name in SELF_CHECKING] + [
     ("device_printf", "-O2"), ("out_of_bounds", "-O2"), ("vector_add", "-O0"),
-    ("reduction", "-O3"), ("warp_ops", "-O1"), ("device_printf", "-O3")]
+    ("reduction", "-O3"), ("math_ops", "-O3"), ("device_printf", "-O3")]
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +73,27 @@ def test_program_arguments_and_timeout(executables, tmp_path):
     assert run.exit_code == 0 and run.stats.lane_instructions < 5000
     hung = run_program(exe, ["1000"], timeout_s=0.01)
     assert hung.timed_out and hung.exit_code != 0
+
+
+def test_module_api_and_managed_memory(tmp_path):
+    from cass.runner.toolchain import hip_clang_command
+
+    code_object = tmp_path / "kernel.co"
+    subprocess.run([*hip_clang_command(), "--cuda-device-only", "-O2", "-o", str(code_object),
+                    str(PROGRAMS / "module_kernel.hip")], check=True, capture_output=True,
+                   timeout=300)
+    exe = build_hip_program(PROGRAMS / "module_managed.hip", tmp_path / "module_managed")
+    run = run_program(exe, [str(code_object)], timeout_s=120)
+    assert run.exit_code == 0, run.stdout + run.stderr
+    assert "device gfx1100 warp 32" in run.stdout and "module_managed: PASS" in run.stdout
+
+
+def test_missing_runtime_function_fails_loudly_by_name(tmp_path):
+    src = tmp_path / "texture.hip"
+    src.write_text("#include <hip/hip_runtime.h>\nint main() { hipArray_t a = nullptr;\n"
+                   "  hipFreeArray(a); return 0; }\n")
+    run = run_program(build_hip_program(src, tmp_path / "texture"), timeout_s=60)
+    assert run.exit_code != 0 and "hipFreeArray is not implemented" in run.stderr
 
 
 def test_endless_kernel_hits_its_time_budget(tmp_path):
