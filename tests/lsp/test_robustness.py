@@ -75,24 +75,19 @@ async def test_document_closed_while_porting(vscode: LanguageClient, project: Pa
 
 
 async def test_engine_that_fails_to_load(
-    emacs: LanguageClient, project: Path, tmp_path: Path
+    bare: LanguageClient, project: Path, tmp_path: Path
 ) -> None:
     broken = tmp_path / "broken.gguf"
     broken.write_bytes(b"not a gguf model")
-    emacs.workspace_did_change_configuration(
-        lsp.DidChangeConfigurationParams(
-            settings={"cass": {"engine": "model", "model": {"path": str(broken)}}}
-        )
-    )
-    emacs._configuration[""] = {"cass": {"engine": "model", "model": {"path": str(broken)}}}
-    uri = open_file(emacs, project / "src" / "saxpy.cu")
+    await start(bare, "emacs", project, {"engine": "model", "model": {"path": str(broken)}})
+    uri = open_file(bare, project / "src" / "saxpy.cu")
     selection = {"start": {"line": 19, "character": 0}, "end": {"line": 21, "character": 0}}
-    await asyncio.sleep(0.2)
-    result = await run_command(emacs, "cass.portSelectionToNewDocument", uri, selection)
+    result = await run_command(bare, "cass.portSelectionToNewDocument", uri, selection)
     assert result["status"] == "error", result
     assert "model" in result["message"]
-    assert await diagnostics_of(emacs, uri)  # rules findings go on regardless
-    await still_serving(emacs, project)
+    assert await diagnostics_of(bare, uri)  # the rules engine's findings go on regardless
+    await still_serving(bare, project)
+    await bare.shutdown_session()
 
 
 async def test_invalid_settings_are_reported_once(emacs: LanguageClient, project: Path) -> None:

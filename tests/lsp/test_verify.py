@@ -17,7 +17,7 @@ import pytest
 from cass.runner.recorded import write_record
 from cass.runner.results import RunResult
 from cass.runner.spec import load_run_spec
-from lsp_testing import messages, open_file, run_command, wait_for
+from lsp_testing import messages, open_file, run_command, start, wait_for
 from lsprotocol import types as lsp
 from pytest_lsp import LanguageClient
 
@@ -111,3 +111,12 @@ async def test_cancel_request_stops_the_command(emacs: LanguageClient, project: 
         lambda: isinstance(progress_values(emacs)[-1], lsp.WorkDoneProgressEnd), what="the end"
     )
     assert progress_values(emacs)[-1].message == "cancelled"
+
+
+async def test_verify_on_port_setting(bare: LanguageClient, project: Path) -> None:
+    await start(bare, "emacs", project, {"verifyOnPort": True})
+    uri = open_file(bare, project / "src" / "saxpy.cu")
+    result = await run_command(bare, "cass.portFile", uri)
+    assert result["status"] == "ok" and (project / "src" / "saxpy.hip").is_file()
+    assert result["verdict"]["message"].startswith("saxpy.cu: unverifiable"), result
+    await bare.shutdown_session()
