@@ -16,6 +16,7 @@ from cass.runner.emulator.state import EXEC, LANES, U32, U64, Fault, Group, Wave
 
 SHARED_HI, PRIVATE_HI = 0x10000, 0x20000
 BIG_PC = np.iinfo(np.int64).max
+FAIRNESS_PERIOD = 64
 
 
 class LazyArray:
@@ -68,8 +69,14 @@ class Machine:
                 if not st.alive.any():
                     return
                 continue
-            pcs = np.where(runnable, st.PC, BIG_PC)
-            pc = int(pcs.min())
+            if self.steps % FAIRNESS_PERIOD == FAIRNESS_PERIOD - 1:
+                # fairness: now and then run the furthest-ahead waves, so a wave spinning at a
+                # low PC (a lock, a flag) cannot starve the wave it waits for
+                pcs = np.where(runnable, st.PC, -1)
+                pc = int(pcs.max())
+            else:
+                pcs = np.where(runnable, st.PC, BIG_PC)
+                pc = int(pcs.min())
             sel = pcs == pc
             if sel.all():
                 g = Group(slice(None), st.W, True)
