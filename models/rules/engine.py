@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 
 from cass.models.engine import Target, Translation, TranslationRequest
-from cass.models.rules.passes import checks, names, preprocessor, ptx, signatures, warp, wavesize
+from cass.models.rules.passes import checks, groups, intrinsics, names, preprocessor, ptx, signatures, warp, wavesize
 from cass.models.rules.prelude import add_prelude
 from cass.models.rules.tables import parse_version
 from cass.models.rules.unit import Unit
@@ -28,15 +28,16 @@ PIPELINE: tuple[Pass, ...] = (
     preprocessor.rewrite_cuda_macros,
     signatures.rewrite_graph_instantiate,
     signatures.rewrite_malloc_host,
-    signatures.wrap_symbol_arguments,
+    signatures.wrap_arguments,
     signatures.rewrite_launch_bounds,
     signatures.report_capability_checks,
     signatures.report_binary_module_loads,
     warp.rewrite_warp_intrinsics,
+    groups.rewrite_cooperative_groups,
+    intrinsics.rewrite_missing_intrinsics,
     wavesize.rewrite_warp_size_assumptions,
     names.report_token_pasting,
     names.map_headers,
-    names.check_cooperative_groups,
     names.rename_identifiers,
     add_prelude,
 )

@@ -43,6 +43,8 @@ OVERRIDES: dict[str, tuple[str, str, str, str]] = {
     "cudaGetSymbolSize": ("hipGetSymbolSize", "rewritten", "5.2", "symbol wrapped in HIP_SYMBOL"),
     "cudaMemAdvise": ("hipMemAdvise", "supported", "5.2", "differs: speed depends on XNACK/HMM support of the AMD GPU"),
     "cudaMemPrefetchAsync": ("hipMemPrefetchAsync", "supported", "5.2", "differs: speed depends on XNACK/HMM support of the AMD GPU"),
+    "cudaPointerAttributes": ("hipPointerAttribute_t", "supported", "6.0", "HIP 5.x names the memory-type member memoryType, CUDA and HIP 6 name it type"),
+    "cudaMemoryTypeManaged": ("hipMemoryTypeManaged", "supported", "6.0", "not in the HIP 5.2 headers"),
     "cudaStreamAttrValue": ("", "unsupported", "", "L2 access-policy windows have no HIP equivalent"),
     "cudaLaunchKernelExC": ("", "unsupported", "", "launch attributes / clusters have no HIP equivalent"),
     "cudaLaunchAttribute": ("", "unsupported", "", "launch attributes / clusters have no HIP equivalent"),

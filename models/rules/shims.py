@@ -60,8 +60,67 @@ template <typename T> __device__ inline T __cass_reduce_and_sync(unsigned long l
 template <typename T> __device__ inline T __cass_reduce_or_sync(unsigned long long m, T v) { return __cass_warp_reduce(m, v, __cass_mask_leader(m, v), __cass_or()); }
 template <typename T> __device__ inline T __cass_reduce_xor_sync(unsigned long long m, T v) { return __cass_warp_reduce(m, v, T(0), __cass_xor()); }
 """,
+    "dp4a": """\
+__device__ inline int __cass_dp4a(int a, int b, int c) {
+  for (int i = 0; i < 32; i += 8) c += (int)(signed char)(a >> i) * (int)(signed char)(b >> i);
+  return c;
 }
-ORDER = ("syncwarp", "match", "reduce")
+__device__ inline unsigned int __cass_dp4a(unsigned int a, unsigned int b, unsigned int c) {
+  for (int i = 0; i < 32; i += 8) c += ((a >> i) & 0xffu) * ((b >> i) & 0xffu);
+  return c;
+}
+__device__ inline int __cass_dp4a(char4 a, char4 b, int c) {
+  return c + a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+__device__ inline unsigned int __cass_dp4a(uchar4 a, uchar4 b, unsigned int c) {
+  return c + a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
+}
+""",
+    "cg_meta": """\
+#include <hip/hip_cooperative_groups.h>
+template <class Tile>
+__device__ inline unsigned int __cass_meta_group_rank(const Tile& tile) {
+  return cooperative_groups::this_thread_block().thread_rank() / tile.size();
+}
+template <class Tile>
+__device__ inline unsigned int __cass_meta_group_size(const Tile& tile) {
+  return (cooperative_groups::this_thread_block().size() + tile.size() - 1) / tile.size();
+}
+""",
+    "cg_reduce": """\
+#include <hip/hip_cooperative_groups.h>
+template <class T> struct __cass_cg_plus { __device__ T operator()(T a, T b) const { return a + b; } };
+template <class T> struct __cass_cg_less { __device__ T operator()(T a, T b) const { return b < a ? b : a; } };
+template <class T> struct __cass_cg_greater { __device__ T operator()(T a, T b) const { return a < b ? b : a; } };
+template <class T> struct __cass_cg_bit_and { __device__ T operator()(T a, T b) const { return a & b; } };
+template <class T> struct __cass_cg_bit_or { __device__ T operator()(T a, T b) const { return a | b; } };
+template <class T> struct __cass_cg_bit_xor { __device__ T operator()(T a, T b) const { return a ^ b; } };
+template <class Tile, class T, class Op>
+__device__ inline T __cass_cg_reduce(const Tile& tile, T value, Op op) {
+  for (unsigned int offset = tile.size() / 2; offset > 0; offset /= 2) value = op(value, tile.shfl_xor(value, offset));
+  return value;
+}
+""",
+    "cg_async": """\
+#include <hip/hip_cooperative_groups.h>
+#include <stdint.h>
+// cg::memcpy_async as a synchronous group copy: the data has landed before the matching wait
+template <class Group>
+__device__ inline void __cass_memcpy_async(Group group, void* dst, const void* src, size_t bytes) {
+  if ((((uintptr_t)dst | (uintptr_t)src | bytes) & 3) == 0) {
+    unsigned int* d = static_cast<unsigned int*>(dst);
+    const unsigned int* s = static_cast<const unsigned int*>(src);
+    for (size_t i = group.thread_rank(); i < bytes / 4; i += group.size()) d[i] = s[i];
+  } else {
+    char* d = static_cast<char*>(dst);
+    const char* s = static_cast<const char*>(src);
+    for (size_t i = group.thread_rank(); i < bytes; i += group.size()) d[i] = s[i];
+  }
+}
+template <class Group> __device__ inline void __cass_wait(Group group) { group.sync(); }
+""",
+}
+ORDER = ("syncwarp", "match", "reduce", "dp4a", "cg_meta", "cg_reduce", "cg_async")
 
 
 def render_shims(names: set[str], newline: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from cass.models.rules.lexer import Token
-from cass.models.rules.tables import MappingEntry, family_table, header_table, name_table
+from cass.models.rules.tables import MappingEntry, header_table, name_table
 from cass.models.rules.unit import Unit
 
 _CUDA_PREFIX = re.compile(r"^(cuda|cu[A-Z]|CU[A-Z_]|cublas|curand|cufft|cusparse|cusolver|nccl)")
@@ -21,7 +21,7 @@ def _is_user_scoped(unit: Unit, i: int) -> bool:
     return prev == "::" and i >= 2 and unit.code[i - 2].kind == "ident" and unit.code[i - 2].text not in _USER_QUALIFIERS_OK
 
 
-def _needs_newer(unit: Unit, tok: Token, entry: MappingEntry) -> None:
+def needs_newer(unit: Unit, tok: Token, entry: MappingEntry) -> None:
     code = "CASS074" if tok.text.startswith("__nv_") else "CASS011"
     unit.report(code, tok.start, tok.end,
                 f"`{tok.text}` maps to `{entry.hip}`, which needs HIP {entry.since} (target is HIP "
@@ -39,7 +39,7 @@ def _rename_one(unit: Unit, tok: Token, entry: MappingEntry, reported: set[tuple
         return
     if not entry.available_in(unit.target.hip_version):
         if entry.status == "supported":
-            _needs_newer(unit, tok, entry)
+            needs_newer(unit, tok, entry)
         return
     if entry.hip and entry.hip != tok.text:
         unit.replace(tok.start, tok.end, entry.hip)
@@ -107,36 +107,6 @@ def map_headers(unit: Unit) -> None:
             code = "CASS073" if name == "mma.h" else "CASS072" if name.startswith("cuda/") else "CASS014"
             unit.report(code, tok.start, tok.end, f"<{name}> has no HIP equivalent: {entry.note}")
         elif not entry.available_in(unit.target.hip_version):
-            _needs_newer(unit, tok, entry)
+            needs_newer(unit, tok, entry)
         else:
             unit.replace(tok.start, tok.end, f"{opener}{entry.hip}{closer}")
-
-
-# ---------------------------------------------------------------- cooperative groups
-
-def _cg_aliases(unit: Unit) -> set[str]:
-    """`cooperative_groups` and every `namespace X = cooperative_groups;` alias."""
-    aliases, code = {"cooperative_groups"}, unit.code
-    for i, tok in enumerate(code):
-        if tok.text == "namespace" and unit.next_text(i, 2) == "=" and unit.next_text(i, 3) == "cooperative_groups":
-            aliases.add(code[i + 1].text)
-    return aliases
-
-
-def check_cooperative_groups(unit: Unit) -> None:
-    """`cg::reduce`, `tile.meta_group_rank()`: members the target HIP lacks are errors."""
-    if "cooperative_groups" not in unit.text:
-        return
-    table, aliases, code = family_table("cooperative_groups"), _cg_aliases(unit), unit.code
-    for i, tok in enumerate(code):
-        entry = table.get(tok.text) if tok.kind == "ident" else None
-        if entry is None or entry.available_in(unit.target.hip_version):
-            continue
-        qualified = unit.prev_text(i) == "::" and unit.prev_text(i, 2) in aliases
-        member = unit.prev_text(i) in (".", "->") and unit.next_text(i) == "(" and entry.since
-        if not (qualified or member):
-            continue
-        if entry.status == "unsupported":
-            unit.report("CASS010", tok.start, tok.end, f"cooperative groups `{tok.text}`: {entry.note}")
-        else:
-            _needs_newer(unit, tok, entry)

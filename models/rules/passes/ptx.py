@@ -71,6 +71,9 @@ def _sections(unit: Unit, open_index: int, close: int) -> list[tuple[int, int]]:
         elif text == ":":
             sections.append((start, i - 1))
             start = i + 1
+        elif text == "::":  # `asm("..." :: "r"(x))`: an empty output list
+            sections += [(start, i - 1), (i + 1, i)]
+            start = i + 1
         i += 1
     sections.append((start, close - 1))
     return sections
@@ -156,9 +159,22 @@ def _carry(block: AsmBlock, opcode: str, ops: list[str]) -> str:
     return f"{d} = {a} {sign} {b} {sign} {carry_in};"
 
 
+def _split_operands(text: str) -> list[str]:
+    """`{%0, %1}, [%2]` -> ['{%0, %1}', '[%2]']: commas inside braces/brackets do not split."""
+    ops, depth, current = [], 0, ""
+    for ch in text:
+        depth += ch in "{[" and 1 or ch in "}]" and -1 or 0
+        if ch == "," and depth == 0:
+            ops.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    return ops + [current.strip()] if current.strip() else ops
+
+
 def _translate(block: AsmBlock, instruction: str) -> str | None:
     parts = instruction.split(None, 1)
-    opcode, ops = parts[0], [o.strip() for o in parts[1].split(",")] if len(parts) > 1 else []
+    opcode, ops = parts[0], _split_operands(parts[1]) if len(parts) > 1 else []
     base = opcode.split(".")
     if opcode.startswith(".reg"):
         return None
@@ -175,13 +191,55 @@ def _translate(block: AsmBlock, instruction: str) -> str | None:
     return _translate_value_op(block, opcode, base, ops)
 
 
+_MEMORY = re.compile(r"(ld|st)\.global((?:\.(?:nc|cs|cg|ca|lu|cv|wb|wt|L1::no_allocate|L2::\w+))*)"
+                     r"(?:\.v([24]))?\.(f32|f64|[usb](?:32|64))")
+
+
+def _address(block: AsmBlock, text: str, opcode: str, ctype: str) -> str:
+    text = text.strip()
+    if not (text.startswith("[") and text.endswith("]")):
+        raise Untranslatable(f"{opcode} address {text}")
+    return f"({ctype}*)({_value(block, text[1:-1])})"
+
+
+def _registers(text: str) -> list[str]:
+    text = text.strip()
+    return [r.strip() for r in text[1:-1].split(",")] if text.startswith("{") else [text]
+
+
+def _memory(block: AsmBlock, match: re.Match, ops: list[str], opcode: str) -> str:
+    """ld.global / st.global (cache hints, .v2/.v4): element-wise loads and stores."""
+    kind, hints, ctype = match.group(1), match.group(2), C_TYPES[match.group(4)]
+    count = int(match.group(3) or 1)
+    if kind == "ld":
+        regs, pointer = _registers(ops[0]), _address(block, ops[1], opcode, f"const {ctype}")
+    else:
+        regs, pointer = _registers(ops[1]), _address(block, ops[0], opcode, ctype)
+    if len(regs) != count:
+        raise Untranslatable(f"{opcode} with {len(regs)} registers")
+    streaming = ".cs" in hints or ".lu" in hints
+    out = []
+    for k, reg in enumerate(regs):
+        at = f"{pointer} + {k}" if count > 1 else pointer
+        if kind == "st":
+            value = _value(block, reg)
+            out.append(f"__builtin_nontemporal_store({value}, {at});" if streaming else f"*({at}) = {value};")
+        elif ".nc" in hints:
+            out.append(f"{_dest(block, reg)} = __ldg({at});")
+        else:
+            load = f"__builtin_nontemporal_load({at})" if streaming else f"*({at})"
+            out.append(f"{_dest(block, reg)} = {load};")
+    return " ".join(out)
+
+
 def _translate_value_op(block: AsmBlock, opcode: str, base: list[str], ops: list[str]) -> str:
-    if re.fullmatch(r"ld\.global\.nc(\.L1::no_allocate)?\.(f32|f64|[us](32|64)|b32|b64)", opcode) and len(ops) == 2:
-        pointer = ops[1].strip()
-        if not (pointer.startswith("[") and pointer.endswith("]")):
-            raise Untranslatable(f"{opcode} address {pointer}")
-        ctype = C_TYPES[base[-1]]
-        return f"{_dest(block, ops[0])} = __ldg((const {ctype}*)({_value(block, pointer[1:-1])}));"
+    memory = _MEMORY.fullmatch(opcode)
+    if memory and len(ops) == 2:
+        return _memory(block, memory, ops, opcode)
+    funnel = re.fullmatch(r"shf\.(l|r)\.(wrap|clamp)\.b32", opcode)
+    if funnel and len(ops) == 4:
+        call = f"__funnelshift_{funnel.group(1)}{'c' if funnel.group(2) == 'clamp' else ''}"
+        return f"{_dest(block, ops[0])} = {call}({', '.join(_value(block, o) for o in ops[1:])});"
     if opcode in ("bfe.u32", "bfe.u64") and len(ops) == 4:
         call = "__bitextract_u32" if opcode.endswith("32") else "__bitextract_u64"
         return f"{_dest(block, ops[0])} = {call}({', '.join(_value(block, o) for o in ops[1:])});"
@@ -238,9 +296,18 @@ def _translate_arithmetic(block: AsmBlock, opcode: str, ops: list[str]) -> str:
 
 
 def _instructions(block: AsmBlock) -> list[str]:
+    """Instructions of the template; scope braces `{ ... }` (not vector operands) are dropped."""
     text = block.template if not block.has_operands else block.template.replace("%%", "%")
-    pieces = re.split(r"[;\n]", text.replace("{", ";").replace("}", ";"))
-    return [p.strip() for p in pieces if p.strip() and not p.strip().startswith("//")]
+    pieces = [p.strip() for p in re.split(r"[;\n]", text)]
+    cleaned = []
+    for piece in pieces:
+        piece = piece.strip()
+        while piece.startswith(("{", "}")):
+            piece = piece[1:].strip()
+        if piece == "}" or not piece or piece.startswith("//"):
+            continue
+        cleaned.append(piece.rstrip("}").strip() if piece.count("}") > piece.count("{") else piece)
+    return cleaned
 
 
 def translate_block(block: AsmBlock) -> str:

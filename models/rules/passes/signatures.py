@@ -6,15 +6,28 @@ import re
 
 from cass.models.rules.unit import Unit
 
-# function -> index of its symbol argument, wrapped in HIP_SYMBOL(...)
-SYMBOL_ARGUMENT = {
-    "cudaMemcpyToSymbol": 0,
-    "cudaMemcpyToSymbolAsync": 0,
-    "cudaMemcpyFromSymbol": 1,
-    "cudaMemcpyFromSymbolAsync": 1,
-    "cudaGetSymbolAddress": 1,
-    "cudaGetSymbolSize": 1,
+SYMBOL = ("HIP_SYMBOL(", ")")
+VOID_PP = ("(void**)(", ")")  # CUDA has T** templates for these, HIP only void**
+KERNEL = ("reinterpret_cast<const void*>(", ")")  # HIP takes const void*, CUDA a template
+# function -> [(argument index, prefix, suffix)]
+ARGUMENT_WRAPS: dict[str, list[tuple[int, str, str]]] = {
+    "cudaMemcpyToSymbol": [(0, *SYMBOL)],
+    "cudaMemcpyToSymbolAsync": [(0, *SYMBOL)],
+    "cudaMemcpyFromSymbol": [(1, *SYMBOL)],
+    "cudaMemcpyFromSymbolAsync": [(1, *SYMBOL)],
+    "cudaGetSymbolAddress": [(0, *VOID_PP), (1, *SYMBOL)],
+    "cudaGetSymbolSize": [(1, *SYMBOL)],
+    "cudaMallocPitch": [(0, *VOID_PP)],
+    "cudaHostGetDevicePointer": [(0, *VOID_PP)],
+    "cudaMallocAsync": [(0, *VOID_PP)],
+    "cudaMallocFromPoolAsync": [(0, *VOID_PP)],
+    "cudaFuncSetAttribute": [(0, *KERNEL)],
+    "cudaFuncSetCacheConfig": [(0, *KERNEL)],
+    "cudaFuncSetSharedMemConfig": [(0, *KERNEL)],
+    "cudaFuncGetAttributes": [(1, *KERNEL)],
+    "cudaLaunchKernel": [(0, *KERNEL)],
 }
+_ALREADY_CAST = ("HIP_SYMBOL", "(void", "reinterpret_cast", "static_cast", "(const void")
 MODULE_LOADS = frozenset(("cuModuleLoad", "cudaModuleLoad", "hipModuleLoad", "cuModuleLoadDataEx"))
 _NVIDIA_BINARY = re.compile(r"\.(ptx|cubin|fatbin)\"$")
 
@@ -48,17 +61,21 @@ def rewrite_malloc_host(unit: Unit) -> None:
                         "hipHostMallocDefault")
 
 
-def wrap_symbol_arguments(unit: Unit) -> None:
-    for i, args, _ in _calls(unit, SYMBOL_ARGUMENT):
-        position = SYMBOL_ARGUMENT[unit.code[i].text]
-        if position >= len(args) or args[position][0] > args[position][1]:
-            continue
-        first, last = unit.code[args[position][0]], unit.code[args[position][1]]
-        if first.text == "HIP_SYMBOL":
-            continue
-        if unit.insert(first.start, "HIP_SYMBOL(") and unit.insert(last.end, ")"):
-            unit.report("CASS060", first.start, last.end, f"symbol argument of {unit.code[i].text} wrapped "
-                        "in HIP_SYMBOL(...)")
+def wrap_arguments(unit: Unit) -> None:
+    """Symbol arguments in HIP_SYMBOL(...), T** in (void**)(...), kernels as const void*."""
+    for i, args, _ in _calls(unit, ARGUMENT_WRAPS):
+        name = unit.code[i].text
+        for position, prefix, suffix in ARGUMENT_WRAPS[name]:
+            if position >= len(args) or args[position][0] > args[position][1]:
+                continue
+            first, last = unit.code[args[position][0]], unit.code[args[position][1]]
+            if unit.arg_text(args[position]).replace(" ", "").startswith(_ALREADY_CAST):
+                continue
+            if unit.is_edited(first) or not unit.insert(first.start, prefix):
+                continue
+            unit.insert(last.end, suffix)
+            unit.report("CASS060", first.start, last.end, f"argument {position + 1} of {name} wrapped in "
+                        f"`{prefix}...{suffix}` for HIP's signature")
 
 
 def rewrite_launch_bounds(unit: Unit) -> None:

@@ -1,0 +1,67 @@
+"""The lexer keeps every byte and classifies what the passes must never touch."""
+
+import pytest
+
+from cass.models.rules.lexer import lex
+
+SAMPLES = {
+    "crlf": "int a;\r\nint b;\r\n",
+    "raw string": 'auto s = R"x(cudaMalloc ")" )x"; cudaFree(p);',
+    "prefixed raw": 'auto s = u8R"(a\nb)";',
+    "continuation": "#define K(a) \\\n  cudaMalloc(a)\nint x;",
+    "char literals": "char c = '\\''; char d = '\"';",
+    "digit separators": "int n = 1'000'000; float f = 0x1p-3f;",
+    "launch": "k<<<grid, block, 0, s>>>(a, b);",
+    "templates": "std::vector<std::vector<std::vector<int>>> v;",
+    "unicode": "// π comment\nfloat π = 3.14f;",
+    "unterminated comment": "int a; /* never closed",
+    "unterminated string": 'const char* s = "open\nint b;',
+    "nul": "int a;\0int b;",
+}
+
+
+@pytest.mark.parametrize("text", SAMPLES.values(), ids=SAMPLES.keys())
+def test_tokens_concatenate_to_the_input(text):
+    assert "".join(t.text for t in lex(text).tokens) == text
+
+
+def test_comments_and_strings_are_single_tokens():
+    lexed = lex('// cudaMalloc\nf("cudaMalloc"); /* cudaFree */ g(R"(cudaMemcpy)");')
+    kinds = {t.text: t.kind for t in lexed.tokens}
+    assert kinds["// cudaMalloc"] == "comment"
+    assert kinds['"cudaMalloc"'] == "string"
+    assert kinds["/* cudaFree */"] == "comment"
+    assert kinds['R"(cudaMemcpy)"'] == "string"
+    assert [t.text for t in lexed.code if t.kind == "ident"] == ["f", "g"]
+
+
+def test_directives_are_marked_and_include_names_merged():
+    lexed = lex("#include <cuda_runtime.h>\n#define N 32\nint x = N;\n  #  if A\n#endif\n")
+    headers = [t for t in lexed.code if t.kind == "header"]
+    assert [h.text for h in headers] == ["<cuda_runtime.h>"]
+    assert len(lexed.directives) == 4
+    assert {t.pp for t in lexed.code if t.text == "x"} == {-1}
+    assert lexed.code[lexed.directives[2][0]].text == "#"
+
+
+def test_continued_directive_stays_one_directive():
+    lexed = lex("#define F(x) \\\n  cudaFree(x)\nint y;")
+    first, last = lexed.directives[0]
+    assert lexed.code[last].text == ")"
+    assert all(t.pp == 0 for t in lexed.code[first : last + 1])
+
+
+@pytest.mark.parametrize(
+    "text, code",
+    [("int a; /* open", "CASS001"), ('f("abc);\n', "CASS002"), ("char c = 'x;\n", "CASS002"), ("a\0b", "CASS003")],
+)
+def test_malformed_input_is_a_problem_not_an_exception(text, code):
+    problems = lex(text).problems
+    assert [p.code for p in problems] == [code]
+
+
+def test_a_large_file_lexes(tmp_path):
+    text = "__global__ void k(float* a) { a[threadIdx.x] += 1.0f; } // c\n" * 100_000
+    lexed = lex(text)
+    assert len(lexed.code) > 1_000_000
+    assert not lexed.problems
