@@ -110,12 +110,22 @@ def _bad_inputs(tmp: Path) -> list[tuple[list[str], str]]:
     ]
 
 
-def test_bad_input_is_one_clear_line_and_exit_2(tmp_path):
+def test_bad_input_is_one_clear_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    from cass.server.cli import main
+
+    monkeypatch.setenv("COLUMNS", "200")
     for args, message in _bad_inputs(tmp_path):
-        proc = cass("compile", *args)
-        assert proc.returncode == 2, (args, proc.stderr)
-        assert message in proc.stderr, (args, proc.stderr)
-        assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+        code = main(["compile", *args])
+        err = capsys.readouterr().err
+        assert code == 2, (args, err)
+        assert message in err, (args, err)
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_bad_input_through_the_console_script(tmp_path):
+    proc = cass("compile", str(tmp_path / "missing.cu"))
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"error: {tmp_path / 'missing.cu'}: no such file"
 
 
 def test_doctor_lists_every_tool_and_exits_0():
