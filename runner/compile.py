@@ -126,7 +126,9 @@ def read_source(path: Path) -> str:
 
 def resolve_arch(kind: str, arch: str | None) -> str:
     if kind == "cuda":
-        arch = arch or toolchain.default_cuda_arch()
+        if arch is None:  # the local GPU's arch where nvcc 13 can target it, else sm_80
+            local = toolchain.default_cuda_arch()
+            arch = local if local in CUDA_ARCHS else "sm_80"
         if arch not in CUDA_ARCHS:
             raise CassError(f"unknown CUDA arch '{arch}': use one of {', '.join(CUDA_ARCHS)}")
         return arch
@@ -163,6 +165,8 @@ def run_step(
             timeout=COMPILE_TIMEOUT_S,
             cwd=cwd,
         )
+    except OSError as exc:
+        raise CassError(f"{source}: cannot run {argv[0]} ({exc.strerror})", exit_code=1) from None
     except subprocess.TimeoutExpired:
         raise CassError(
             f"{source}: {tool} did not finish within {COMPILE_TIMEOUT_S} s", exit_code=1
@@ -212,7 +216,7 @@ def compile_file(
     arch = resolve_arch(kind, arch)
     wanted = check_emits(kind, emits, source)
     out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="cass-out-"))
-    out.mkdir(parents=True, exist_ok=True)
+    prepare_out_dir(out)
     result = CompileResult(source, kind, arch, out)
     stack = {
         "cuda": compile_cuda.build,
@@ -222,6 +226,15 @@ def compile_file(
     with tempfile.TemporaryDirectory(prefix="cass-") as work:
         stack[kind](result, wanted, Path(work), kernels=kernels, extra_flags=list(extra_flags))
     return result
+
+
+def prepare_out_dir(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise CassError(f"{out}: the output folder is a file; pass a folder with -o/--output-dir")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CassError(f"{out}: cannot create the output folder ({exc.strerror})") from None
 
 
 def artifact_path(result: CompileResult, emit: str) -> Path:

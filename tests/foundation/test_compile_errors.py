@@ -1,0 +1,43 @@
+"""Failures around the compilers: hangs, missing programs, unusable output folders."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from cass.runner import compile as compile_mod
+from cass.runner.diagnostics import CassError
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_a_hanging_step_is_stopped(monkeypatch):
+    monkeypatch.setattr(compile_mod, "COMPILE_TIMEOUT_S", 0.5)
+    argv = [sys.executable, "-c", "import time; time.sleep(30)"]
+    with pytest.raises(CassError, match=r"k\.cu: nvcc did not finish within 0\.5 s") as info:
+        compile_mod.run_step(argv, Path("k.cu"), "nvcc")
+    assert info.value.exit_code == 1
+
+
+def test_a_missing_program_is_a_clear_error(tmp_path):
+    with pytest.raises(CassError, match="cannot run .*no-such-compiler"):
+        compile_mod.run_step([str(tmp_path / "no-such-compiler")], Path("k.cu"), "nvcc")
+
+
+def test_output_folder_that_is_a_file(tmp_path):
+    target = tmp_path / "taken"
+    target.write_text("user data\n")
+    with pytest.raises(CassError, match="the output folder is a file"):
+        compile_mod.compile_file(EXAMPLES / "vector_add.cu", ["sass"], arch="sm_80", out_dir=target)
+    assert target.read_text() == "user data\n"
+
+
+def test_unknown_local_gpu_arch_falls_back_to_sm_80(monkeypatch):
+    monkeypatch.setattr(compile_mod.toolchain, "default_cuda_arch", lambda: "sm_70")
+    assert compile_mod.resolve_arch("cuda", None) == "sm_80"
+    monkeypatch.setattr(compile_mod.toolchain, "default_cuda_arch", lambda: "sm_90")
+    assert compile_mod.resolve_arch("cuda", None) == "sm_90"
+    with pytest.raises(CassError, match="unknown CUDA arch 'sm_70'"):
+        compile_mod.resolve_arch("cuda", "sm_70")
