@@ -41,7 +41,7 @@ async def translate(
         return await asyncio.to_thread(
             engines.translate_source, text, path, settings, engine, target
         )
-    return await run_in_child(
+    translation, version = await run_in_child(
         "cass.server.lsp.work:translate",
         level,
         text,
@@ -52,6 +52,8 @@ async def translate(
         timeout_s=settings.timeout_s,
         what=f"translating {Path(path).name} with {engine}",
     )
+    server.engine_versions[engine] = version
+    return translation
 
 
 async def translate_document(
@@ -109,7 +111,9 @@ async def port_file(server: CassServer, uri: str) -> Outcome:
     snap, translation = await on_current_text(server, uri, compute, "porting it")
     opened = server.open_snapshot(target.as_uri())
     current = mirrors.read_current(target, opened.text if opened else None)
-    version = await asyncio.to_thread(engines.engine_version, config.engine)
+    version = server.engine_versions.get(config.engine) or await asyncio.to_thread(
+        engines.engine_version, config.engine
+    )
     plan = mirrors.plan_mirror(
         source, snap.text, root, config, target, current, translation, version
     )

@@ -7,6 +7,7 @@ and a missing or failing engine becomes one clear CassError (shown as a message 
 from __future__ import annotations
 
 import importlib
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -32,18 +33,39 @@ def _registry() -> Any:
         ) from exc
 
 
-def get_engine(name: str) -> Engine:
-    """The engine `name` from the registry, or a CassError saying which engines exist."""
+MODEL_ENGINES = frozenset({"model", "auto"})  # engines that take `model=PATH_OR_URL`
+# Engines made in this process, kept: tables and models load once, not once per keystroke.
+_instances: dict[tuple[str, str], Engine] = {}
+_lock = threading.Lock()
+
+
+def get_engine(name: str, model: str = "") -> Engine:
+    """The engine `name` from the registry (model engines get `model`, a GGUF path or a server
+    URL, when one is set), or a CassError saying what is wrong."""
     registry = _registry()
+    known = getattr(registry, "ENGINES", {})
+    if name not in known:
+        available = ", ".join(sorted(known)) or "none"
+        raise CassError(
+            f"no engine named {name!r} is available in this cass (available: {available})"
+        )
+    key = (name, model if name in MODEL_ENGINES else "")
+    with _lock:
+        if key in _instances:
+            return _instances[key]
     try:
-        return registry.get_engine(name)
+        engine = registry.get_engine(name, model=model) if key[1] else registry.get_engine(name)
     except CassError:
         raise
-    except KeyError:
-        known = ", ".join(sorted(getattr(registry, "ENGINES", {}))) or "none"
-        raise CassError(f"no engine named {name!r} is available (available: {known})") from None
     except Exception as exc:  # a model that fails to load, a missing optional dependency
         raise CassError(f"the {name} engine could not start: {type(exc).__name__}: {exc}") from exc
+    with _lock:
+        return _instances.setdefault(key, engine)
+
+
+def model_of(settings: Settings) -> str:
+    """The model the settings name: a local file first, else a server URL."""
+    return settings.model_path or settings.model_server_url
 
 
 def source_engine_name(settings: Settings) -> str:
@@ -58,7 +80,7 @@ def translate_source(
     target: Target | None = None,
 ) -> Translation:
     """CUDA -> HIP with the configured engine and target (or the given ones)."""
-    chosen = get_engine(engine or source_engine_name(settings))
+    chosen = get_engine(engine or source_engine_name(settings), model_of(settings))
     request = TranslationRequest("source", text, path, target or target_of(settings))
     return _run(chosen, request)
 
@@ -75,8 +97,8 @@ def translate_assembly(text: str, path: str, settings: Settings) -> Translation:
     return _run(get_engine("lift"), request)
 
 
-def engine_version(name: str) -> str:
-    return str(getattr(get_engine(name), "version", ""))
+def engine_version(name: str, model: str = "") -> str:
+    return str(getattr(get_engine(name, model), "version", ""))
 
 
 def _run(engine: Engine, request: TranslationRequest) -> Translation:

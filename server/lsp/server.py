@@ -56,6 +56,7 @@ class CassServer(LanguageServer):
             protocol_cls=CassProtocol,
         )
         self.running: dict[object, asyncio.Task[object]] = {}  # request id -> command task
+        self.engine_versions: dict[str, str] = {}  # engines that ran in child processes
         self.settings = Settings()
         self.settings_problems: list[str] = []  # the last invalid values reported
         self.diagnostic_sets: dict[str, dict[str, list[lsp.Diagnostic]]] = {}

@@ -12,10 +12,12 @@ from .settings import Settings
 
 def translate(
     level: str, text: str, path: str, settings: Settings, engine: str, target: Target
-) -> Translation:
+) -> tuple[Translation, str]:
+    """The translation and the version of the engine that made it (for mirror headers)."""
     if level == "assembly":
-        return engines.translate_assembly(text, path, settings)
-    return engines.translate_source(text, path, settings, engine, target)
+        return engines.translate_assembly(text, path, settings), engines.engine_version("lift")
+    translation = engines.translate_source(text, path, settings, engine, target)
+    return translation, engines.engine_version(engine, engines.model_of(settings))
 
 
 def verify_job(path: str, settings: Settings) -> dict[str, Any]:
