@@ -260,15 +260,22 @@ class Machine:
                                   suffix, returns)
         return out
 
-    def _lds_bidx(self, offs: np.ndarray, mask: np.ndarray, nbytes: int, g: Group, kind: str):
-        off = self.active(offs, g, mask).astype(np.int64)
-        if off.size and int(off.max()) + nbytes > self.lds_bytes:
+    def _lds_bidx(self, offs: np.ndarray, mask: np.ndarray, nbytes: int, g: Group, kind: str,
+                  shift: int = 0) -> np.ndarray:
+        """Indices into the batch's LDS (bytes, or dwords with shift=2) of the active lanes."""
+        active = self.active(offs, g, mask)
+        if active.size and int(active.max()) + nbytes > self.lds_bytes:
             waves, lanes = self._lanes(g, mask)
-            self._lds_index(off, nbytes, waves, lanes, kind)  # raises the located fault
-        base = self.wave_wg[self.waves_of(g)] * self.lds_stride
-        return self.active(np.broadcast_to(base[:, None], (g.k, 32)), g, mask) + off
+            self._lds_index(active.astype(np.int64), nbytes, waves, lanes, kind)  # raises
+        base = self.wave_wg[self.waves_of(g)] * (self.lds_stride >> shift)
+        part = offs >> U32(shift) if shift else offs
+        return self.active(np.add(part, base[:, None], dtype=np.int64), g, mask)
 
     def lds_access(self, offs, mask, nbytes, kind, g, data=None):
+        aligned = nbytes >= 4 and not (self.active(offs, g, mask) & U32(3)).any()
+        if aligned and kind == "load":
+            w = self._lds_bidx(offs, mask, nbytes, g, kind, shift=2)
+            return mem.gather_dwords(self.lds.view(np.uint32), w, nbytes // 4)
         bidx = self._lds_bidx(offs, mask, nbytes, g, kind)
         if kind == "store":
             mem.scatter(self.lds, bidx, data, nbytes)

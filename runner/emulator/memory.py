@@ -75,7 +75,7 @@ def gather(m8: np.ndarray, bidx: np.ndarray, nbytes: int) -> list[np.ndarray]:
         nd = nbytes // 4
         if not (bidx & 3).any():
             m32, w = m8.view(np.uint32), bidx >> 2
-            return [m32[w + d] for d in range(nd)]
+            return [np.take(m32, w + d if d else w) for d in range(nd)]
         raw = np.ascontiguousarray(_byte_matrix(m8, bidx, nbytes)).view(np.uint32)
         return [raw[:, d].copy() for d in range(nd)]
     if nbytes == 2:
@@ -84,6 +84,11 @@ def gather(m8: np.ndarray, bidx: np.ndarray, nbytes: int) -> list[np.ndarray]:
         raw = np.ascontiguousarray(_byte_matrix(m8, bidx, 2)).view(np.uint16)
         return [raw[:, 0].astype(np.uint32)]
     return [m8[bidx].astype(np.uint32)]
+
+
+def gather_dwords(m32: np.ndarray, w: np.ndarray, nd: int) -> list[np.ndarray]:
+    """Aligned dword loads at dword indices `w`."""
+    return [np.take(m32, w + d if d else w) for d in range(nd)]
 
 
 def scatter(m8: np.ndarray, bidx: np.ndarray, values: list[np.ndarray], nbytes: int) -> None:
