@@ -96,3 +96,20 @@ async def test_hover_names_the_hip_equivalent(vscode: LanguageClient, project: P
         )
     )
     assert nothing is None
+
+
+async def test_hover_on_a_warp_intrinsic_gives_version_and_note(
+    emacs: LanguageClient, project: Path
+) -> None:
+    path = project / "src" / "saxpy.cu"
+    uri = open_file(emacs, path)
+    lines = path.read_text().splitlines()
+    line = next(i for i, text in enumerate(lines) if "__shfl_down_sync" in text)
+    column = lines[line].index("__shfl_down_sync")
+    hover = await emacs.text_document_hover_async(
+        lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri), position=lsp.Position(line, column)
+        )
+    )
+    assert "since HIP 6.2" in hover.contents.value and "status: rewritten" in hover.contents.value
+    assert "HIP 5.2: mask-free equivalent" in hover.contents.value
