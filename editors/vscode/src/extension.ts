@@ -48,6 +48,8 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     documentSelector: DOCUMENTS,
     initializationOptions: serverSettings(JSON.parse(JSON.stringify(config))),
     outputChannelName: "cass",
+    // tell the server when a cass setting changes; it then pulls them (workspace/configuration)
+    synchronize: { configurationSection: "cass" },
     middleware: {
       executeCommand: async (command, args, next) => {
         const result = await next(command, args);
