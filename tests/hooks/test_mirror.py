@@ -167,3 +167,12 @@ def test_interrupted_write_keeps_the_old_file(tmp_path: Path, monkeypatch) -> No
         m.write_atomic(target, "new\n")
     assert target.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["k.hip"]
+
+
+def test_mirror_tree_symlinked_out_of_the_repository_is_refused(tmp_path: Path) -> None:
+    root, outside = tmp_path / "repo", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (root / "hip").symlink_to(outside)
+    with pytest.raises(CassError, match="outside the repository"):
+        m.mirror_path(root / "k.cu", root, TREE)
