@@ -17,6 +17,8 @@ from cass.runner.emulator.state import EXEC, LANES, U32, U64, Fault, Group, Wave
 SHARED_HI, PRIVATE_HI = 0x10000, 0x20000
 BIG_PC = np.iinfo(np.int64).max
 FAIRNESS_PERIOD = 64
+FLOW_OPS = {"s_branch", "s_endpgm", "s_barrier", "s_setpc_b64", "s_swappc_b64", "s_call_b64",
+            "s_sleep", "s_trap", "<none>", "<unparsed>"}
 
 
 class LazyArray:
@@ -58,37 +60,52 @@ class Machine:
 
     # ------------------------------------------------------------------ scheduling
     def run(self) -> None:
-        st, program = self.st, self.program
         started, check_every = time.monotonic(), 1024
+        follow = None  # (pc, group) when every runnable wave moved on together
         while True:
-            runnable = st.alive & ~st.barrier
-            if not runnable.any():
-                if st.alive.any() and not self._release_barriers():
-                    raise Fault("deadlock", "every live wave waits at s_barrier that can never "
-                                "complete", wave=int(np.flatnonzero(st.alive)[0]))
-                if not st.alive.any():
+            if follow is not None:
+                pc, prev = follow
+                g, everyone = Group(prev.idx, prev.k, prev.full), True
+            else:
+                picked = self._pick()
+                if picked is None:
                     return
-                continue
-            if self.steps % FAIRNESS_PERIOD == FAIRNESS_PERIOD - 1:
-                # fairness: now and then run the furthest-ahead waves, so a wave spinning at a
-                # low PC (a lock, a flag) cannot starve the wave it waits for
-                pcs = np.where(runnable, st.PC, -1)
-                pc = int(pcs.max())
-            else:
-                pcs = np.where(runnable, st.PC, BIG_PC)
-                pc = int(pcs.min())
-            sel = pcs == pc
-            if sel.all():
-                g = Group(slice(None), st.W, True)
-            else:
-                idx = np.flatnonzero(sel)
-                g = Group(idx, idx.size, False)
-            self.step(pc, g)
+                pc, g, everyone = picked
+            ins, flow = self.step(pc, g)
+            follow = (pc + ins.size, g) if everyone and not flow else None
             self.steps += 1
             if self.steps % check_every == 0:
                 self.budget.check(self, started)
+                follow = None  # let the fairness rule look again
 
-    def step(self, pc: int, g: Group) -> None:
+    def _pick(self):
+        """The next group: every runnable wave at the lowest PC (now and then the highest)."""
+        st = self.st
+        while True:
+            runnable = st.alive & ~st.barrier
+            if runnable.any():
+                break
+            if not st.alive.any():
+                return None
+            if not self._release_barriers():
+                raise Fault("deadlock", "every live wave waits at s_barrier that can never "
+                            "complete", wave=int(np.flatnonzero(st.alive)[0]))
+        if self.steps % FAIRNESS_PERIOD == FAIRNESS_PERIOD - 1:
+            # fairness: now and then run the furthest-ahead waves, so a wave spinning at a low
+            # PC (a lock, a flag) cannot starve the wave it waits for
+            pcs = np.where(runnable, st.PC, -1)
+            pc = int(pcs.max())
+        else:
+            pcs = np.where(runnable, st.PC, BIG_PC)
+            pc = int(pcs.min())
+        sel = pcs == pc
+        if sel.all():
+            return pc, Group(slice(None), st.W, True), True
+        idx = np.flatnonzero(sel)
+        return pc, Group(idx, idx.size, False), idx.size == int(runnable.sum())
+
+    def step(self, pc: int, g: Group):
+        """Execute one instruction for group `g`; returns (instruction, changes control flow)."""
         ins, handler = self.program.at(pc)
         self.current = (pc, ins, g)
         if self.trace is not None:
@@ -102,6 +119,7 @@ class Machine:
             raise
         except Exception as exc:  # an emulator defect: still a located report, never a crash
             raise Fault("internal", f"emulator error {type(exc).__name__}: {exc}") from exc
+        return ins, ins.op in FLOW_OPS or ins.op.startswith("s_cbranch")
 
     def _trace(self, pc: int, ins, g: Group) -> None:
         waves = self.waves_of(g)
