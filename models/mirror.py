@@ -47,6 +47,7 @@ HEADER_LINES = 2 + 1 + len(_FIELDS) + 1  # explanation, magic, fields, end: body
 # Source suffix -> mirror suffix (the knowledge table; `suffixes` in config overrides entries).
 DEFAULT_SUFFIXES: dict[str, str] = {".cu": ".hip", ".cuh": ".hip.h"}
 LAYOUTS = ("beside", "tree")
+CONFIG_KEYS = ("layout", "tree", "include", "exclude", "suffixes", "engine", "target", "verify")
 VERDICTS = ("match", "mismatch", "error", "unverifiable", "not-run")
 
 
@@ -76,11 +77,10 @@ def config_from_table(table: dict[str, Any], origin: Path | None = None) -> Mirr
     mirror = table.get("mirror", {})
     if not isinstance(mirror, dict):
         raise CassError(f"{where}: [tool.cass.mirror] must be a table of keys, not {mirror!r}")
-    unknown = set(mirror) - {"layout", "tree", "include", "exclude", "suffixes", "engine",
-                             "target", "verify"}
+    unknown = set(mirror) - set(CONFIG_KEYS)
     if unknown:
         raise CassError(f"{where}: unknown key(s) in [tool.cass.mirror]: {', '.join(sorted(unknown))}"
-                        " (known: layout, tree, include, exclude, suffixes, engine, target, verify)")
+                        f" (known: {', '.join(CONFIG_KEYS)})")
     cfg = MirrorConfig(config_path=origin)
     layout = _expect(mirror, "layout", str, cfg.layout, where)
     if layout not in LAYOUTS:
