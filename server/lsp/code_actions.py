@@ -71,7 +71,8 @@ def _has_selection(selection: lsp.Range) -> bool:
 
 
 def _action(server: CassServer, spec: ActionSpec, uri: str, selection: lsp.Range) -> lsp.CodeAction:
-    arguments: list[Any] = [uri, selection] if spec.selection else [uri]
+    with_range = spec.selection or (spec.selection is None and _has_selection(selection))
+    arguments: list[Any] = [uri, selection] if with_range else [uri]
     if spec.edit and server.supports_resolve() and server.supports_create():
         return lsp.CodeAction(
             title=spec.title,
@@ -118,7 +119,7 @@ def quick_fixes(
 
 def list_actions(server: CassServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
     uri, selection = params.text_document.uri, params.range
-    only = [str(kind) for kind in params.context.only] if params.context.only else None
+    only = [str(getattr(k, "value", k)) for k in params.context.only or ()] or None
     found = (
         quick_fixes(server, uri, params.context.diagnostics) if _wanted("quickfix", only) else []
     )
@@ -139,7 +140,7 @@ async def resolve(server: CassServer, action: lsp.CodeAction) -> lsp.CodeAction:
     spec = BY_COMMAND.get(str(data.get("command")))
     if spec is None or not isinstance(data.get("uri"), str):
         return action
-    selection = _range(data.get("range"))
+    selection = parse_range(data.get("range"))
     try:
         outcome = await run_edit_action(server, spec, data["uri"], selection)
     except CassError as exc:
@@ -151,7 +152,7 @@ async def resolve(server: CassServer, action: lsp.CodeAction) -> lsp.CodeAction:
     return action
 
 
-def _range(raw: Any) -> lsp.Range | None:
+def parse_range(raw: Any) -> lsp.Range | None:
     try:
         return lsp.Range(start=lsp.Position(**raw["start"]), end=lsp.Position(**raw["end"]))
     except (KeyError, TypeError):

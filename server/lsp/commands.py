@@ -19,7 +19,7 @@ from cass.runner.diagnostics import CassError
 from lsprotocol import types as lsp
 
 from . import actions, verification
-from .code_actions import BY_COMMAND, _range, run_edit_action
+from .code_actions import BY_COMMAND, parse_range, run_edit_action
 from .progress import Cancelled, with_progress
 from .server import CassServer
 
@@ -39,7 +39,7 @@ def _selection(args: list[Any]) -> lsp.Range | None:
     raw = args[1]
     if isinstance(raw, lsp.Range):
         return raw
-    selection = _range(raw)
+    selection = parse_range(raw)
     if selection is None:
         raise CassError("the command's second argument must be a range {start, end}")
     return selection

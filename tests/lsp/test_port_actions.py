@@ -40,15 +40,24 @@ async def test_cuda_file_offers_port_actions(client: LanguageClient, project: Pa
         else:
             assert action.command is not None and action.command.arguments[0] == uri
     selected = await actions_at(client, uri, lsp.Range(lsp.Position(19, 0), lsp.Position(21, 0)))
-    assert "refactor.rewrite.cass.portSelection" in {a.kind for a in selected}
-    only = await client.text_document_code_action_async(
+    assert {a.kind for a in selected} == PORT_FILE_KINDS | {
+        "refactor.rewrite.cass.portSelection",
+        "refactor.cass.portSelectionToNewDocument",
+    }
+    assert await kinds_for(client, uri, ["source"]) == PORT_FILE_KINDS
+    assert await kinds_for(client, uri, ["refactor.rewrite"]) == set()  # needs a selection
+    assert await kinds_for(client, uri, [lsp.CodeActionKind.QuickFix]) == set()  # no fix to offer
+
+
+async def kinds_for(client: LanguageClient, uri: str, only: list) -> set[str]:
+    found = await client.text_document_code_action_async(
         lsp.CodeActionParams(
             text_document=lsp.TextDocumentIdentifier(uri),
             range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
-            context=lsp.CodeActionContext(diagnostics=[], only=[lsp.CodeActionKind.QuickFix]),
+            context=lsp.CodeActionContext(diagnostics=[], only=only),
         )
     )
-    assert not [a for a in only or [] if a.kind != lsp.CodeActionKind.QuickFix]
+    return {str(a.kind) for a in found or []}
 
 
 async def test_port_file_creates_the_mirror_with_resolve(
@@ -209,6 +218,16 @@ async def test_quick_fix_applies_the_fix_a_diagnostic_carries(
     found = await actions_at(vscode, uri, finding.range, [carrying, finding])
     quick = [a for a in found if a.kind == lsp.CodeActionKind.QuickFix]
     assert [a.title for a in quick] == ["drop the minimum-blocks argument"]
+    only_fixes = await vscode.text_document_code_action_async(
+        lsp.CodeActionParams(
+            text_document=lsp.TextDocumentIdentifier(uri),
+            range=finding.range,
+            context=lsp.CodeActionContext(
+                diagnostics=[carrying], only=[lsp.CodeActionKind.QuickFix]
+            ),
+        )
+    )
+    assert [a.title for a in only_fixes] == ["drop the minimum-blocks argument"]
     fixed = apply_text_edits(path.read_text(), quick[0].edit.changes[uri])
     assert "__launch_bounds__(256)" in fixed
     result = await run_command(vscode, "cass.applyFix", uri, {"fix": fix})
