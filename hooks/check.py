@@ -7,6 +7,7 @@ It never writes a file; exit 1 on any finding.
 from __future__ import annotations
 
 import argparse
+from functools import partial
 import re
 from pathlib import Path
 
@@ -76,9 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         state = open_repo(Path.cwd())
         config = mm.load_config(state.root)
         selection = select_pairs(state.root, args.filenames, config)
-        outcomes = run_pairs(
-            lambda p: check_one(state.root, p, config, args.verify, args.strict),
-            selection.pairs, args.jobs, "cass-check")
+        work = partial(check_one, state.root, config=config, verify=args.verify,
+                       strict=args.strict)
+        outcomes = run_pairs(work, selection.pairs, args.jobs, "cass-check")
         print_diagnostics(selection.diagnostics)
         for outcome in outcomes:
             print_diagnostics(outcome.diagnostics)

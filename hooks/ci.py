@@ -8,6 +8,7 @@ markers) and, with `verify`, run and compared. The front end (`cass ci`) renders
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from cass.hooks.check import check_one
@@ -37,9 +38,8 @@ def gate(start: Path, *, base: str | None = None, everything: bool = False,
     names = [str(state.root / n) for n in names]
     selection = select_pairs(state.root, names, config)
     run_verify = config.verify if verify is None else verify
-    outcomes = run_pairs(
-        lambda p: check_one(state.root, p, config, run_verify, strict),
-        selection.pairs, jobs or default_jobs(), "cass ci")
+    work = partial(check_one, state.root, config=config, verify=run_verify, strict=strict)
+    outcomes = run_pairs(work, selection.pairs, jobs or default_jobs(), "cass ci")
     scope = "all files" if everything else f"changes since {base}"
     return Report(tuple(outcomes), selection.diagnostics, tuple(describe(state)), scope,
                   run_verify)

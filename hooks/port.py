@@ -11,6 +11,7 @@ from git history) or `--force` (regenerate; your version is backed up under .git
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -170,8 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         selection = select_pairs(state.root, args.filenames, config)
         print_diagnostics(selection.diagnostics)
         options = PortOptions(args.force, args.merge, config.verify and not args.no_verify)
-        outcomes = run_pairs(lambda p: port_pair(state.root, p, config, options, state.unmerged),
-                             selection.pairs, args.jobs, "cass-port")
+        work = partial(port_pair, state.root, config=config, options=options,
+                       unmerged=state.unmerged)
+        outcomes = run_pairs(work, selection.pairs, args.jobs, "cass-port")
         code = report(outcomes, state)
         failed_selection = any(d.severity is Severity.ERROR for d in selection.diagnostics)
         return EXIT_FINDINGS if failed_selection else code

@@ -8,6 +8,7 @@ cannot be run here ("unverifiable") is a warning, or a failure with `--strict`.
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from pathlib import Path
 
 from cass.hooks import translate as tr
@@ -55,8 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         state = open_repo(Path.cwd())
         config = mm.load_config(state.root)
         selection = select_pairs(state.root, args.filenames, config)
-        outcomes = run_pairs(lambda p: verify_one(state.root, p, args.strict), selection.pairs,
-                             args.jobs, "cass-verify")
+        outcomes = run_pairs(partial(verify_one, state.root, strict=args.strict),
+                             selection.pairs, args.jobs, "cass-verify")
         print_diagnostics(selection.diagnostics)
         for outcome in outcomes:
             print(f"cass-verify: {outcome.pair.mirror}: {outcome.verdict or outcome.action}")

@@ -12,7 +12,8 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from cass.models.mirror import MirrorState
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+PROCESS_THRESHOLD = 4  # fewer pairs than this run in-process (starting workers costs more)
 FIXES = {  # mirror state -> what to do about it ({source}: the CUDA source, shell-quoted)
     MirrorState.MISSING: "create it: `cass-port {source}` (or commit with the cass-port hook)",
     MirrorState.STALE: "regenerate it: `cass-port {source}`",
@@ -56,21 +58,26 @@ def default_jobs() -> int:
     return max(1, min(32, os.cpu_count() or 1))
 
 
+def guarded(work: Callable[[Pair], Outcome], pair: Pair) -> Outcome:
+    """`work(pair)`, with a CassError turned into that pair's error finding."""
+    try:
+        return work(pair)
+    except CassError as exc:
+        return Outcome(pair, "failed", (finding(pair.source, Severity.ERROR, "cass-error",
+                                                exc.message), *exc.diagnostics))
+
+
 def run_pairs(work: Callable[[Pair], Outcome], pairs: Sequence[Pair], jobs: int,
               label: str) -> list[Outcome]:
-    """`work` on every pair, `jobs` at a time, in input order; a CassError for one pair becomes
-    that pair's error finding (the others go on). Progress on a terminal."""
-    def guarded(pair: Pair) -> Outcome:
-        try:
-            return work(pair)
-        except CassError as exc:
-            return Outcome(pair, "failed", (finding(pair.source, Severity.ERROR, "cass-error",
-                                                    exc.message), *exc.diagnostics))
-
-    if jobs <= 1 or len(pairs) <= 1:
-        return [guarded(p) for p in pairs]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(guarded, p) for p in pairs]
+    """`work` on every pair, in input order, in `jobs` worker processes (translation is CPU-bound
+    Python, so threads would share one core); one pair's failure does not stop the others.
+    `work` must be picklable (a module-level function, or a functools.partial of one).
+    Progress on a terminal."""
+    if jobs <= 1 or len(pairs) < PROCESS_THRESHOLD:
+        return [guarded(work, p) for p in pairs]
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(pairs)), mp_context=context) as pool:
+        futures = [pool.submit(guarded, work, p) for p in pairs]
         if not sys.stderr.isatty():
             return [f.result() for f in futures]
         from rich.progress import Progress

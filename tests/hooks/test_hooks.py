@@ -189,3 +189,17 @@ def test_ci_gate_on_a_branch(project, capsys, example) -> None:
 def test_ci_needs_exactly_one_scope(project, capsys) -> None:
     assert cass_main(["ci"]) == 2
     assert "--base REF" in capsys.readouterr().err
+
+
+def test_many_files_in_worker_processes_one_failure_does_not_stop_the_rest(project, example,
+                                                                          capsys) -> None:
+    names = [f"src/k{i}.cu" for i in range(6)]
+    for i, name in enumerate(names):
+        project.write(name, example("saxpy.cu").replace("3.0f", f"{i}.0f"))
+    project.write("src/broken.cu", "__global__ void k() {\n  /* never closed\n")
+    assert port.main(["--jobs", "2", *names, "src/broken.cu"]) == 1
+    out = capsys.readouterr().out
+    assert "review and stage 6 mirror(s)" in out and "src/broken.cu:2:" in out
+    for i, name in enumerate(names):
+        assert f"{i}.0f" in project.read(name.replace(".cu", ".hip"))
+    assert check.main(["--jobs", "2", *names]) == 0
