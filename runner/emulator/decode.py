@@ -54,10 +54,15 @@ class Instruction:
     @property
     def op(self) -> str:
         """Mnemonic without the encoding suffix (`v_add_f32_e32` -> `v_add_f32`)."""
-        for suffix in ("_e32", "_e64", "_dpp", "_sdwa"):
-            if self.mnemonic.endswith(suffix):
-                return self.mnemonic[: -len(suffix)]
-        return self.mnemonic
+        cached = self.__dict__.get("_op")
+        if cached is None or cached[0] != self.mnemonic:
+            base = self.mnemonic
+            for suffix in ("_e32", "_e64", "_dpp", "_sdwa"):
+                if base.endswith(suffix):
+                    base = base[: -len(suffix)]
+                    break
+            cached = self.__dict__["_op"] = (self.mnemonic, base)
+        return cached[1]
 
 
 def parse_operand(token: str) -> Operand:

@@ -17,8 +17,6 @@ from cass.runner.emulator.state import EXEC, LANES, U32, U64, Fault, Group, Wave
 SHARED_HI, PRIVATE_HI = 0x10000, 0x20000
 BIG_PC = np.iinfo(np.int64).max
 FAIRNESS_PERIOD = 64
-FLOW_OPS = {"s_branch", "s_endpgm", "s_barrier", "s_setpc_b64", "s_swappc_b64", "s_call_b64",
-            "s_sleep", "s_trap", "<none>", "<unparsed>"}
 
 
 class LazyArray:
@@ -46,6 +44,7 @@ class Machine:
         self.st = WaveState(waves, nv)
         self.wave_wg = np.zeros(waves, np.int64)
         self.wg_count = wg_count
+        self.waves_per_group = max(1, waves // max(wg_count, 1))
         self.lds_bytes = lds_bytes
         self.lds = np.zeros(max(wg_count * ((lds_bytes + 7) & ~7), 8), np.uint8)
         self.lds_stride = (lds_bytes + 7) & ~7
@@ -119,12 +118,12 @@ class Machine:
             raise
         except Exception as exc:  # an emulator defect: still a located report, never a crash
             raise Fault("internal", f"emulator error {type(exc).__name__}: {exc}") from exc
-        return ins, ins.op in FLOW_OPS or ins.op.startswith("s_cbranch")
+        return ins, self.program.flow(pc)
 
     def _trace(self, pc: int, ins, g: Group) -> None:
         waves = self.waves_of(g)
         if self.trace >= 0:
-            waves = waves[waves == self.trace]
+            waves = waves[waves % self.waves_per_group == self.trace]
         if waves.size:
             execs = " ".join(f"{int(self.st.S[EXEC, w]):08x}" for w in waves[:4])
             print(f"cass-emulator: trace pc=0x{pc:x} waves={waves.size} exec={execs} {ins.text}",

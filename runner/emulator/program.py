@@ -13,6 +13,10 @@ from cass.runner.emulator.ops_vector import compile_vector
 from cass.runner.emulator.state import Fault
 
 
+FLOW_OPS = {"s_branch", "s_endpgm", "s_barrier", "s_setpc_b64", "s_swappc_b64", "s_call_b64",
+            "s_sleep", "s_trap", "<none>", "<unparsed>"}
+
+
 def _unsupported(ins: Instruction, why: str):
     def run(m, g):
         raise Fault("unsupported", why)
@@ -47,12 +51,22 @@ class Program:
         self.base = co.base
         self.instructions = parse_listing(disassemble_text(co.elf, cache_dir))
         self.handlers: dict[int, object] = {}
+        self.flows: dict[int, bool] = {}
         self.max_vgpr = 0
         for ins in self.instructions.values():
             for part in (ins, ins.second) if ins.second else (ins,):
                 for o in part.operands:
                     if o.kind == "v":
                         self.max_vgpr = max(self.max_vgpr, o.index + o.count - 1)
+
+    def flow(self, pc: int) -> bool:
+        """Whether the instruction at `pc` may change PC, liveness or barrier state."""
+        known = self.flows.get(pc)
+        if known is None:
+            ins = self.instructions.get(pc)
+            op = ins.op if ins else "<none>"
+            known = self.flows[pc] = op in FLOW_OPS or op.startswith("s_cbranch")
+        return known
 
     def at(self, pc: int):
         handler = self.handlers.get(pc)

@@ -14,7 +14,7 @@ from cass.runner.diagnostics import CassError
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator.decode import Instruction, parse_text
 from cass.runner.emulator.machine import Machine
-from cass.runner.emulator.program import compile_instruction
+from cass.runner.emulator.program import Program, compile_instruction
 from cass.runner.emulator.state import EXEC
 
 LLVM_MC = "llvm-mc-16"
@@ -50,10 +50,13 @@ class _Listing:
         self.base = 0
         self.max_vgpr = 255
         self.handlers: dict[int, object] = {}
+        self.flows: dict[int, bool] = {}
         self.co = self
 
     def function_name_at(self, pc: int) -> str:
         return "snippet"
+
+    flow = Program.flow
 
     def at(self, pc: int):
         if pc not in self.handlers:
