@@ -83,6 +83,11 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     for e in engines:
         counts = summary[e]["overall"]["statuses"]
         lines.append(f"| {e} | " + " | ".join(str(counts[s]) for s in STATUSES) + " |")
+    lines += ["", "## How far ports get", "", "| engine | tasks | translated | compiled | ran | matched |"]
+    lines.append("| --- |" + " ---: |" * 5)
+    for e in engines:
+        o = summary[e]["overall"]
+        lines.append(f"| {e} | {o['tasks']} | " + " | ".join(str(o["stages"][s]) for s in ("translated", "compiled", "ran", "matched")) + " |")
     lines += ["", "## Cost of the port (geometric mean over passing tasks; port / original)", ""]
     lines += ["| engine | runtime ratio | memory ratio |", "| --- | ---: | ---: |"]
     for e in engines:
@@ -90,6 +95,17 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
         lines.append(f"| {e} | {_ratio(o['runtime_ratio'])} | {_ratio(o['memory_ratio'])} |")
     lines += ["", "Statuses: " + "; ".join(f"`{s}`: {m}" for s, (m, _) in STATUSES.items()) + ".", ""]
     return "\n".join(lines)
+
+
+def task_table(results: list[TaskResult]) -> str:
+    """Every task's status per engine, folded away (GitHub renders <details>)."""
+    engines = list(dict.fromkeys(r.engine for r in results))
+    status = {(r.task, r.engine): r.status for r in results}
+    tasks = list(dict.fromkeys(r.task for r in results))
+    lines = ["<details><summary>Every task</summary>", "", "| task | " + " | ".join(engines) + " |",
+             "| --- |" + " --- |" * len(engines)]  # fmt: skip
+    lines += [f"| {t} | " + " | ".join(status.get((t, e), "–") for e in engines) + " |" for t in tasks]
+    return "\n".join(lines + ["", "</details>", ""])
 
 
 def plot_accuracy(summary: dict[str, Any], path: Path) -> Path:
@@ -128,7 +144,7 @@ def write_reports(results: list[TaskResult], out_dir: Path, meta: dict[str, Any]
     payload = {"meta": meta, "summary": summary, "results": [r.to_dict() for r in results]}
     paths = {"json": out_dir / RESULTS_NAME, "markdown": out_dir / MARKDOWN_NAME, "plot": out_dir / PLOT_NAME}
     paths["json"].write_text(json.dumps(payload, indent=1), encoding="utf-8")
-    paths["markdown"].write_text(markdown(summary, meta), encoding="utf-8")
+    paths["markdown"].write_text(markdown(summary, meta) + "\n" + task_table(results), encoding="utf-8")
     plot_accuracy(summary, paths["plot"])
     return paths
 

@@ -117,9 +117,16 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
     if timeout is not None and timeout <= 0:
         raise CassError(f"--timeout must be a positive number of seconds, got {timeout}")
     config = RunConfig(_engines(engine), backend, level, max(1, jobs), resume, out_dir, timeout)
+    passed = [0, 0]  # passes, results so far
+
+    def advance(result) -> None:
+        passed[0] += int(result.passed)
+        passed[1] += 1
+        progress.update(bar, advance=1, description=f"{engine} on {backend}: {passed[0]}/{passed[1]} pass, last {result.task}")
+
     with _progress() as progress:
         bar = progress.add_task(f"{engine} on {backend}", total=len(tasks) * len(config.engines))
-        results = run_benchmark(tasks, config, on_result=lambda r: progress.advance(bar))
+        results = run_benchmark(tasks, config, on_result=advance)
     meta = {"command": "cass " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "cass bench run",
             "backend": backend, "level": level, "engines": list(config.engines)}  # fmt: skip
     _print_summary(results, write_reports(results, out_dir, meta))

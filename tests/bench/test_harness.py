@@ -80,6 +80,7 @@ def test_run_scores_cache_and_report(tasks_root: Path, make_task, tiny_stdout: s
     assert [r.status for r in loaded] == ["pass", "mismatch"] and meta["backend"] == "emulator"
     text = paths["markdown"].read_text()
     assert "| sorting | 100.0% (1/1) |" in text and "**50.0% (1/2)**" in text
+    assert "| statistics/bad | mismatch |" in text and "| rules | 2 | 2 | 2 | 2 | 1 |" in text
     assert paths["plot"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
