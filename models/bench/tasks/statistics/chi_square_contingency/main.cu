@@ -79,10 +79,11 @@ int main() {
     const int n = 60000;
     std::vector<Observation> obs(n);
     for (auto& o : obs) {
-        o.row_cat = (unsigned char)(next_u32() % R);
+        // High bits only: the low bits of an LCG repeat with short periods.
+        o.row_cat = (unsigned char)((next_u32() >> 16) % R);
         // Mild dependence: the column category leans towards row_cat % C.
-        o.col_cat = (unsigned char)((next_u32() % 4u == 0) ? o.row_cat % C : next_u32() % C);
-        o.weight = (unsigned short)(1 + next_u32() % 3u);
+        o.col_cat = (unsigned char)(((next_u32() >> 16) % 4u == 0) ? o.row_cat % C : (next_u32() >> 16) % C);
+        o.weight = (unsigned short)(1 + (next_u32() >> 16) % 3u);
     }
     Observation* d_obs;
     unsigned int* d_table;
