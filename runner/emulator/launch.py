@@ -136,27 +136,30 @@ def initial_state(m: Machine, kernel: Kernel, dims: Dims, first_group: int, grou
     st, desc = m.st, kernel.descriptor
     wpg = (dims.threads + 31) // 32
     waves = groups * wpg
-    w = np.arange(waves)
-    local_wg, wave_in_wg = w // wpg, w % wpg
-    m.wave_wg[:waves] = local_wg
+    m.wave_wg[:waves] = np.repeat(np.arange(groups), wpg)
     st.alive[:waves] = True
     st.PC[:waves] = kernel.entry
-    present = np.minimum(dims.threads - wave_in_wg * 32, 32)
-    st.S[EXEC, :waves] = np.where(present >= 32, 0xFFFFFFFF, (1 << present) - 1).astype(U32)
+    present = np.minimum(dims.threads - np.arange(wpg) * 32, 32)
+    exec_pattern = np.where(present >= 32, 0xFFFFFFFF, (1 << present) - 1).astype(U32)
+    st.S[EXEC, :waves] = np.tile(exec_pattern, groups)
     st.sync_exec()
     _user_sgprs(st, desc, waves, pointers)
-    gx, gy, gz = dims.group_xyz(first_group + local_wg)
+    ids = dims.group_xyz(first_group + np.arange(groups))
     reg = desc.user_sgpr_count
-    for enabled, ids in zip(desc.workgroup_id_enabled, (gx, gy, gz)):
+    for enabled, axis in zip(desc.workgroup_id_enabled, ids):
         if enabled:
-            st.S[reg, :waves] = ids
+            st.S[reg, :waves] = np.repeat(axis, wpg)
             reg += 1
-    tid = wave_in_wg[:, None] * 32 + np.arange(32)[None, :]
+    st.V[0, :waves] = np.tile(_packed_ids(dims, wpg, desc.workitem_id_dims), (groups, 1))
+
+
+def _packed_ids(dims: Dims, wpg: int, dims_on: int) -> np.ndarray:
+    """v0 of each wave of one workgroup: x | y << 10 | z << 20 (only enabled components)."""
+    tid = np.arange(wpg * 32).reshape(wpg, 32)
     bx, by = dims.block[0], dims.block[1]
     x, y, z = tid % bx, (tid // bx) % by, tid // (bx * by)
-    dims_on = desc.workitem_id_dims
     packed = x | ((y << 10) if dims_on >= 2 else 0) | ((z << 20) if dims_on >= 3 else 0)
-    st.V[0, :waves] = packed.astype(U32)
+    return packed.astype(U32)
 
 
 def _user_sgprs(st, desc, waves: int, pointers: dict[str, int]) -> None:

@@ -25,12 +25,19 @@ class EmulatorStats:
     kernel_launches: int = 0
     device_time_ns: float = 0.0
     emulation_wall_s: float = 0.0
+    emulation_cpu_s: float = 0.0
     peak_device_memory: int = 0
     faults: int = 0
 
     @property
     def lane_instructions_per_s(self) -> float:
+        """Per second of emulation wall time."""
         return self.lane_instructions / self.emulation_wall_s if self.emulation_wall_s else 0.0
+
+    @property
+    def lane_instructions_per_cpu_s(self) -> float:
+        """Per second of CPU time of the emulating process (robust on a shared machine)."""
+        return self.lane_instructions / self.emulation_cpu_s if self.emulation_cpu_s else 0.0
 
     def summary(self) -> str:
         return (f"cass emulator: {self.kernel_launches} launches, {self.instructions:,} wave "

@@ -33,6 +33,7 @@ class Stats:
     lane_instructions: int = 0
     device_time_ns: float = 0.0
     emulation_wall_s: float = 0.0
+    emulation_cpu_s: float = 0.0
     peak_device_memory: int = 0
     faults: int = 0
 
@@ -96,7 +97,7 @@ class Device:
             print(f"cass emulator: kernel {name} is not in the code object", file=sys.stderr)
             return STATUS_ERROR
         dims = Dims(tuple(grid), tuple(block))
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         try:
             self._run(co, program, kernel, dims, shmem, args_ptr, blob)
         except _Reported:
@@ -105,6 +106,7 @@ class Device:
         finally:
             self.stats.kernel_launches += 1
             self.stats.emulation_wall_s += time.perf_counter() - started
+            self.stats.emulation_cpu_s += time.process_time() - cpu_started
         return STATUS_OK
 
     def _run(self, co, program, kernel, dims, shmem, args_ptr, blob) -> None:
