@@ -1,10 +1,11 @@
-"""A C++ lexer that keeps every byte: the concatenation of all token texts is the input.
+"""A C++ lexer over the whole text: comments, string and character literals (with encoding
+prefixes and raw strings), numbers, identifiers, punctuators, `#include` header names,
+whitespace with line continuations and line endings are recognised in one left-to-right scan.
 
-Comments, string and character literals (with encoding prefixes and raw strings), numbers,
-identifiers, punctuators, `#include` header names, whitespace with line continuations and
-line endings are tokens. Tokens of a preprocessing directive carry the directive's number in
-`pp`. Problems (an unterminated comment or literal, a NUL byte) are returned, never raised:
-the lexer always reaches the end of the text.
+Only significant tokens become `Token` objects (whitespace and comments are skipped: the passes
+never look at them and rendering works on character offsets, so every byte between tokens is
+kept as it was). Tokens of a preprocessing directive carry the directive's number in `pp`.
+Problems (an unterminated comment or literal, a NUL byte) are returned, never raised.
 """
 
 from __future__ import annotations
@@ -14,20 +15,23 @@ from dataclasses import dataclass
 
 _NL = r"(?:\r\n|\n|\r)"
 _PREFIX = r"(?:u8|u|U|L)?"
+# Each match is one token with the blanks before it; the most frequent kinds come first.
 _TOKEN_RE = re.compile(
     rf"""
-    (?P<nl>{_NL})
-  | (?P<ws>(?:[ \t\f\v]|\\{_NL})+)
-  | (?P<comment>//(?:[^\r\n\\]|\\{_NL}?)*|/\*.*?\*/)
-  | (?P<raw>{_PREFIX}R"(?P<delim>[^ ()\\\t\v\f\r\n"]{{0,16}})\(.*?\)(?P=delim)")
-  | (?P<string>{_PREFIX}"(?:[^"\\\r\n]|\\(?:{_NL}|.))*")
-  | (?P<char>{_PREFIX}'(?:[^'\\\r\n]|\\(?:{_NL}|.))*')
-  | (?P<unterminated>/\*|"|')
-  | (?P<number>\.?[0-9](?:[eEpP][+-]|[\w.'])*)
-  | (?P<ident>[^\W\d]\w*)
-  | (?P<punct><<<|>>>|<<=|>>=|->\*|\.\.\.|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|\#\#
-              |[{{}}\[\]();:,.<>+\-*/%&|^!~?=\#@$\\`])
-  | (?P<bad>.)
+    (?:[ \t\f\v]|\\{_NL})*
+    (?:
+      (?P<nl>{_NL})
+    | (?P<ident>(?!{_PREFIX}R?["'])[^\W\d]\w*)
+    | (?P<number>\.?[0-9](?:[eEpP][+-]|[\w.'])*)
+    | (?P<comment>//(?:[^\r\n\\]|\\{_NL}?)*|/\*.*?\*/)
+    | (?P<raw>{_PREFIX}R"(?P<delim>[^ ()\\\t\v\f\r\n"]{{0,16}})\(.*?\)(?P=delim)")
+    | (?P<string>{_PREFIX}"(?:[^"\\\r\n]|\\(?:{_NL}|.))*")
+    | (?P<char>{_PREFIX}'(?:[^'\\\r\n]|\\(?:{_NL}|.))*')
+    | (?P<unterminated>/\*.*|{_PREFIX}R?"[^\r\n]*|{_PREFIX}'[^\r\n]*)
+    | (?P<punct><<<|>>>|<<=|>>=|->\*|\.\.\.|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|\#\#
+                |[{{}}\[\]();:,.<>+\-*/%&|^!~?=\#@$\\`])
+    | (?P<bad>[^ \t\f\v\r\n])
+    )
     """,
     re.VERBOSE | re.DOTALL,
 )
@@ -39,15 +43,14 @@ TRIVIA = frozenset(("nl", "ws", "comment"))
 class Token:
     """One lexeme. `pp` is the number of the directive it belongs to, or -1 in ordinary code."""
 
-    __slots__ = ("kind", "text", "start", "end", "pp", "index")
+    __slots__ = ("kind", "text", "start", "end", "pp")
 
-    def __init__(self, kind: str, text: str, start: int, pp: int = -1) -> None:
+    def __init__(self, kind: str, text: str, start: int) -> None:
         self.kind = kind
         self.text = text
         self.start = start
         self.end = start + len(text)
-        self.pp = pp
-        self.index = -1  # position among the significant (non-trivia) tokens
+        self.pp = -1
 
     def __repr__(self) -> str:
         return f"Token({self.kind}, {self.text!r}, {self.start})"
@@ -64,102 +67,84 @@ class LexProblem:
 
 @dataclass
 class Lexed:
-    tokens: list[Token]  # every token, trivia included
     code: list[Token]  # the significant tokens, in order
     directives: list[tuple[int, int]]  # per directive: [first, last] indices into `code`
     problems: list[LexProblem]
 
 
-def _unterminated(text: str, start: int) -> tuple[str, int, LexProblem]:
-    """Kind, end offset and problem for the unmatched opener at `start`."""
-    if text.startswith("/*", start):
-        return "comment", len(text), LexProblem(start, "CASS001", "unterminated /* comment")
-    line_end = len(text)
-    for stop in ("\n", "\r"):
-        found = text.find(stop, start)
-        if found != -1:
-            line_end = min(line_end, found)
-    what = "character" if text[start] == "'" else "string"
-    return "string", line_end, LexProblem(start, "CASS002", f"unterminated {what} literal")
+_SPECIAL = frozenset(("unterminated", "bad", "raw"))
+
+
+def _starts_line(text: str, offset: int) -> bool:
+    line_start = max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+    return not text[line_start:offset].strip(" \t\f\v")
 
 
 def _raw_tokens(text: str, problems: list[LexProblem]) -> list[Token]:
-    tokens: list[Token] = []
-    pos, size = 0, len(text)
-    while pos < size:
-        for m in _TOKEN_RE.finditer(text, pos):
-            kind = m.lastgroup
-            if kind == "delim":  # the named group inside `raw`
-                kind = "raw"
-            if kind == "unterminated":
-                kind, end, problem = _unterminated(text, m.start())
-                problems.append(problem)
-                tokens.append(Token(kind, text[m.start() : end], m.start()))
-                pos = end
-                break
-            if kind == "bad" and m.group() == "\0":
-                problems.append(LexProblem(m.start(), "CASS003", "NUL byte in the source"))
-            tokens.append(Token(kind, m.group(), m.start()))
-        else:
-            pos = size
-    for t in tokens:
-        if t.kind == "raw":
-            t.kind = "string"
+    """Significant tokens and line breaks (which end directives)."""
+    tokens = [Token(k, m.group(k), m.start(k)) for m in _TOKEN_RE.finditer(text) if (k := m.lastgroup) != "comment"]
+    for tok in [t for t in tokens if t.kind in _SPECIAL or t.text == "#"]:
+        if tok.kind == "punct":
+            if tok.text == "#" and _starts_line(text, tok.start):
+                tok.pp = -2  # a directive starts here (see _mark_directives)
+        elif tok.kind == "raw":
+            tok.kind = "string"
+        elif tok.kind == "unterminated":
+            comment = tok.text.startswith("/*")
+            tok.kind = "comment" if comment else "string"
+            what = "/* comment" if comment else ("character literal" if tok.text[0] == "'" else "string literal")
+            problems.append(LexProblem(tok.start, "CASS001" if comment else "CASS002", f"unterminated {what}"))
+        elif tok.text == "\0":
+            problems.append(LexProblem(tok.start, "CASS003", "NUL byte in the source"))
     return tokens
 
 
+_INCLUDE_WORDS = frozenset(("include", "include_next", "import"))
+
+
 def _mark_directives(tokens: list[Token]) -> tuple[list[Token], list[tuple[int, int]]]:
-    """Fill `pp`, merge `#include <...>` header names into one token, collect `code`."""
-    code: list[Token] = []
-    directives: list[tuple[int, int]] = []
-    at_line_start, current = True, -1
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        kind = tok.kind
-        if kind == "nl":
-            if current != -1:
-                directives.append((directives_start, len(code) - 1))
-            at_line_start, current = True, -1
-            i += 1
-            continue
-        if kind in TRIVIA:
-            tok.pp = current
-            i += 1
-            continue
-        if at_line_start and tok.text == "#":
-            current = len(directives)
-            directives_start = len(code)
-        at_line_start = False
-        tok.pp = current
-        if current != -1 and tok.text == "<" and code and code[-1].text in ("include", "include_next", "import"):
-            i = _merge_header_name(tokens, i)
-            tok = tokens[i]
-            tok.pp = current
-        tok.index = len(code)
-        code.append(tok)
-        i += 1
-    if current != -1:
-        directives.append((directives_start, len(code) - 1))
-    return code, directives
+    """Number directive tokens (`pp`), merge `#include <...>` names, drop the line breaks.
+
+    Returns the significant tokens and, per directive, its [first, last] indices among them.
+    """
+    starts = [i for i, t in enumerate(tokens) if t.pp == -2]
+    sizes = []
+    for number, i in enumerate(starts):
+        j = i
+        while j < len(tokens) and tokens[j].kind != "nl":
+            tokens[j].pp = number
+            j += 1
+        sizes.append(j - i)
+    for number in range(len(starts) - 1, -1, -1):
+        sizes[number] -= _merge_header_name(tokens, starts[number])
+    code = [t for t in tokens if t.kind != "nl"]
+    if not starts:
+        return code, []
+    firsts = [k for k, t in enumerate(code) if t.pp >= 0 and (k == 0 or code[k - 1].pp != t.pp)]
+    return code, [(first, first + size - 1) for first, size in zip(firsts, sizes)]
 
 
 def _merge_header_name(tokens: list[Token], i: int) -> int:
-    """Merge tokens from `<` up to the closing `>` on the same line into one 'header' token."""
-    j = i
-    while j < len(tokens) and tokens[j].kind != "nl" and tokens[j].text not in (">", ">>", ">>>"):
+    """Merge `<` ... `>` after `#include` at tokens[i] into one 'header' token; tokens removed."""
+    number = tokens[i].pp
+    if i + 2 >= len(tokens) or tokens[i + 1].text not in _INCLUDE_WORDS or tokens[i + 2].text != "<":
+        return 0
+    j = i + 2
+    while j < len(tokens) and tokens[j].pp == number and tokens[j].text not in (">", ">>", ">>>"):
         j += 1
-    if j == len(tokens) or tokens[j].kind == "nl":
-        return i
-    if tokens[j].text != ">":  # `>>` ends the name and leaves a stray `>`: keep the tokens
-        return i
-    merged = Token("header", "".join(t.text for t in tokens[i : j + 1]), tokens[i].start)
-    tokens[i : j + 1] = [merged]
-    return i
+    if j == len(tokens) or tokens[j].pp != number or tokens[j].text != ">":
+        return 0
+    header = Token("header", "", tokens[i + 2].start)
+    header.end, header.pp = tokens[j].end, number
+    tokens[i + 2 : j + 1] = [header]
+    return j - (i + 2)
 
 
 def lex(text: str) -> Lexed:
     problems: list[LexProblem] = []
     tokens = _raw_tokens(text, problems)
     code, directives = _mark_directives(tokens)
-    return Lexed(tokens, code, directives, problems)
+    for tok in code:
+        if tok.kind == "header":
+            tok.text = text[tok.start : tok.end]
+    return Lexed(code, directives, problems)

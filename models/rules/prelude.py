@@ -58,7 +58,7 @@ def _insertion_point(unit: Unit) -> int:
 
 
 def _uses_cuda(unit: Unit) -> bool:
-    return unit.changed or any(t.text in CUDA_MARKERS for t in unit.code)
+    return unit.changed or not CUDA_MARKERS.isdisjoint(unit.index)
 
 
 def add_prelude(unit: Unit) -> None:

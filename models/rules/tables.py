@@ -42,6 +42,7 @@ FAMILIES: tuple[Family, ...] = (
 )
 
 
+@lru_cache(maxsize=64)
 def parse_version(text: str) -> tuple[int, int]:
     """'5.2' -> (5, 2); '7' and '7.x' -> (7, 0). ValueError on anything else."""
     parts = [("0" if p == "x" else p) for p in text.strip().lower().split(".")]

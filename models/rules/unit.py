@@ -19,6 +19,7 @@ from cass.runner.diagnostics import Diagnostic, Fix, Severity
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _OPEN = {"(": ")", "[": "]", "{": "}", "<<<": ">>>"}
 _CLOSE = frozenset(_OPEN.values())
+_BRACKETS = (*_OPEN, *_CLOSE)
 
 
 @dataclass
@@ -33,6 +34,7 @@ class Unit:
     _edits: list[tuple[int, int, str]] = field(default_factory=list)
     _inserts: list[tuple[int, int, str]] = field(default_factory=list)
     _device: list[tuple[int, int]] | None = None
+    _index: dict[str, list[int]] | None = None
     _line_starts: list[int] | None = None
     _matches: dict[int, int] | None = None
 
@@ -141,6 +143,23 @@ class Unit:
 
     # ------------------------------------------------------------ token navigation
 
+    @property
+    def index(self) -> dict[str, list[int]]:
+        """Token text -> its indices in `code` (built once: passes visit only what they need)."""
+        if self._index is None:
+            index: dict[str, list[int]] = {}
+            for i, tok in enumerate(self.code):
+                index.setdefault(tok.text, []).append(i)
+            self._index = index
+        return self._index
+
+    def positions(self, names) -> list[int]:
+        """Sorted indices of the tokens spelled like any of `names`."""
+        index = self.index
+        found = [i for name in names if name in index for i in index[name]]
+        found.sort()
+        return found
+
     def slice(self, first: Token, last: Token) -> str:
         """The exact source text from `first` through `last`."""
         return self.text[first.start : last.end]
@@ -148,7 +167,7 @@ class Unit:
     def matching(self, index: int) -> int | None:
         """Index (into `code`) of the bracket closing the one at `index`, or None."""
         if self._matches is None:
-            self._matches = _match_brackets(self.code)
+            self._matches = _match_brackets(self.code, self.positions(_BRACKETS))
         return self._matches.get(index)
 
     def call_args(self, open_index: int) -> tuple[list[tuple[int, int]], int] | None:
@@ -181,13 +200,14 @@ class Unit:
         return self.code[j].text if j < len(self.code) else ""
 
 
-def _match_brackets(code: list[Token]) -> dict[int, int]:
+def _match_brackets(code: list[Token], brackets: list[int]) -> dict[int, int]:
     """Pair brackets; a directive's brackets pair only within that directive."""
     matches: dict[int, int] = {}
     stack: list[int] = []
     pp_stack: list[int] = []
     pp_current = -1
-    for i, tok in enumerate(code):
+    for i in brackets:
+        tok = code[i]
         if tok.kind != "punct":
             continue
         if tok.pp != pp_current:
@@ -209,15 +229,13 @@ _DECL_STOPS = frozenset((";", "=", "{", "}"))
 
 
 def _device_bodies(unit: Unit) -> list[tuple[int, int]]:
-    code, ranges, i = unit.code, [], 0
-    while i < len(code):
-        tok = code[i]
-        if tok.pp == -1 and tok.text in ("__global__", "__device__") and tok.kind == "ident":
-            body = _body_after(unit, i)
-            if body is not None:
-                ranges.append(body)
-                i = body[1]
-        i += 1
+    ranges: list[tuple[int, int]] = []
+    for i in unit.positions(("__global__", "__device__")):
+        if unit.code[i].pp != -1 or (ranges and i < ranges[-1][1]):
+            continue
+        body = _body_after(unit, i)
+        if body is not None:
+            ranges.append(body)
     return ranges
 
 

@@ -14,8 +14,9 @@ def report_lex_problems(unit: Unit) -> None:
 def check_launch_brackets(unit: Unit) -> None:
     """Every `<<<` needs a `>>>` before the end of its statement; device-side launches are errors."""
     code = unit.code
-    for i, tok in enumerate(code):
-        if tok.text != "<<<" or tok.kind != "punct" or tok.pp != -1:
+    for i in unit.positions(("<<<",)):
+        tok = code[i]
+        if tok.pp != -1:
             continue
         close = unit.matching(i)
         stop = next((j for j in range(i + 1, len(code)) if code[j].text in (";", "{", "}")), len(code))
@@ -44,9 +45,8 @@ def _once_per_line(unit: Unit, code: str, tok_start: int, seen: set[tuple[str, i
 def report_unportable(unit: Unit) -> None:
     """Texture/surface references, libcu++ `cuda::`, `nvcuda::wmma`: errors, never silence."""
     code, seen = unit.code, set()
-    for i, tok in enumerate(code):
-        if tok.kind != "ident":
-            continue
+    for i in unit.positions(("texture", "surface", "cuda", "nvcuda", "wmma")):
+        tok = code[i]
         nxt, prev = unit.next_text(i), unit.prev_text(i)
         if tok.text in ("texture", "surface") and nxt == "<" and prev not in (".", "->", "::"):
             if _once_per_line(unit, "CASS071", tok.start, seen):

@@ -19,8 +19,8 @@ ASYNC_COPY = {"memcpy_async": "__cass_memcpy_async", "wait": "__cass_wait", "wai
 def _aliases(unit: Unit) -> set[str]:
     """`cooperative_groups` and every `namespace X = cooperative_groups;` alias."""
     aliases, code = {"cooperative_groups"}, unit.code
-    for i, tok in enumerate(code):
-        if tok.text == "namespace" and unit.next_text(i, 2) == "=" and unit.next_text(i, 3) == "cooperative_groups":
+    for i in unit.positions(("namespace",)):
+        if unit.next_text(i, 2) == "=" and unit.next_text(i, 3) == "cooperative_groups":
             aliases.add(code[i + 1].text)
     return aliases
 
@@ -79,7 +79,8 @@ def rewrite_cooperative_groups(unit: Unit) -> None:
         return
     table, aliases, code = family_table("cooperative_groups"), _aliases(unit), unit.code
     has_reduce = parse_version(unit.target.hip_version) >= (7, 0)
-    for i, tok in enumerate(code):
+    for i in unit.positions(table.keys() | REDUCE_OPS | ASYNC_COPY.keys()):
+        tok = code[i]
         if tok.kind != "ident" or unit.is_edited(tok):
             continue
         qualified = unit.prev_text(i) == "::" and unit.prev_text(i, 2) in aliases

@@ -9,8 +9,9 @@ HELPERS = {"__dp4a": ("__cass_dp4a", "dp4a")}
 
 
 def rewrite_missing_intrinsics(unit: Unit) -> None:
-    for i, tok in enumerate(unit.code):
-        if tok.kind != "ident" or tok.text not in HELPERS or unit.next_text(i) != "(":
+    for i in unit.positions(HELPERS):
+        tok = unit.code[i]
+        if tok.kind != "ident" or unit.next_text(i) != "(":
             continue
         if unit.prev_text(i) in (".", "->", "::") or unit.is_edited(tok):
             continue

@@ -52,7 +52,9 @@ def rename_identifiers(unit: Unit) -> None:
     """Every identifier found in the tables becomes its HIP name (or is reported)."""
     table, reported = name_table(), set()
     code = unit.code
-    for i, tok in enumerate(code):
+    names = [n for n in unit.index if n in table or n in _NAMESPACE_RENAMES]
+    for i in unit.positions(names):
+        tok = code[i]
         if tok.kind != "ident":
             continue
         text = tok.text
@@ -69,8 +71,9 @@ def rename_identifiers(unit: Unit) -> None:
 def report_token_pasting(unit: Unit) -> None:
     """`#define API(n) cuda##n` builds CUDA names no lexer can see."""
     code = unit.code
-    for i, tok in enumerate(code):
-        if tok.text != "##" or tok.pp == -1:
+    for i in unit.positions(("##",)):
+        tok = code[i]
+        if tok.pp == -1:
             continue
         left = code[i - 1] if i else tok
         if left.kind == "ident" and _CUDA_PREFIX.match(left.text):

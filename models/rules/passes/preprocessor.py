@@ -84,9 +84,8 @@ def _rewrite_version(unit: Unit, i: int, kind: str) -> None:
 
 
 def rewrite_cuda_macros(unit: Unit) -> None:
-    for i, tok in enumerate(unit.code):
-        if tok.kind != "ident":
-            continue
+    for i in unit.positions(("__CUDA_ARCH__", *_VERSION_MACROS, *_COMPILER_MACROS)):
+        tok = unit.code[i]
         text = tok.text
         if text == "__CUDA_ARCH__":
             kind = _directive_kind(unit, i)

@@ -321,8 +321,9 @@ def translate_block(block: AsmBlock) -> str:
 
 def translate_inline_ptx(unit: Unit) -> None:
     code = unit.code
-    for i, tok in enumerate(code):
-        if tok.kind != "ident" or tok.text not in ASM_KEYWORDS or tok.pp != -1:
+    for i in unit.positions(ASM_KEYWORDS):
+        tok = code[i]
+        if tok.kind != "ident" or tok.pp != -1:
             continue
         block = parse_asm(unit, i)
         if block is None:

@@ -34,8 +34,8 @@ _NVIDIA_BINARY = re.compile(r"\.(ptx|cubin|fatbin)\"$")
 
 def _calls(unit: Unit, names: frozenset[str] | dict):
     """Yield (index, args, close) for each call `name(...)` of a name in `names`."""
-    for i, tok in enumerate(unit.code):
-        if tok.kind == "ident" and tok.text in names and unit.next_text(i) == "(":
+    for i in unit.positions(names):
+        if unit.code[i].kind == "ident" and unit.next_text(i) == "(":
             parsed = unit.call_args(i + 1)
             if parsed is not None:
                 yield i, parsed[0], parsed[1]
@@ -96,7 +96,9 @@ def report_capability_checks(unit: Unit) -> None:
     if "cudaDeviceProp" not in unit.text and "ComputeCapability" not in unit.text:
         return
     code = unit.code
-    for i, tok in enumerate(code):
+    attrs = [name for name in unit.index if name.startswith("cudaDevAttrComputeCapability")]
+    for i in unit.positions(("major", "minor", *attrs)):
+        tok = code[i]
         capability_attr = tok.text.startswith("cudaDevAttrComputeCapability")
         member = tok.text in ("major", "minor") and unit.prev_text(i) in (".", "->")
         compared = unit.next_text(i) in (">=", ">", "<", "<=", "==", "!=") or unit.prev_text(i, 2) in (

@@ -37,8 +37,9 @@ def _object_macros(unit: Unit) -> dict[str, str]:
     for first, last in unit.lexed.directives:
         if last - first == 3 and code[first + 1].text == "define":
             found[code[first + 2].text] = code[last].text
-    for i, tok in enumerate(code):
-        if tok.text == "=" and i >= 2 and unit.next_text(i, 2) == ";" and any(
+    for i in unit.positions(("=",)):
+        tok = code[i]
+        if i >= 2 and unit.next_text(i, 2) == ";" and any(
             code[j].text in ("const", "constexpr") for j in range(max(0, i - 5), i)
         ):
             found[code[i - 1].text] = code[i + 1].text
@@ -186,8 +187,9 @@ class WarpRewriter:
     def widen_bit_counts(self) -> None:
         """`__popc(m)` / `__ffs(m)` on a widened mask or a ballot -> `__popcll` / `__ffsll`."""
         unit = self.unit
-        for i, tok in enumerate(unit.code):
-            if tok.text not in ("__popc", "__ffs") or unit.next_text(i) != "(":
+        for i in unit.positions(("__popc", "__ffs")):
+            tok = unit.code[i]
+            if unit.next_text(i) != "(":
                 continue
             parsed = unit.call_args(i + 1)
             if parsed is None or len(parsed[0]) != 1:
@@ -199,9 +201,12 @@ class WarpRewriter:
 
 
 def rewrite_warp_intrinsics(unit: Unit) -> None:
+    if not (WARP_NAMES | {"__ballot"}) & unit.index.keys():
+        return
     rewriter = WarpRewriter(unit)
-    for i, tok in enumerate(unit.code):
-        if tok.kind == "ident" and tok.text in WARP_NAMES and unit.next_text(i) == "(":
+    for i in unit.positions(WARP_NAMES | {"__ballot"}):
+        tok = unit.code[i]
+        if tok.text in WARP_NAMES and unit.next_text(i) == "(":
             if not unit.is_edited(tok):
                 rewriter.rewrite(i)
         elif tok.text == "__ballot" and unit.next_text(i) == "(":

@@ -105,8 +105,9 @@ def rewrite_warp_size_assumptions(unit: Unit) -> None:
 def _report_unrolled_trees(unit: Unit) -> None:
     """`__shfl_down_sync(m, v, 16)` outside a loop: the tree misses lanes 32..63 on wave64."""
     code = unit.code
-    for i, tok in enumerate(code):
-        if tok.text in SHUFFLE_NAMES and unit.next_text(i) == "(" and unit.in_device(i):
+    for i in unit.positions(SHUFFLE_NAMES):
+        tok = code[i]
+        if unit.next_text(i) == "(" and unit.in_device(i):
             parsed = unit.call_args(i + 1)
             delta = 2 if tok.text.endswith("_sync") else 1
             if parsed and len(parsed[0]) > delta and _number(unit.arg_text(parsed[0][delta])) == "16":
