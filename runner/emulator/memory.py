@@ -168,7 +168,7 @@ def atomic(m8: np.ndarray, bidx: np.ndarray, fn, data: list[np.ndarray], wide: b
         ufunc.at(typed, inv, data[0].view(typed.dtype))
         view[uniq] = cur
         return np.zeros(w.shape, dtype)
-    if name.startswith("cmpswap"):
+    if name.startswith(("cmpswap", "cmpstore")):
         return _compare_swap(view, w, data[0], data[1])
     old = np.empty(w.shape, dtype)
     for sel in _rounds(w):

@@ -43,9 +43,9 @@ ATOMICS = {  # name -> (fn(old, src[, cmp]) computed on uint arrays, wide?)
     "add_f64": lambda o, s: (o.view(np.float64) + s.view(np.float64)).view(U64),
     "cmpswap_b32": lambda o, s, c: np.where(o == c, s, o),
     "cmpswap_b64": lambda o, s, c: np.where(o == c, s, o),
-    "cmpstore_b32": lambda o, s, c: np.where(o == s, c, o),
-    "cmpstore_rtn_b32": lambda o, s, c: np.where(o == s, c, o),
-    "cmpstore_b64": lambda o, s, c: np.where(o == s, c, o),
+    # DS_CMPSTORE: DATA is the new value, DATA2 the comparand (like cmpswap's {src, cmp})
+    "cmpstore_b32": lambda o, s, c: np.where(o == c, s, o),
+    "cmpstore_b64": lambda o, s, c: np.where(o == c, s, o),
 }
 
 

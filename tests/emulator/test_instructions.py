@@ -280,6 +280,16 @@ def test_lds_and_bpermute():
     assert int(m.st.V[11, 0, 0]) == 2
 
 
+def test_lds_compare_store_one_winner_per_address():
+    lanes = np.arange(32)
+    m = Snippet(["ds_store_b32 v0, v1", "ds_cmpstore_rtn_b32 v2, v0, v3, v4",
+                 "ds_load_b32 v5, v0"],
+                vgpr={0: 0, 1: 7, 3: lanes + 100, 4: 7}, lds_bytes=64).run()
+    # every lane targets the same word: lane 0 swaps 7 -> 100, the others see 100 and fail
+    assert int(m.st.V[2, 0, 0]) == 7 and set(m.st.V[2, 0, 1:]) == {100}
+    assert int(m.st.V[5, 0, 0]) == 100
+
+
 def test_lds_overflow_is_a_fault():
     from cass.runner.emulator.state import Fault
 
