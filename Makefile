@@ -14,7 +14,7 @@ SHOWCASE ?= vector_add
 # reported, not fatal; a mismatch (exit 1) fails the target.
 VERIFY_EXAMPLE ?= examples/verify/saxpy.cu
 
-.PHONY: setup system-packages run test clean
+.PHONY: setup system-packages run test clean vsix
 
 system-packages:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
@@ -45,6 +45,10 @@ run: setup
 
 test: setup
 	$(VENV)/bin/pytest
+
+# The VS Code extension: editors/vscode/cass-vscode.vsix (node and npm from the machine).
+vsix:
+	cd editors/vscode && npm ci --no-audit --no-fund && npm run package
 
 clean:
 	rm -rf $(VENV) build *.egg-info
