@@ -28,6 +28,9 @@ OFFLOAD_ARCH = "gfx1100"
 FAULT_PREFIX = "cass-emulator: fault "
 
 
+HIP_RUNTIME_HEADER = Path("/usr/include/hip/hip_runtime_api.h")
+
+
 class EmulatorBackend:
     name = "emulator"
     side = "hip"
@@ -36,6 +39,12 @@ class EmulatorBackend:
         clang = toolchain.find_tool("clang++-16")
         if isinstance(clang, toolchain.MissingTool):
             return f"clang++-16 is not installed (run `{clang.fix}`)"
+        if not HIP_RUNTIME_HEADER.is_file():
+            return f"the HIP headers are not installed (no {HIP_RUNTIME_HEADER}; run `cass setup`)"
+        try:
+            toolchain.hip_device_lib_dir(OFFLOAD_ARCH)
+        except CassError as exc:
+            return exc.message
         try:
             from cass.runner.emulator import build_hip_program, run_program  # noqa: F401
         except ImportError as exc:
