@@ -235,3 +235,16 @@ async def test_quick_fix_applies_the_fix_a_diagnostic_carries(
     assert apply_text_edits(path.read_text(), vscode.applied_edits[-1].changes[uri]) == fixed
     refused = await run_command(vscode, "cass.applyFix", uri, {"nothing": 1})
     assert refused["status"] == "error" and "carries no fix" in refused["message"]
+
+
+async def test_the_hooks_find_the_editors_mirror_current(
+    emacs: LanguageClient, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cass.hooks import check
+
+    uri = open_file(emacs, project / "src" / "saxpy.cu")
+    assert (await run_command(emacs, "cass.portFile", uri))["status"] == "ok"
+    monkeypatch.chdir(project)
+    assert check.main(["src/saxpy.cu", "src/saxpy.hip"]) == 0
+    mirror_of(project).write_text(mirror_of(project).read_text() + "// a hand edit\n")
+    assert check.main(["src/saxpy.cu", "src/saxpy.hip"]) == 1
