@@ -157,6 +157,10 @@ def step_translate(a: Attempt) -> None:
         a.translate_s = time.perf_counter() - start
         a.finish("translate-error", exc.message)
         return
+    except Exception as exc:  # noqa: BLE001 - an engine that crashes fails this task, not the run
+        a.translate_s = time.perf_counter() - start
+        a.finish("translate-error", f"the {a.engine} engine crashed: {type(exc).__name__}: {exc}")
+        return
     a.translate_s = time.perf_counter() - start
     a.diagnostics = len(translation.diagnostics)
     errors = [d for d in translation.diagnostics if d.severity.value == "error"]
@@ -285,11 +289,17 @@ def store_cached(config: RunConfig, engine: str, task: Task, result: TaskResult)
 # ---------------------------------------------------------------- the whole run
 
 
+def _failed(task: Task, engine: str, config: RunConfig, message: str) -> TaskResult:
+    return TaskResult(task.ident, task.domain, engine, config.backend, config.level, "unverifiable", message)
+
+
 def _evaluate_keyed(task: Task, engine: str, config: RunConfig, key: str) -> TaskResult:
     try:
         result = evaluate(task, engine, config)
     except CassError as exc:  # a problem of this task's setup: report it, keep the run going
-        result = TaskResult(task.ident, task.domain, engine, config.backend, config.level, "unverifiable", exc.message)
+        result = _failed(task, engine, config, exc.message)
+    except Exception as exc:  # noqa: BLE001 - one broken task never stops the benchmark
+        result = _failed(task, engine, config, f"harness error: {type(exc).__name__}: {exc}")
     return TaskResult.from_dict({**result.to_dict(), "key": key})
 
 
@@ -313,7 +323,8 @@ def run_benchmark(tasks: Iterable[Task], config: RunConfig, on_result: Progress 
             else:
                 todo.append((task, engine, key))
     for result in _evaluate_all(todo, config):
-        store_cached(config, result.engine, next(t for t, e, _ in todo if t.ident == result.task), result)
+        if result.key:
+            store_cached(config, result.engine, next(t for t, _, _ in todo if t.ident == result.task), result)
         done[(result.engine, result.task)] = result
         if on_result:
             on_result(result)
@@ -326,6 +337,11 @@ def _evaluate_all(todo: list[tuple[Task, str, str]], config: RunConfig) -> Itera
             yield _evaluate_keyed(task, engine, config, key)
         return
     with ProcessPoolExecutor(max_workers=config.jobs) as pool:
-        futures = [pool.submit(_evaluate_keyed, task, engine, config, key) for task, engine, key in todo]
+        futures = {pool.submit(_evaluate_keyed, task, engine, config, key): (task, engine, key) for task, engine, key in todo}
         for future in as_completed(futures):
-            yield future.result()
+            try:
+                yield future.result()
+            except Exception as exc:  # noqa: BLE001 - e.g. a worker process killed by the OS
+                task, engine, key = futures[future]
+                failed = _failed(task, engine, config, f"the worker process failed: {type(exc).__name__}: {exc}")
+                yield TaskResult.from_dict({**failed.to_dict(), "key": ""})  # not cached: retried next run

@@ -96,3 +96,20 @@ def test_summary_counts_every_status_and_ratios() -> None:
     assert overall["runtime_ratio"] == pytest.approx(4.0)
     text = markdown(summarize(results), {"backend": "emulator", "level": "source"})
     assert text.index("| sorting |") < text.index("| graph algorithms |")  # catalog order
+
+
+def test_a_crashing_engine_fails_its_task_not_the_run(tasks_root: Path, make_task, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    from cass.models import registry
+
+    class CrashingEngine:
+        name, version = "crashing", "0"
+
+        def translate(self, request):  # noqa: ANN001, ANN202
+            raise IndexError("list index out of range")
+
+    monkeypatch.setitem(registry.ENGINES, "crashing", CrashingEngine)
+    make_task(tasks_root, "sorting", "a")
+    [task] = discover_tasks(tasks_root)
+    [result] = run_benchmark([task], RunConfig(engines=("crashing",), out_dir=tmp_path / "out"))
+    assert result.status == "translate-error" and "crashed: IndexError" in result.message
