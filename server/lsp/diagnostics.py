@@ -17,6 +17,7 @@ from . import engines
 from .bridge import LineIndex, to_lsp_diagnostic
 from .documents import Snapshot, require_size
 from .server import CassServer
+from .verification import PRODUCER as VERDICT
 
 log = logging.getLogger(__name__)
 PRODUCER = "rules"
@@ -85,7 +86,10 @@ def setup(server: CassServer) -> None:
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
-        schedule(server, params.text_document.uri)
+        uri = params.text_document.uri
+        if server.diagnostic_sets.get(uri, {}).get(VERDICT):  # a verdict of an older text
+            server.publish(uri, VERDICT, [])
+        schedule(server, uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(params: lsp.DidCloseTextDocumentParams) -> None:

@@ -54,6 +54,18 @@ async def test_port_and_verify_reports_a_match(vscode: LanguageClient, project: 
     assert isinstance(reports[0], lsp.WorkDoneProgressBegin)
     assert reports[0].title == "Port and verify saxpy.cu" and reports[0].cancellable
     assert isinstance(reports[-1], lsp.WorkDoneProgressEnd) and reports[-1].message == "done"
+    vscode.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[
+                lsp.TextDocumentContentChangeWholeDocument(text=source.read_text() + "\n")
+            ],
+        )
+    )
+    await wait_for(
+        lambda: not any(d.code == "verify-match" for d in vscode.diagnostics[uri]),
+        what="the verdict of the older text to go",
+    )
 
 
 async def test_without_a_reference_the_verdict_says_why(
