@@ -7,8 +7,8 @@ It never writes a file; exit 1 on any finding.
 from __future__ import annotations
 
 import argparse
-from functools import partial
 import re
+from functools import partial
 from pathlib import Path
 
 from cass.hooks import translate as tr

@@ -11,8 +11,8 @@ from git history) or `--force` (regenerate; your version is backed up under .git
 from __future__ import annotations
 
 import argparse
-from functools import partial
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from cass.hooks import translate as tr
@@ -90,7 +90,7 @@ def _write_new(root: Path, pair: Pair, config: mm.MirrorConfig, options: PortOpt
                status: mm.MirrorStatus, translation: Translation, sha: str) -> Outcome:
     notes = []
     if status.state.is_protected:
-        backup = save_backup(root, pair.mirror, read_mirror(root, pair.mirror) or "")
+        backup = save_backup(root, pair.mirror, (root / pair.mirror).read_bytes())
         notes.append(f"your version of {pair.mirror} is saved as {backup}")
     provenance = _provenance(pair, config, translation, sha)
     mm.write_atomic(root / pair.mirror, mm.render_mirror(translation.text, provenance))
@@ -117,7 +117,7 @@ def _merge(root: Path, pair: Pair, config: mm.MirrorConfig, status: mm.MirrorSta
                        "version is backed up)"),))
     ours = status.body or ""
     result = merge_texts(base, ours, translation.text)
-    backup = save_backup(root, pair.mirror, read_mirror(root, pair.mirror) or "")
+    backup = save_backup(root, pair.mirror, (root / pair.mirror).read_bytes())
     provenance = replace(_provenance(pair, config, translation, sha),
                          body_sha256=mm.sha256_text(translation.text), hand_edited=True)
     mm.write_atomic(root / pair.mirror, mm.render_header(provenance) + result.text)

@@ -110,9 +110,9 @@ def _parse(data: bytes) -> tuple[Provenance, str] | None:
         return None
 
 
-def save_backup(root: Path, rel: str, text: str) -> Path:
-    """Keep a copy of `text` (a mirror about to be replaced) under `.git/cass/backups/`, so that
-    nothing written by hand is ever lost; returns where it went."""
+def save_backup(root: Path, rel: str, content: str | bytes) -> Path:
+    """Keep a copy of `content` (a mirror about to be replaced) under `.git/cass/backups/`, so
+    that nothing written by hand is ever lost; returns where it went."""
     repo = _open_repo(root)
     base = Path(repo.git_dir) if repo is not None else root / ".cass"
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -122,5 +122,5 @@ def save_backup(root: Path, rel: str, text: str) -> Path:
     while target.exists():
         counter += 1
         target = target.with_name(f"{Path(rel).name}.{counter}")
-    target.write_text(text, encoding="utf-8", newline="")
+    target.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
     return target
