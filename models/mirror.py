@@ -234,7 +234,8 @@ class Provenance:
 
 def sha256_text(text: str) -> str:
     """sha256 of `text` with line endings normalised to LF (CRLF checkouts hash the same)."""
-    return hashlib.sha256(text.replace("\r\n", "\n").encode("utf-8")).hexdigest()
+    data = text.replace("\r\n", "\n").encode("utf-8", "surrogateescape")  # undecodable bytes too
+    return hashlib.sha256(data).hexdigest()
 
 
 def sha256_bytes(data: bytes) -> str:

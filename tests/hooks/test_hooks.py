@@ -203,3 +203,15 @@ def test_many_files_in_worker_processes_one_failure_does_not_stop_the_rest(proje
     for i, name in enumerate(names):
         assert f"{i}.0f" in project.read(name.replace(".cu", ".hip"))
     assert check.main(["--jobs", "2", *names]) == 0
+
+
+def test_mirror_with_bytes_that_are_not_utf8_is_protected_and_kept(project, capsys) -> None:
+    port.main(["src/saxpy.cu"])
+    mirror = project.root / "src/saxpy.hip"
+    edited = mirror.read_bytes() + b"// caf\xe9\n"
+    mirror.write_bytes(edited)
+    assert port.main(["src/saxpy.cu"]) == 1
+    assert mirror.read_bytes() == edited
+    assert port.main(["--force", "src/saxpy.cu"]) == 1
+    backups = list((project.root / ".git" / "cass" / "backups").rglob("saxpy.hip"))
+    assert [b.read_bytes() for b in backups] == [edited]
