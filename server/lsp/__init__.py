@@ -42,4 +42,6 @@ def serve(tcp: str | None = None, log_level: str = "WARNING") -> None:
         host, port = parse_address(tcp)
         server.start_tcp(host, port)
     else:
-        server.start_io()
+        protocol_channel = sys.stdout.buffer
+        sys.stdout = sys.stderr  # a stray print() anywhere must not corrupt the protocol
+        server.start_io(sys.stdin.buffer, protocol_channel)
