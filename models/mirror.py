@@ -44,8 +44,13 @@ _END = "// end cass-mirror"
 _FIELDS = ("source", "source-sha256", "engine", "target", "verdict", "body-sha256", "hand-edited")
 HEADER_LINES = 2 + 1 + len(_FIELDS) + 1  # explanation, magic, fields, end: body line 1 follows
 
-# Source suffix -> mirror suffix (the knowledge table; `suffixes` in config overrides entries).
-DEFAULT_SUFFIXES: dict[str, str] = {".cu": ".hip", ".cuh": ".hip.h"}
+# Source suffix -> mirror suffix per layout (`suffixes` in config overrides entries). In a
+# parallel tree headers keep their names, so `#include "util.cuh"` in a mirror finds the header's
+# mirror beside it (the rules engine's project convention); beside the source they cannot.
+DEFAULT_SUFFIXES: dict[str, dict[str, str]] = {
+    "beside": {".cu": ".hip", ".cuh": ".hip.h"},
+    "tree": {".cu": ".hip", ".cuh": ".cuh"},
+}
 LAYOUTS = ("beside", "tree")
 CONFIG_KEYS = ("layout", "tree", "include", "exclude", "suffixes", "engine", "target", "verify")
 VERDICTS = ("match", "mismatch", "error", "unverifiable", "not-run")
@@ -60,7 +65,7 @@ class MirrorConfig:
     tree: str = "hip"
     include: tuple[str, ...] = ("*.cu", "*.cuh")
     exclude: tuple[str, ...] = ()
-    suffixes: tuple[tuple[str, str], ...] = tuple(DEFAULT_SUFFIXES.items())
+    suffixes: tuple[tuple[str, str], ...] = tuple(DEFAULT_SUFFIXES["beside"].items())
     engine: str = "rules"
     target: Target = field(default_factory=Target)
     verify: bool = True
@@ -88,7 +93,7 @@ def config_from_table(table: dict[str, Any], origin: Path | None = None) -> Mirr
     tree = _expect(mirror, "tree", str, cfg.tree, where)
     if layout == "tree" and (not tree.strip() or PurePosixPath(tree).is_absolute()):
         raise CassError(f"{where}: mirror tree must be a folder inside the project, not {tree!r}")
-    suffixes = dict(cfg.suffixes)
+    suffixes = dict(DEFAULT_SUFFIXES[layout])
     suffixes.update(_expect(mirror, "suffixes", dict, {}, where))
     target_value = mirror.get("target", table.get("target", cfg.target.gfx_arch))
     return replace(

@@ -215,3 +215,19 @@ def test_mirror_with_bytes_that_are_not_utf8_is_protected_and_kept(project, caps
     assert port.main(["--force", "src/saxpy.cu"]) == 1
     backups = list((project.root / ".git" / "cass" / "backups").rglob("saxpy.hip"))
     assert [b.read_bytes() for b in backups] == [edited]
+
+
+@pytest.mark.toolchain
+def test_tree_mirrors_keep_header_names_so_includes_resolve(repo, tmp_path) -> None:
+    from cass.runner.compile import compile_file
+
+    repo.write("pyproject.toml", NO_VERIFY + 'layout = "tree"\n')
+    repo.write("src/util.cuh", "#pragma once\n#include <cuda_runtime.h>\n"
+               "__device__ inline float twice(float x) { return 2.0f * x; }\n")
+    repo.write("src/main.cu", '#include "util.cuh"\n'
+               "__global__ void k(float* y) { y[threadIdx.x] = twice(y[threadIdx.x]); }\n"
+               "int main() { float* d; cudaMalloc(&d, 16); k<<<1, 4>>>(d); cudaFree(d); }\n")
+    assert port.main(["src/main.cu", "src/util.cuh"]) == 1
+    assert m.parse_mirror(repo.read("hip/src/util.cuh")) is not None
+    result = compile_file(repo.root / "hip/src/main.hip", ["rdna3"], out_dir=tmp_path / "out")
+    assert list((tmp_path / "out").iterdir()), result

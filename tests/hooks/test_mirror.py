@@ -21,6 +21,7 @@ TREE = m.config_from_table({"mirror": {"layout": "tree", "tree": "hip"}})
         ("src/my kernel.cu", m.MirrorConfig(), "src/my kernel.hip"),
         ("src/ядро.cu", m.MirrorConfig(), "src/ядро.hip"),
         ("src/k.cu", TREE, "hip/src/k.hip"),
+        ("src/k.cuh", TREE, "hip/src/k.cuh"),
         ("k.cpp", m.MirrorConfig(), "k.cpp.hip"),
         ("/repo/a/k.cu", m.MirrorConfig(), "a/k.hip"),
     ],
