@@ -100,7 +100,9 @@ class CassServer(LanguageServer):
 
     @property
     def encoding(self) -> str:
-        return str(self.workspace.position_encoding or "utf-16")
+        """The negotiated position encoding: "utf-8", "utf-16" or "utf-32"."""
+        chosen = self.workspace.position_encoding or "utf-16"
+        return str(getattr(chosen, "value", chosen))
 
     # --- documents ----------------------------------------------------------------------------
 

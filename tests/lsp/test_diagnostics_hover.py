@@ -113,3 +113,22 @@ async def test_hover_on_a_warp_intrinsic_gives_version_and_note(
     )
     assert "since HIP 6.2" in hover.contents.value and "status: rewritten" in hover.contents.value
     assert "HIP 5.2: mask-free equivalent" in hover.contents.value
+
+
+async def test_positions_follow_the_negotiated_encoding(
+    client: LanguageClient, project: Path
+) -> None:
+    # VS Code speaks UTF-16; the Emacs snapshot offers UTF-32 first, which the server takes
+    path = project / "src" / "wide.cu"
+    path.write_text("// 😋 é\nvoid f(float* p) { /* 😋 */ cudaMalloc(&p, 4); }\n")
+    uri = open_file(client, path)
+    line = path.read_text().splitlines()[1]
+    chars = line.index("cudaMalloc")
+    units = chars + (1 if client.client_name == "vscode" else 0)  # the emoji: 2 UTF-16 units
+    hover = await client.text_document_hover_async(
+        lsp.HoverParams(
+            text_document=lsp.TextDocumentIdentifier(uri), position=lsp.Position(1, units + 2)
+        )
+    )
+    assert hover is not None and "`hipMalloc`" in hover.contents.value
+    assert hover.range.start == lsp.Position(1, units)
