@@ -8,6 +8,7 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
+from cass.models import mirror
 from cass.models.engine import Target, Translation
 from cass.runner.diagnostics import CassError
 from lsprotocol import types as lsp
@@ -124,6 +125,11 @@ async def port_file(server: CassServer, uri: str) -> Outcome:
     )
     if outcome.edit is None and outcome.write is None:
         outcome.message = f"{shown} is up to date with {source.name}"
+    if not mirror.is_mirrored(source, root, config):
+        outcome.message += (
+            f" (note: the project's mirror rule excludes {source.name}, so the git hooks will "
+            "not keep this mirror in step)"
+        )
     return outcome
 
 

@@ -248,3 +248,13 @@ async def test_the_hooks_find_the_editors_mirror_current(
     assert check.main(["src/saxpy.cu", "src/saxpy.hip"]) == 0
     mirror_of(project).write_text(mirror_of(project).read_text() + "// a hand edit\n")
     assert check.main(["src/saxpy.cu", "src/saxpy.hip"]) == 1
+
+
+async def test_port_file_outside_the_mirror_rule_says_so(
+    emacs: LanguageClient, project: Path
+) -> None:
+    (project / "pyproject.toml").write_text('[tool.cass.mirror]\nexclude = ["src/*"]\n')
+    uri = open_file(emacs, project / "src" / "saxpy.cu")
+    result = await run_command(emacs, "cass.portFile", uri)
+    assert result["status"] == "ok" and mirror_of(project).is_file()
+    assert "the project's mirror rule excludes saxpy.cu" in result["message"]
