@@ -340,8 +340,64 @@ def _dual(part):
     return clone
 
 
+def _movrel(ins):
+    """v_movrels/movreld/movrelsd: VGPR indexing relative to M0 (per wave)."""
+    op = ins.op
+    dst, src = ins.operands[0], res(ins.operands[1])
+    rel_src = op in ("v_movrels_b32", "v_movrelsd_b32", "v_movrelsd_2_b32")
+    rel_dst = op in ("v_movreld_b32", "v_movrelsd_b32", "v_movrelsd_2_b32")
+
+    def run(m, g):
+        m0 = m.st.S[125, g.idx].astype(np.int64)
+        src_off = m0 & 0x3FF if op == "v_movrelsd_2_b32" else m0
+        dst_off = (m0 >> 16) & 0x3FF if op == "v_movrelsd_2_b32" else m0
+        waves = m.waves_of(g)
+        if rel_src:
+            regs = src.index + src_off
+            _check_vgpr(m, regs)
+            value = m.st.V[regs, waves]
+        else:
+            value = np.broadcast_to(typed(m, src, g, "b32"), (g.k, 32))
+        regs = dst.index + (dst_off if rel_dst else 0)
+        _check_vgpr(m, np.asarray(regs))
+        regs = np.broadcast_to(regs, (g.k,))
+        ex = m.st.exec_mask(g)
+        for reg in np.unique(regs):  # usually one register for the whole group
+            sel = regs == reg
+            sub = type(g)(waves[sel], int(sel.sum()), False)
+            m.st.vwrite(int(reg), sub, value[sel], ex[sel])
+    return run
+
+
+def _check_vgpr(m, regs):
+    if regs.size and int(regs.max()) >= m.st.V.shape[0]:
+        raise Fault("unsupported", f"relative VGPR index v{int(regs.max())} is beyond the "
+                    f"{m.st.V.shape[0]} VGPRs allocated")
+
+
+def _permlane(ins):
+    """v_permlane16 (within each 16-lane row) and v_permlanex16 (from the other row)."""
+    cross = ins.op == "v_permlanex16_b32"
+    dst, src, s1, s2 = ins.operands[0], ins.operands[1], res(ins.operands[2]), res(ins.operands[3])
+    lanes = np.arange(32)
+
+    def run(m, g):
+        sel = (m.st.sread(s1, g).astype(np.uint64) | (m.st.sread(s2, g).astype(np.uint64) << 32))
+        pick = ((sel[:, None] >> (4 * (lanes % 16)).astype(np.uint64)) & 15).astype(np.int64)
+        row = lanes // 16
+        source_row = (row ^ 1) if cross else row
+        index = source_row[None, :] * 16 + pick
+        value = np.take_along_axis(m.st.V[src.index, g.idx], index, axis=1)
+        m.st.vwrite(dst.index, g, value)
+    return run
+
+
 def compile_vector(ins):
     op = ins.op
+    if op in ("v_movrels_b32", "v_movreld_b32", "v_movrelsd_b32", "v_movrelsd_2_b32"):
+        return _movrel(ins)
+    if op in ("v_permlane16_b32", "v_permlanex16_b32"):
+        return _permlane(ins)
     if ins.mnemonic.startswith("v_dual_"):
         return _vopd(ins)
     if op in VALU:

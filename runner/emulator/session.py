@@ -22,6 +22,7 @@ from cass.runner.emulator.program import Program
 from cass.runner.emulator.state import Fault
 
 LDS_LIMIT = 65536
+LDS_GRANULE = 512
 STATUS_OK, STATUS_ERROR, STATUS_FAULT = 0, 1, 2
 _KINDS = {1: "hipMalloc", 2: "hipHostMalloc", 3: "hipMallocManaged", 4: "hipHostRegister"}
 
@@ -113,6 +114,7 @@ class Device:
         desc = kernel.descriptor
         lds = max(desc.group_segment_size, int(kernel.meta.get(".group_segment_fixed_size", 0)))
         lds += shmem
+        lds_allocated = -(-lds // LDS_GRANULE) * LDS_GRANULE  # hardware allocates 512-byte granules
         private = desc.private_segment_size + (DYNAMIC_STACK_BYTES if desc.enabled(11) else 0)
         per_batch = batch_size(kernel, dims, program)
         wpg = (dims.threads + 31) // 32
@@ -134,8 +136,8 @@ class Device:
         budget = Budget(self.kernel_timeout)
         for first in range(0, dims.groups, per_batch):
             groups = min(per_batch, dims.groups - first)
-            m = Machine(program, kernel, table, groups * wpg, groups, lds, private, hostcall,
-                        budget)
+            m = Machine(program, kernel, table, groups * wpg, groups, lds_allocated, private,
+                        hostcall, budget)
             m.trace = self._trace_filter(kernel.name)
             if lds > LDS_LIMIT:
                 self._report(m, kernel, dims, first, wpg,

@@ -290,6 +290,20 @@ def test_lds_compare_store_one_winner_per_address():
     assert int(m.st.V[5, 0, 0]) == 100
 
 
+def test_relative_vgpr_moves_and_row_permutes():
+    lanes = np.arange(32)
+    m = Snippet(["v_movrels_b32 v0, v10", "v_movreld_b32 v20, v1",
+                 "v_permlanex16_b32 v2, v3, 0, 0", "v_permlane16_b32 v4, v3, s4, s5",
+                 "v_maxmin_f32 v5, v6, v7, v8"],
+                vgpr={10: 1, 12: 42, 1: 9, 3: lanes + 100, 6: f32(1.0), 7: f32(5.0),
+                      8: f32(3.0)},
+                sgpr={125: 2, 4: 0x76543210, 5: 0xFEDCBA98}).run()
+    assert int(m.st.V[0, 0, 0]) == 42 and int(m.st.V[22, 0, 0]) == 9
+    assert list(m.st.V[2, 0]) == [116] * 16 + [100] * 16  # lane 0 of the other row
+    assert list(m.st.V[4, 0]) == list(lanes + 100)  # identity select within each row
+    assert as_f32(m.st.V[5, 0, 0]) == 3.0
+
+
 def test_lds_overflow_is_a_fault():
     from cass.runner.emulator.state import Fault
 
