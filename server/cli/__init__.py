@@ -12,6 +12,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from cass.runner.diagnostics import CassError
 
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app(args=argv, prog_name="cass")  # standalone: usage errors print and exit 2
     except CassError as exc:
-        err_console.print(f"[bold red]error:[/] {exc.message}", highlight=False, soft_wrap=True)
+        err_console.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False, soft_wrap=True)
         for d in exc.diagnostics:
             err_console.print(d.render(), highlight=False, soft_wrap=True, markup=False)
         return exc.exit_code

@@ -99,6 +99,7 @@ def _bad_inputs(tmp: Path) -> list[tuple[list[str], str]]:
     good = str(EXAMPLES / "vector_add.cu")
     return [
         ([str(tmp / "missing.cu")], "missing.cu: no such file"),
+        ([str(tmp / "[/x].cu")], "[/x].cu: no such file"),  # printed as text, not markup
         ([str(tmp / "dir.cu")], "dir.cu: is a directory"),
         ([str(tmp / "binary.cu")], "binary.cu: looks like a binary file"),
         ([str(tmp / "empty.cu")], "empty.cu: the file is empty"),
