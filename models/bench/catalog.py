@@ -48,6 +48,10 @@ BACKEND_LIBRARIES: dict[str, frozenset[str] | None] = {
 }
 ROCM_INCLUDE_DIRS = ("/opt/rocm/include", "/usr/include")
 
+# A task's timeout_s is sized for a real GPU; a port backend that runs slower gets this multiple
+# (unless `cass bench run --timeout` sets one limit for every run).
+TIMEOUT_SCALE: dict[str, float] = {"emulator": 5.0, "rocm": 1.0}
+
 # status -> (meaning, counts as a pass). Order is the order of report columns.
 STATUSES: dict[str, tuple[str, bool]] = {
     "pass": ("the port's output matches the NVIDIA reference", True),

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cass.models.bench.catalog import BACKEND_LIBRARIES, LIBRARIES, ROCM_INCLUDE_DIRS, STATUSES
+from cass.models.bench.catalog import BACKEND_LIBRARIES, LIBRARIES, ROCM_INCLUDE_DIRS, STATUSES, TIMEOUT_SCALE
 from cass.models.bench.tasks import Task
 from cass.runner.diagnostics import CassError
 
@@ -42,11 +42,13 @@ class RunConfig:
     timeout_s: float | None = None  # per run of a port, instead of each task's own limit
 
     def spec_for(self, task: Task) -> Any:
-        """The task's run spec (from its task.toml), with this run's time limit when one is set."""
+        """The task's run spec (from its task.toml) with this run's time limit: `timeout_s` when
+        set, else the task's own scaled for the backend (an emulator is slower than a GPU)."""
         from cass.runner.spec import load_run_spec
 
         spec = load_run_spec(task.source)
-        return spec.replace(timeout_s=float(self.timeout_s)) if self.timeout_s else spec
+        limit = self.timeout_s or spec.timeout_s * TIMEOUT_SCALE.get(self.backend, 1.0)
+        return spec.replace(timeout_s=float(limit))
 
     @property
     def cache_dir(self) -> Path:

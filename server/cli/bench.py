@@ -103,7 +103,7 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
                 domain: DomainOpt = None, task: TaskOpt = None,
                 jobs: Annotated[int, typer.Option("--jobs", "-j", help="Tasks evaluated in parallel processes.")] = max(1, (os.cpu_count() or 2) // 2),
                 resume: Annotated[bool, typer.Option("--resume", help="Reuse cached results whose inputs did not change.")] = False,
-                timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds per port run (default: each task's timeout_s).")] = None,
+                timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds per port run (default: each task's timeout_s, x5 on the emulator).")] = None,
                 out_dir: OutOpt = DEFAULT_OUT) -> None:  # fmt: skip
     """Port every task, run the port, compare with the NVIDIA reference; write the reports."""
     from cass.models.bench.harness import LEVELS, PORT_BACKENDS, RunConfig, run_benchmark

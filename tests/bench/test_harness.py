@@ -113,3 +113,11 @@ def test_a_crashing_engine_fails_its_task_not_the_run(tasks_root: Path, make_tas
     [task] = discover_tasks(tasks_root)
     [result] = run_benchmark([task], RunConfig(engines=("crashing",), out_dir=tmp_path / "out"))
     assert result.status == "translate-error" and "crashed: IndexError" in result.message
+
+
+def test_time_limits_scale_for_the_emulator_unless_given(tasks_root: Path, make_task, tmp_path: Path) -> None:
+    make_task(tasks_root, "sorting", "a")  # its task.toml says timeout_s = 120
+    [task] = discover_tasks(tasks_root)
+    assert RunConfig(backend="emulator").spec_for(task).timeout_s == 600.0
+    assert RunConfig(backend="rocm").spec_for(task).timeout_s == 120.0
+    assert RunConfig(backend="emulator", timeout_s=30).spec_for(task).timeout_s == 30.0
