@@ -13,6 +13,7 @@ from itertools import zip_longest
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from cass.runner.compile import (
     EMITS,
@@ -46,7 +47,7 @@ def pair_table(pair: KernelPair, arch: str, offload_arch: str) -> Table:
     table.add_column(f"SASS {arch} ({len(pair.sass)} instructions)", overflow="fold")
     table.add_column(f"RDNA3 {offload_arch} ({len(pair.rdna3)} lines)", overflow="fold")
     for left, right in zip_longest(pair.sass, pair.rdna3, fillvalue=""):
-        table.add_row(left, right)
+        table.add_row(Text(left), Text(right))  # assembly is text, never markup
     return table
 
 

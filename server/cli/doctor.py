@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from cass.runner import setup as runner_setup
@@ -22,9 +23,9 @@ def tools_table(env: runner_setup.Environment) -> Table:
     table.add_column("path or fix", overflow="fold")
     for tool in env.tools:
         if isinstance(tool, MissingTool):
-            table.add_row(tool.name, "[red]missing[/]", "", f"run: {tool.fix}")
+            table.add_row(tool.name, "[red]missing[/]", "", escape(f"run: {tool.fix}"))
         else:
-            table.add_row(tool.name, "[green]found[/]", tool.version, str(tool.path))
+            table.add_row(tool.name, "[green]found[/]", tool.version, escape(str(tool.path)))
     return table
 
 
@@ -33,7 +34,7 @@ def gpus_table(env: runner_setup.Environment) -> Table:
     for column in ("vendor", "name", "arch", "driver"):
         table.add_column(column)
     for gpu in env.gpus:
-        table.add_row(gpu.vendor, gpu.name, gpu.arch, gpu.driver)
+        table.add_row(gpu.vendor, escape(gpu.name), gpu.arch, escape(gpu.driver))
     if not env.gpus:
         table.add_row("-", "no GPU found", "-", "-")
     return table
@@ -44,7 +45,7 @@ def backends_table(env: runner_setup.Environment) -> Table:
     for column in ("backend", "available", "why"):
         table.add_column(column)
     for b in env.backends:
-        table.add_row(b.name, "[green]yes[/]" if b.available else "[yellow]no[/]", b.reason)
+        table.add_row(b.name, "[green]yes[/]" if b.available else "[yellow]no[/]", escape(b.reason))
     return table
 
 
@@ -108,7 +109,9 @@ def register(app: typer.Typer) -> None:
             for step in runner_setup.plan_setup():
                 status.update(step.what)
                 detail = runner_setup.run_step(step)
-                console.print(f"[green]ok[/] {step.what}: {detail}", highlight=False)
+                console.print(
+                    f"[green]ok[/] {escape(step.what)}: {escape(detail)}", highlight=False
+                )
         env = runner_setup.check_environment()
         if not env.core_complete:
             console.print(f"[red]still missing:[/] {', '.join(env.missing_core)}")
