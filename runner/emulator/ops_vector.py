@@ -261,10 +261,18 @@ _PACKED = {"v_pk_add_f16": np.add, "v_pk_mul_f16": np.multiply,
            "v_pk_lshlrev_b16": lambda a, b: b << (a & 15), "v_pk_lshrrev_b16": lambda a, b: b >> (a & 15)}
 
 
+def _packed_const(op, typ):
+    """Inline constants of packed 16-bit operations apply to both halves; literals are 32-bit."""
+    if op.kind == "float" or (op.kind == "int" and -16 <= int(op.value) <= 64):
+        half = res(op, "f16" if typ == "f16" else "b16").value & 0xFFFF
+        return type(op)("const", value=half | (half << 16), text=op.text)
+    return res(op, "b32")
+
+
 def _packed(ins):
     fn = _PACKED[ins.op]
     typ = "f16" if ins.op.endswith("f16") else "u16"
-    dst, srcs = ins.operands[0], [res(o, "b32") for o in ins.operands[1:]]
+    dst, srcs = ins.operands[0], [_packed_const(o, typ) for o in ins.operands[1:]]
     n = len(srcs)
     sel = _opsel(ins, "op_sel") or [0] * n
     sel_hi = _opsel(ins, "op_sel_hi") or [1] * n
@@ -289,7 +297,7 @@ def _fma_mix(ins):
     dst, srcs = ins.operands[0], [res(o, "f32") for o in ins.operands[1:4]]
     sel = _opsel(ins, "op_sel") or [0, 0, 0]
     sel_hi = _opsel(ins, "op_sel_hi") or [0, 0, 0]
-    lo_hi = ins.op.endswith("hi")
+    lo_hi = ins.op == "v_fma_mixhi_f16"
 
     def arg(m, g, i):
         if not sel_hi[i]:

@@ -290,6 +290,16 @@ def test_lds_compare_store_one_winner_per_address():
     assert int(m.st.V[5, 0, 0]) == 100
 
 
+def test_mixed_precision_fma_writes_the_selected_half():
+    m = Snippet(["v_fma_mixlo_f16 v4, v6, s4, v7", "v_fma_mixhi_f16 v4, v6, s1, v5",
+                 "v_pk_mul_f16 v8, 0.5, v9", "v_pk_mul_f16 v10, 0x3400, v9 op_sel_hi:[0,1]"],
+                vgpr={6: f32(2.0), 7: f32(1.0), 5: f32(0.5), 9: 0x44004000},
+                sgpr={4: f32(3.0), 1: f32(4.0)}).run()
+    assert int(m.st.V[4, 0, 0]) == 0x48404700  # hi 8.5, lo 7.0
+    assert int(m.st.V[8, 0, 0]) == 0x40003C00  # (4, 2) * 0.5
+    assert int(m.st.V[10, 0, 0]) == 0x3C003800  # (4, 2) * 0.25
+
+
 def test_relative_vgpr_moves_and_row_permutes():
     lanes = np.arange(32)
     m = Snippet(["v_movrels_b32 v0, v10", "v_movreld_b32 v20, v1",
