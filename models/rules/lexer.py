@@ -18,18 +18,19 @@ _PREFIX = r"(?:u8|u|U|L)?"
 # Each match is one token with the blanks before it; the most frequent kinds come first.
 _TOKEN_RE = re.compile(
     rf"""
-    (?:[ \t\f\v]|\\{_NL})*
+    [ \t\f\v]*(?:\\{_NL}[ \t\f\v]*)*
     (?:
       (?P<nl>{_NL})
     | (?P<ident>(?!{_PREFIX}R?["'])[^\W\d]\w*)
+    | (?P<punct>(?=[^/"'.\d])(?:<<<|>>>|<<=|>>=|->\*|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*%&|^]=|\#\#
+                |[{{}}\[\]();:,<>+\-*%&|^!~?=\#@$\\`]))
     | (?P<number>\.?[0-9](?:[eEpP][+-]|[\w.'])*)
-    | (?P<comment>//(?:[^\r\n\\]|\\{_NL}?)*|/\*.*?\*/)
+    | (?P<comment>//[^\r\n\\]*(?:\\(?:{_NL})?[^\r\n\\]*)*|/\*.*?\*/)
     | (?P<raw>{_PREFIX}R"(?P<delim>[^ ()\\\t\v\f\r\n"]{{0,16}})\(.*?\)(?P=delim)")
-    | (?P<string>{_PREFIX}"(?:[^"\\\r\n]|\\(?:{_NL}|.))*")
-    | (?P<char>{_PREFIX}'(?:[^'\\\r\n]|\\(?:{_NL}|.))*')
+    | (?P<string>{_PREFIX}"[^"\\\r\n]*(?:\\(?:{_NL}|.)[^"\\\r\n]*)*")
+    | (?P<char>{_PREFIX}'[^'\\\r\n]*(?:\\(?:{_NL}|.)[^'\\\r\n]*)*')
     | (?P<unterminated>/\*.*|{_PREFIX}R?"[^\r\n]*|{_PREFIX}'[^\r\n]*)
-    | (?P<punct><<<|>>>|<<=|>>=|->\*|\.\.\.|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|\#\#
-                |[{{}}\[\]();:,.<>+\-*/%&|^!~?=\#@$\\`])
+    | (?P<slash>\.\.\.|/=|[/.])
     | (?P<bad>[^ \t\f\v\r\n])
     )
     """,
@@ -43,14 +44,17 @@ TRIVIA = frozenset(("nl", "ws", "comment"))
 class Token:
     """One lexeme. `pp` is the number of the directive it belongs to, or -1 in ordinary code."""
 
-    __slots__ = ("kind", "text", "start", "end", "pp")
+    __slots__ = ("kind", "text", "start", "pp")
 
     def __init__(self, kind: str, text: str, start: int) -> None:
         self.kind = kind
         self.text = text
         self.start = start
-        self.end = start + len(text)
         self.pp = -1
+
+    @property
+    def end(self) -> int:
+        return self.start + len(self.text)
 
     def __repr__(self) -> str:
         return f"Token({self.kind}, {self.text!r}, {self.start})"
@@ -83,6 +87,8 @@ def _starts_line(text: str, offset: int) -> bool:
 def _raw_tokens(text: str, problems: list[LexProblem]) -> list[Token]:
     """Significant tokens and line breaks (which end directives)."""
     tokens = [Token(k, m.group(k), m.start(k)) for m in _TOKEN_RE.finditer(text) if (k := m.lastgroup) != "comment"]
+    for tok in [t for t in tokens if t.kind == "slash"]:
+        tok.kind = "punct"
     for tok in [t for t in tokens if t.kind in _SPECIAL or t.text == "#"]:
         if tok.kind == "punct":
             if tok.text == "#" and _starts_line(text, tok.start):
@@ -102,7 +108,7 @@ def _raw_tokens(text: str, problems: list[LexProblem]) -> list[Token]:
 _INCLUDE_WORDS = frozenset(("include", "include_next", "import"))
 
 
-def _mark_directives(tokens: list[Token]) -> tuple[list[Token], list[tuple[int, int]]]:
+def _mark_directives(tokens: list[Token], text: str) -> tuple[list[Token], list[tuple[int, int]]]:
     """Number directive tokens (`pp`), merge `#include <...>` names, drop the line breaks.
 
     Returns the significant tokens and, per directive, its [first, last] indices among them.
@@ -116,7 +122,7 @@ def _mark_directives(tokens: list[Token]) -> tuple[list[Token], list[tuple[int, 
             j += 1
         sizes.append(j - i)
     for number in range(len(starts) - 1, -1, -1):
-        sizes[number] -= _merge_header_name(tokens, starts[number])
+        sizes[number] -= _merge_header_name(tokens, starts[number], text)
     code = [t for t in tokens if t.kind != "nl"]
     if not starts:
         return code, []
@@ -124,7 +130,7 @@ def _mark_directives(tokens: list[Token]) -> tuple[list[Token], list[tuple[int, 
     return code, [(first, first + size - 1) for first, size in zip(firsts, sizes)]
 
 
-def _merge_header_name(tokens: list[Token], i: int) -> int:
+def _merge_header_name(tokens: list[Token], i: int, text: str) -> int:
     """Merge `<` ... `>` after `#include` at tokens[i] into one 'header' token; tokens removed."""
     number = tokens[i].pp
     if i + 2 >= len(tokens) or tokens[i + 1].text not in _INCLUDE_WORDS or tokens[i + 2].text != "<":
@@ -134,8 +140,8 @@ def _merge_header_name(tokens: list[Token], i: int) -> int:
         j += 1
     if j == len(tokens) or tokens[j].pp != number or tokens[j].text != ">":
         return 0
-    header = Token("header", "", tokens[i + 2].start)
-    header.end, header.pp = tokens[j].end, number
+    header = Token("header", text[tokens[i + 2].start : tokens[j].end], tokens[i + 2].start)
+    header.pp = number
     tokens[i + 2 : j + 1] = [header]
     return j - (i + 2)
 
@@ -143,8 +149,5 @@ def _merge_header_name(tokens: list[Token], i: int) -> int:
 def lex(text: str) -> Lexed:
     problems: list[LexProblem] = []
     tokens = _raw_tokens(text, problems)
-    code, directives = _mark_directives(tokens)
-    for tok in code:
-        if tok.kind == "header":
-            tok.text = text[tok.start : tok.end]
+    code, directives = _mark_directives(tokens, text)
     return Lexed(code, directives, problems)

@@ -7,7 +7,7 @@ it. The helpers use only what HIP 5.2 provides (`__ballot`, `__shfl*`, `__lane_i
 
 from __future__ import annotations
 
-MARKER = "cass: HIP equivalents of CUDA warp intrinsics"
+MARKER = "cass: HIP equivalents of CUDA intrinsics"
 
 SHIMS: dict[str, str] = {
     "syncwarp": """\

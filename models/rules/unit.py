@@ -20,6 +20,7 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _OPEN = {"(": ")", "[": "]", "{": "}", "<<<": ">>>"}
 _CLOSE = frozenset(_OPEN.values())
 _BRACKETS = (*_OPEN, *_CLOSE)
+_INDEXED = frozenset((*_BRACKETS, "##"))
 
 
 @dataclass
@@ -145,11 +146,15 @@ class Unit:
 
     @property
     def index(self) -> dict[str, list[int]]:
-        """Token text -> its indices in `code` (built once: passes visit only what they need)."""
+        """Identifier (or bracket, `<<<`, `##`) -> its indices in `code`: passes visit only what they need."""
         if self._index is None:
             index: dict[str, list[int]] = {}
-            for i, tok in enumerate(self.code):
-                index.setdefault(tok.text, []).append(i)
+            for i, text in [(i, t.text) for i, t in enumerate(self.code) if t.kind == "ident" or t.text in _INDEXED]:
+                found = index.get(text)
+                if found is None:
+                    index[text] = [i]
+                else:
+                    found.append(i)
             self._index = index
         return self._index
 

@@ -31,3 +31,8 @@ def hip_compile(path: Path, *flags: str, timeout: float = 300) -> subprocess.Com
 @pytest.fixture
 def port_snippet():
     return port
+
+
+@pytest.fixture(name="hip_compile")
+def hip_compile_fixture():
+    return hip_compile

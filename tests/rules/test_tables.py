@@ -78,3 +78,21 @@ def test_version_parsing():
     assert parse_version("7.x") == (7, 0)
     with pytest.raises(ValueError):
         parse_version("latest")
+
+
+def test_generated_documents_are_up_to_date():
+    from cass.models.rules.docs import main as docs_main
+
+    assert docs_main(["--check"]) == 0, "run: python -m cass.models.rules.docs"
+
+
+def test_every_code_is_documented_and_used_codes_exist():
+    import pathlib
+
+    from cass.models.rules import DIAGNOSTIC_CODES
+
+    sources = "".join(p.read_text() for p in pathlib.Path(__file__).resolve().parents[2].joinpath("models", "rules").rglob("*.py"))
+    used = set(re.findall(r'"(CASS\d{3})"', sources))
+    assert used <= set(DIAGNOSTIC_CODES)
+    for code in DIAGNOSTIC_CODES.values():
+        assert code.title and code.explanation and code.anchor.endswith(code.code.lower())

@@ -289,6 +289,10 @@ def _translate_arithmetic(block: AsmBlock, opcode: str, ops: list[str]) -> str:
     if opcode in ("mul.wide.u32", "mul.wide.s32") and len(ops) == 3:
         wide = "unsigned long long" if ".u32" in opcode else "long long"
         return f"{_dest(block, ops[0])} = ({wide}){_value(block, ops[1])} * {_value(block, ops[2])};"
+    if opcode in ("mad.wide.u32", "mad.wide.s32") and len(ops) == 4:
+        wide = "unsigned long long" if ".u32" in opcode else "long long"
+        a, b, c = (_value(block, o) for o in ops[1:])
+        return f"{_dest(block, ops[0])} = ({wide}){a} * {b} + {c};"
     if opcode in ("mad.lo.u32", "mad.lo.s32") and len(ops) == 4:
         a, b, c = (_value(block, o) for o in ops[1:])
         return f"{_dest(block, ops[0])} = {a} * {b} + {c};"

@@ -37,11 +37,9 @@ def _object_macros(unit: Unit) -> dict[str, str]:
     for first, last in unit.lexed.directives:
         if last - first == 3 and code[first + 1].text == "define":
             found[code[first + 2].text] = code[last].text
-    for i in unit.positions(("=",)):
-        tok = code[i]
-        if i >= 2 and unit.next_text(i, 2) == ";" and any(
-            code[j].text in ("const", "constexpr") for j in range(max(0, i - 5), i)
-        ):
+    for k in unit.positions(("const", "constexpr")):
+        i = next((j for j in range(k + 1, min(k + 6, len(code))) if code[j].text in ("=", ";", "(")), None)
+        if i is not None and code[i].text == "=" and unit.next_text(i, 2) == ";":
             found[code[i - 1].text] = code[i + 1].text
     return found
 

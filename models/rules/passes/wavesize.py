@@ -84,6 +84,26 @@ def _one_shifted_by_lane(unit: Unit, i: int) -> None:
         if unit.replace(prev.start, prev.end, "1ull"):
             unit.report("CASS030", prev.start, rhs.end, f"`{prev.text} << {rhs.text}` -> `1ull << {rhs.text}` "
                         "(lane masks are 64-bit on wave64)")
+            _widen_declaration(unit, i - 1)
+
+
+_TYPES_32 = frozenset(("unsigned", "int", "uint32_t", "uint", "const"))
+
+
+def _widen_declaration(unit: Unit, first: int) -> None:
+    """`unsigned m = (1ull << lane) - 1;`: the variable holding a lane mask becomes 64-bit."""
+    code, j = unit.code, first - 1
+    while j > 0 and code[j].text == "(":
+        j -= 1
+    if code[j].text != "=" or j < 2 or code[j - 1].kind != "ident":
+        return
+    k = j - 2
+    while k >= 0 and code[k].text in _TYPES_32:
+        k -= 1
+    types = [t for t in code[k + 1 : j - 1] if t.text != "const"]
+    if types and unit.replace(types[0].start, types[-1].end, "unsigned long long"):
+        unit.report("CASS030", types[0].start, code[j - 1].end,
+                    f"`{code[j - 1].text}` holds a lane mask: widened to `unsigned long long` for wave64")
 
 
 def rewrite_warp_size_assumptions(unit: Unit) -> None:
