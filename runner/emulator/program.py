@@ -27,6 +27,12 @@ def compile_instruction(ins: Instruction):
     if ins.mnemonic == "<unparsed>":
         return _unsupported(ins, f"cannot parse operands: {ins.modifiers.get('error')}")
     op = ins.op
+    if ins.mnemonic.endswith(("_dpp", "_sdwa")) or "dpp8" in ins.modifiers:
+        from cass.runner.emulator.dpp import compile_dpp
+
+        return compile_dpp(ins) or _unsupported(ins, f"{ins.mnemonic} with "
+                                                     f"{ins.text.split(' ', 1)[-1]}: this DPP "
+                                                     "form is not supported by the emulator")
     try:
         if op.startswith(("global_", "flat_", "scratch_")):
             handler = compile_vmem(ins)

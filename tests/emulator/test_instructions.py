@@ -300,6 +300,21 @@ def test_mixed_precision_fma_writes_the_selected_half():
     assert int(m.st.V[10, 0, 0]) == 0x3C003800  # (4, 2) * 0.25
 
 
+def test_dpp_lane_permutations():
+    lanes = np.arange(32)
+    m = Snippet(["v_mov_b32_dpp v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1",
+                 "v_add_nc_u32_dpp v2, v1, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
+                 "v_mov_b32_dpp v4, v1 dpp8:[7,6,5,4,3,2,1,0]",
+                 "v_mov_b32_dpp v5, v1 row_shl:1 row_mask:0x1 bank_mask:0xf"],
+                vgpr={1: lanes, 3: 1000, 5: 77}).run()
+    shr = [0 if i % 16 == 0 else i - 1 for i in lanes]
+    assert list(m.st.V[0, 0]) == shr
+    assert list(m.st.V[2, 0]) == [(i ^ 1) + 1000 for i in lanes]
+    assert list(m.st.V[4, 0]) == [(i & ~7) + 7 - (i & 7) for i in lanes]
+    # row 1 masked off; lane 15 has no source (no bound_ctrl): both keep their old value
+    assert list(m.st.V[5, 0]) == [i + 1 for i in range(15)] + [77] * 17
+
+
 def test_relative_vgpr_moves_and_row_permutes():
     lanes = np.arange(32)
     m = Snippet(["v_movrels_b32 v0, v10", "v_movreld_b32 v20, v1",
