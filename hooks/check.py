@@ -12,8 +12,7 @@ from functools import partial
 from pathlib import Path
 
 from cass.hooks import translate as tr
-from cass.hooks.pairs import Pair, finding, select_pairs
-from cass.hooks.port import read_mirror, read_source
+from cass.hooks.pairs import Pair, finding, read_mirror, read_source, select_pairs
 from cass.hooks.repo import open_repo
 from cass.hooks.verify import verdict_findings
 from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, FIXES, Outcome, default_jobs,

@@ -13,7 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.models.mirror import MirrorConfig, is_mirrored, mirror_path, parse_mirror, relative_posix
+from cass.models.mirror import (MirrorConfig, is_mirrored, mirror_path, parse_mirror,
+                               relative_posix, sha256_bytes)
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 
 
@@ -32,6 +33,23 @@ class Selection:
 def finding(path: str, severity: Severity, code: str, message: str, line: int = 1) -> Diagnostic:
     return Diagnostic(path=path, line=line, column=1, severity=severity, code=code,
                       message=message)
+
+
+def read_source(root: Path, rel: str) -> tuple[str, str]:
+    """(text, sha256) of a source; CassError for a file that is not UTF-8."""
+    data = (root / rel).read_bytes()
+    try:
+        return data.decode("utf-8"), sha256_bytes(data)
+    except UnicodeDecodeError as exc:
+        raise CassError(f"{rel}: byte {exc.start} is not UTF-8; save the file as UTF-8",
+                        exit_code=1) from None
+
+
+def read_mirror(root: Path, rel: str) -> str | None:
+    path = root / rel
+    if not path.exists():
+        return None
+    return path.read_text(encoding="utf-8", errors="surrogateescape")
 
 
 def select_pairs(root: Path, names: list[str], config: MirrorConfig) -> Selection:

@@ -16,7 +16,7 @@ from functools import partial
 from pathlib import Path
 
 from cass.hooks import translate as tr
-from cass.hooks.pairs import Pair, finding, select_pairs
+from cass.hooks.pairs import Pair, finding, read_mirror, read_source, select_pairs
 from cass.hooks.repo import RepoState, describe, open_repo
 from cass.hooks.verify import verdict_findings
 from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, FIXES, Outcome, default_jobs,
@@ -24,7 +24,7 @@ from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, FIXES, Outcome, default_job
 from cass.models import mirror as mm
 from cass.models.engine import Translation
 from cass.models.mirror_history import last_generated_body, merge_texts, save_backup
-from cass.runner.diagnostics import CassError, Severity
+from cass.runner.diagnostics import Severity
 
 
 @dataclass(frozen=True)
@@ -32,23 +32,6 @@ class PortOptions:
     force: bool = False
     merge: bool = False
     verify: bool = True
-
-
-def read_source(root: Path, rel: str) -> tuple[str, str]:
-    """(text, sha256) of a source; CassError for a file that is not UTF-8."""
-    data = (root / rel).read_bytes()
-    try:
-        return data.decode("utf-8"), mm.sha256_bytes(data)
-    except UnicodeDecodeError as exc:
-        raise CassError(f"{rel}: byte {exc.start} is not UTF-8; save the file as UTF-8",
-                        exit_code=1) from None
-
-
-def read_mirror(root: Path, rel: str) -> str | None:
-    path = root / rel
-    if not path.exists():
-        return None
-    return path.read_text(encoding="utf-8", errors="surrogateescape")
 
 
 def port_pair(root: Path, pair: Pair, config: mm.MirrorConfig, options: PortOptions,

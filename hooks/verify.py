@@ -2,7 +2,9 @@
 
 The runner runs the original (NVIDIA GPU, or outputs recorded on one) and the mirror (AMD GPU, or
 the RDNA3 emulator) and compares their outputs. Read-only: it never writes a file. A pair that
-cannot be run here ("unverifiable") is a warning, or a failure with `--strict`.
+cannot be run here ("unverifiable") is a warning, or a failure with `--strict`. A current mirror
+whose header records `match` (cass-port verified exactly this source and body) is not run again
+unless `--rerun`: the pair `cass-port` just verified costs nothing twice.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from functools import partial
 from pathlib import Path
 
 from cass.hooks import translate as tr
-from cass.hooks.pairs import Pair, finding, select_pairs
+from cass.hooks.pairs import Pair, finding, read_mirror, read_source, select_pairs
 from cass.hooks.repo import open_repo
 from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, Outcome, default_jobs, guarded_main,
                              print_diagnostics, run_pairs)
@@ -33,11 +35,19 @@ def verdict_findings(pair: Pair, check: tr.Check, strict: bool) -> tuple[Diagnos
     return (finding(pair.mirror, severity, f"port-{check.status}", message),)
 
 
-def verify_one(root: Path, pair: Pair, strict: bool = False) -> Outcome:
-    """The pure worker of cass-verify for one pair."""
-    if not (root / pair.mirror).exists():
+def verify_one(root: Path, pair: Pair, config: mm.MirrorConfig, strict: bool = False,
+               rerun: bool = False) -> Outcome:
+    """The pure worker of cass-verify for one pair. A mirror that is current (the source and the
+    generated body are exactly those cass-port verified) keeps its recorded `match` verdict
+    unless `rerun`; everything else is run."""
+    mirror = read_mirror(root, pair.mirror)
+    if mirror is None:
         return Outcome(pair, "failed", (finding(pair.source, Severity.ERROR, "mirror-missing",
                        f"no mirror {pair.mirror} to verify: run cass-port on it first"),))
+    status = mm.classify(read_source(root, pair.source)[1], mirror, config, pair.source)
+    recorded = status.provenance.verdict if status.provenance else None
+    if not rerun and status.state is mm.MirrorState.CURRENT and recorded == "match":
+        return Outcome(pair, "recorded", (), "match")
     check = tr.verify_pair(root, pair.source, pair.mirror)
     return Outcome(pair, "verified", verdict_findings(pair, check, strict), check.status)
 
@@ -46,6 +56,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="cass-verify", description=__doc__.splitlines()[0])
     parser.add_argument("filenames", nargs="*", help="CUDA sources or their mirrors")
     parser.add_argument("--strict", action="store_true", help="fail pairs that cannot be run here")
+    parser.add_argument("--rerun", action="store_true", help="run even current mirrors whose "
+                        "header records a match")
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs())
     return parser.parse_args(argv)
 
@@ -56,11 +68,14 @@ def main(argv: list[str] | None = None) -> int:
         state = open_repo(Path.cwd())
         config = mm.load_config(state.root)
         selection = select_pairs(state.root, args.filenames, config)
-        outcomes = run_pairs(partial(verify_one, state.root, strict=args.strict),
-                             selection.pairs, args.jobs, "cass-verify")
+        work = partial(verify_one, state.root, config=config, strict=args.strict,
+                       rerun=args.rerun)
+        outcomes = run_pairs(work, selection.pairs, args.jobs, "cass-verify")
         print_diagnostics(selection.diagnostics)
         for outcome in outcomes:
-            print(f"cass-verify: {outcome.pair.mirror}: {outcome.verdict or outcome.action}")
+            how = " (recorded by cass-port for this very source and mirror)" \
+                if outcome.action == "recorded" else ""
+            print(f"cass-verify: {outcome.pair.mirror}: {outcome.verdict or outcome.action}{how}")
             print_diagnostics(outcome.diagnostics)
         failed = any(o.failed for o in outcomes) or any(
             d.severity is Severity.ERROR for d in selection.diagnostics)

@@ -73,3 +73,16 @@ def test_ci_fails_a_branch_whose_port_mismatches(repo, saxpy, capsys) -> None:
     repo.git("checkout", "-q", "main")
     assert cass_main(["ci", "--all", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out.split("cass ci:")[0])["pairs"][0]["verdict"] == "match"
+
+
+def test_a_recorded_match_is_trusted_until_rerun(repo, saxpy, capsys) -> None:
+    """A current mirror whose header records `match` is not run twice; --rerun runs it (here the
+    header lies: the body is wrong, which only running shows)."""
+    wrong = hand_port(saxpy).replace("if (i < n)", "if (i < n - 1)")
+    provenance = m.Provenance("saxpy.cu", m.sha256_text(saxpy), "rules", "", "gfx1100", "match", "")
+    write_pair(repo, saxpy, "")
+    repo.write("saxpy.hip", m.render_mirror(wrong, provenance))
+    assert verify.main(["saxpy.cu"]) == 0
+    assert "match (recorded by cass-port" in capsys.readouterr().out
+    assert verify.main(["--rerun", "saxpy.cu"]) == 1
+    assert "[port-mismatch]" in capsys.readouterr().out
