@@ -78,6 +78,7 @@ def test_commits_keep_the_mirror_current_and_hand_edits_safe(repo, store, exampl
     rev: {head_of_this_repository()}
     hooks:
       - id: cass-port
+      - id: cass-verify
 """)
     repo.write("saxpy.cu", example("saxpy.cu"))
     record_reference(repo.root / "saxpy.cu")
