@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from cass.runner.diagnostics import CassError
+from cass.server.lsp import parse_address
 from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
@@ -76,9 +78,19 @@ async def test_serve_over_tcp(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("address", ["localhost", "127.0.0.1:http", ":2087", "127.0.0.1:70000"])
-def test_bad_tcp_address_is_a_clear_error(address: str) -> None:
+def test_bad_tcp_addresses(address: str) -> None:
+    with pytest.raises(CassError, match="expected HOST:PORT such as 127.0.0.1:2087"):
+        parse_address(address)
+
+
+def test_good_tcp_addresses() -> None:
+    assert parse_address("127.0.0.1:2087") == ("127.0.0.1", 2087)
+    assert parse_address("[::1]:2087") == ("::1", 2087)
+
+
+def test_bad_tcp_address_is_a_clear_error_from_the_cli() -> None:
     done = subprocess.run(
-        [*CASS, "serve", "--tcp", address], capture_output=True, text=True, timeout=60
+        [*CASS, "serve", "--tcp", "localhost"], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 2
     assert "expected HOST:PORT such as 127.0.0.1:2087" in done.stderr
