@@ -18,17 +18,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
-
 from cass.models.engine import Target, TranslationRequest
 from cass.models.registry import get_engine
+from rich.console import Console
+from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def corpus(lines: int) -> str:
-    sources = sorted((ROOT / "models" / "bench" / "tasks").rglob("*.cu")) or sorted((ROOT / "examples").glob("*.cu"))
+    sources = sorted((ROOT / "models" / "bench" / "tasks").rglob("*.cu")) or sorted(
+        (ROOT / "examples").glob("*.cu")
+    )
     pool = "".join(p.read_text(encoding="utf-8") for p in sources).splitlines()
     repeated = (pool * (lines // max(1, len(pool)) + 1))[:lines]
     return "\n".join(repeated) + "\n"
@@ -58,7 +59,9 @@ def time_hipify_perl(text: str, repeat: int) -> list[float] | None:
         times = []
         for _ in range(repeat):
             started = time.perf_counter()
-            subprocess.run([tool, "-quiet-warnings", str(path)], capture_output=True, timeout=600, check=False)
+            subprocess.run(
+                [tool, "-quiet-warnings", str(path)], capture_output=True, timeout=600, check=False
+            )
             times.append(time.perf_counter() - started)
         return times
 
@@ -71,7 +74,16 @@ def main() -> int:
     args = parser.parse_args()
     console = Console()
     table = Table(title="cass port (rules engine) speed")
-    for column in ("lines", "MB", "tool", "median ms", "min ms", "median CPU ms", "MB/s", "lines/s"):
+    for column in (
+        "lines",
+        "MB",
+        "tool",
+        "median ms",
+        "min ms",
+        "median CPU ms",
+        "MB/s",
+        "lines/s",
+    ):
         table.add_column(column, justify="right")
     results = []
     for lines in args.lines:
@@ -84,10 +96,16 @@ def main() -> int:
                 measured["hipify-perl"] = (perl, [float("nan")] * len(perl))
         for tool, (times, cpu) in measured.items():
             median = statistics.median(times)
-            row = {"lines": lines, "mb": round(size_mb, 3), "tool": tool, "median_ms": round(median * 1e3, 1),
-                   "min_ms": round(min(times) * 1e3, 1), "median_cpu_ms": round(statistics.median(cpu) * 1e3, 1),
-                   "mb_per_s": round(size_mb / median, 2),
-                   "lines_per_s": round(lines / median)}
+            row = {
+                "lines": lines,
+                "mb": round(size_mb, 3),
+                "tool": tool,
+                "median_ms": round(median * 1e3, 1),
+                "min_ms": round(min(times) * 1e3, 1),
+                "median_cpu_ms": round(statistics.median(cpu) * 1e3, 1),
+                "mb_per_s": round(size_mb / median, 2),
+                "lines_per_s": round(lines / median),
+            }
             results.append(row)
             table.add_row(*(str(v) for v in row.values()))
     console.print(table)

@@ -17,15 +17,34 @@ def _rules() -> Engine:
     return RulesEngine()
 
 
-ENGINES: dict[str, Callable[[], Engine]] = {
+def _model(model: str = "") -> Engine:
+    from cass.models.llm.engine import ModelEngine
+
+    return ModelEngine(model)
+
+
+def _auto(model: str = "") -> Engine:
+    from cass.models.llm.engine import AutoEngine
+
+    return AutoEngine(model)
+
+
+ENGINES: dict[str, Callable[..., Engine]] = {
     "rules": _rules,
+    "model": _model,  # a CASS model: model=PATH.gguf | CHECKPOINT_DIR | http(s)://URL
+    "auto": _auto,  # rules first, the model for what the rules engine could not port
 }
+MODEL_ENGINES = frozenset({"model", "auto"})
 
 
-def get_engine(name: str) -> Engine:
+def get_engine(name: str, model: str = "") -> Engine:
     """A new engine instance by name; CassError naming the known engines otherwise."""
     factory = ENGINES.get(name)
     if factory is None:
         known = ", ".join(sorted(ENGINES))
         raise CassError(f"unknown engine '{name}' (known: {known})")
+    if name in MODEL_ENGINES:
+        if not model and name == "model":
+            raise CassError("the model engine needs a model: --model PATH.gguf, a checkpoint directory, or an http:// URL")
+        return factory(model)
     return factory()

@@ -14,8 +14,8 @@ from cass.models.rules.tables import FAMILIES, MappingEntry, lookup
 
 __all__ = [
     "DIAGNOSTIC_CODES",
-    "DiagnosticCode",
     "FAMILIES",
+    "DiagnosticCode",
     "MappingEntry",
     "RulesEngine",
     "lookup",

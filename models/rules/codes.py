@@ -26,96 +26,249 @@ class DiagnosticCode:
 
 
 _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
-    # --- malformed input
-    ("CASS001", E, "unterminated comment",
-     "A `/*` comment has no closing `*/`; everything after it is comment. Close the comment."),
-    ("CASS002", E, "unterminated literal",
-     "A string or character literal has no closing quote on its line. Close the literal."),
-    ("CASS003", E, "NUL byte or stray character",
-     "The source contains a NUL byte or a character that is not C++; remove it."),
-    ("CASS004", E, "unbalanced kernel launch brackets",
-     "A `<<<` has no matching `>>>` (or the reverse) in the same statement."),
-    # --- API mapping
-    ("CASS010", E, "no HIP equivalent",
-     "The CUDA name has no HIP counterpart known to cass; it is left unchanged and the port "
-     "will not compile until the code is rewritten by hand."),
-    ("CASS011", E, "needs a newer HIP",
-     "The HIP counterpart exists only in a newer HIP than the target; the CUDA name is left "
-     "unchanged. Port for a newer HIP with `--hip-version` or rewrite the call."),
-    ("CASS012", W, "renamed, behaviour differs",
-     "The name maps 1:1 but its behaviour on AMD differs in a way the code may depend on."),
-    ("CASS013", W, "CUDA name built by token pasting",
-     "A macro builds CUDA identifiers with `##`; cass cannot see the names it produces, so the "
-     "expansions are not translated. Spell the names out."),
-    ("CASS014", E, "CUDA header without HIP equivalent",
-     "The included header has no HIP counterpart for the target; the include is kept."),
-    # --- warp semantics
-    ("CASS020", I, "warp intrinsic rewritten for the target HIP",
-     "A `*_sync` warp intrinsic, `__activemask` or `__syncwarp` was rewritten to what the "
-     "target HIP version provides (HIP 5.2 has none of them; 6.x gates them behind "
-     "HIP_ENABLE_WARP_SYNC_BUILTINS), with 64-bit masks."),
-    ("CASS021", W, "warp mask is not the full warp",
-     "The mask is not a constant full-warp mask. HIP 5.2's mask-free intrinsics act on the "
-     "active lanes, which is faithful only when the mask names exactly the active lanes."),
-    ("CASS022", I, "ballot widened to 64 bits",
-     "HIP ballots and lane masks are 64-bit on every target; a 32-bit variable receiving one "
-     "was widened so that no lane is truncated (and `__popc`/`__ffs` on it became "
-     "`__popcll`/`__ffsll`)."),
-    ("CASS023", W, "ballot truncated to 32 bits",
-     "A ballot or lane mask is stored in a 32-bit variable cass could not widen; on wave64 "
-     "targets lanes 32-63 are lost. Use `unsigned long long`."),
-    ("CASS030", W, "warp-size assumption rewritten",
-     "Code that hard-codes a 32-lane warp (`& 31`, `% 32`, `/ 32`, `>> 5`, a 16-start shuffle "
-     "tree) was rewritten in terms of `warpSize` for a wave64 target."),
-    ("CASS031", E, "warp-size assumption on a wave64 target",
-     "The code assumes 32 lanes per warp in a way cass cannot rewrite (a `[32]` per-lane "
-     "array, a 32-bit lane mask); it is wrong on wave64 targets (gfx9xx). On wave32 (RDNA, "
-     "gfx10xx/gfx11xx) it is correct as written."),
-    # --- preprocessor
-    ("CASS040", I, "__CUDA_ARCH__ guard rewritten",
-     "HIP-Clang defines no `__CUDA_ARCH__`; the guard now tests `__HIP_DEVICE_COMPILE__` and "
-     "compares with the configured CUDA-capability equivalent, so device blocks stay."),
-    ("CASS041", W, "device block inactive on the target",
-     "A `__CUDA_ARCH__` comparison selects a capability above the AMD equivalent: the block is "
-     "skipped on the AMD device pass. Check that a fallback exists."),
-    ("CASS042", W, "CUDA version macro given a value",
-     "`CUDA_VERSION` / `CUDART_VERSION` do not exist under HIP; they were replaced by the CUDA "
-     "API level cass maps from, so version checks keep choosing the modern branch."),
-    ("CASS043", I, "compiler macro mapped",
-     "`__NVCC__` / `__CUDACC__` became `__HIP__` (defined by HIP-Clang in every HIP pass)."),
-    # --- inline PTX
-    ("CASS050", I, "inline PTX translated",
-     "An inline PTX `asm` statement was replaced by equivalent HIP builtins."),
-    ("CASS051", E, "inline PTX not translatable",
-     "AMD GPUs cannot run PTX; this `asm` uses instructions cass does not translate. Rewrite "
-     "it with HIP builtins."),
-    # --- signatures and attributes
-    ("CASS060", I, "call rewritten for a different HIP signature",
-     "The HIP function differs in arguments (3-argument `cudaGraphInstantiate`, "
-     "`cudaMallocHost` flags, `HIP_SYMBOL` for symbol arguments); the call was adapted."),
-    ("CASS061", W, "__launch_bounds__ minimum blocks dropped",
-     "HIP reads `__launch_bounds__`' second argument as minimum waves per execution unit, not "
-     "minimum blocks per multiprocessor; the occupancy hint was dropped."),
-    ("CASS062", W, "compute capability used as a feature check",
-     "AMD devices report gfx-derived major/minor numbers unrelated to CUDA compute "
-     "capability; a check such as `prop.major >= 7` means something else on AMD."),
-    ("CASS063", E, "loads NVIDIA binary code",
-     "The module load names a PTX/cubin/fatbin file; AMD GPUs cannot load it. Build a HIP "
-     "code object (.hsaco / .co) instead."),
-    # --- unsupported language features
-    ("CASS070", E, "dynamic parallelism",
-     "A kernel is launched from device code; HIP does not support dynamic parallelism."),
-    ("CASS071", E, "texture or surface reference",
-     "Texture/surface references were removed in CUDA 12 and are deprecated in HIP; use "
-     "texture objects (`cudaTextureObject_t`)."),
-    ("CASS072", E, "libcu++ (cuda::)",
-     "`cuda::` / `<cuda/...>` (libcu++) has no HIP counterpart in ROCm's HIP; use `std::` / "
-     "HIP atomics or ROCm's libhipcxx."),
-    ("CASS073", E, "warp matrix (wmma/mma)",
-     "`nvcuda::wmma` / `mma` has no direct HIP mapping (rocWMMA uses different fragment "
-     "layouts); rewrite with rocWMMA."),
-    ("CASS074", E, "numeric type without HIP equivalent for the target",
-     "The type (bf16, fp8) has no CUDA-compatible HIP counterpart in the target HIP version."),
+    (
+        "CASS001",
+        E,
+        "unterminated comment",
+        "A `/*` comment has no closing `*/`; everything after it is comment. Close the comment.",
+    ),
+    (
+        "CASS002",
+        E,
+        "unterminated literal",
+        "A string or character literal has no closing quote on its line. Close the literal.",
+    ),
+    (
+        "CASS003",
+        E,
+        "NUL byte or stray character",
+        "The source contains a NUL byte or a character that is not C++; remove it.",
+    ),
+    (
+        "CASS004",
+        E,
+        "unbalanced kernel launch brackets",
+        "A `<<<` has no matching `>>>` (or the reverse) in the same statement.",
+    ),
+    (
+        "CASS010",
+        E,
+        "no HIP equivalent",
+        (
+            "The CUDA name has no HIP counterpart known to cass; it is left unchanged and the port "
+            "will not compile until the code is rewritten by hand."
+        ),
+    ),
+    (
+        "CASS011",
+        E,
+        "needs a newer HIP",
+        (
+            "The HIP counterpart exists only in a newer HIP than the target; the CUDA name is left "
+            "unchanged. Port for a newer HIP with `--hip-version` or rewrite the call."
+        ),
+    ),
+    (
+        "CASS012",
+        W,
+        "renamed, behaviour differs",
+        "The name maps 1:1 but its behaviour on AMD differs in a way the code may depend on.",
+    ),
+    (
+        "CASS013",
+        W,
+        "CUDA name built by token pasting",
+        (
+            "A macro builds CUDA identifiers with `##`; cass cannot see the names it produces, so the "
+            "expansions are not translated. Spell the names out."
+        ),
+    ),
+    (
+        "CASS014",
+        E,
+        "CUDA header without HIP equivalent",
+        "The included header has no HIP counterpart for the target; the include is kept.",
+    ),
+    (
+        "CASS020",
+        I,
+        "warp intrinsic rewritten for the target HIP",
+        (
+            "A `*_sync` warp intrinsic, `__activemask` or `__syncwarp` was rewritten to what the "
+            "target HIP version provides (HIP 5.2 has none of them; 6.x gates them behind "
+            "HIP_ENABLE_WARP_SYNC_BUILTINS), with 64-bit masks."
+        ),
+    ),
+    (
+        "CASS021",
+        W,
+        "warp mask is not the full warp",
+        (
+            "The mask is not a constant full-warp mask. HIP 5.2's mask-free intrinsics act on the "
+            "active lanes, which is faithful only when the mask names exactly the active lanes."
+        ),
+    ),
+    (
+        "CASS022",
+        I,
+        "ballot widened to 64 bits",
+        (
+            "HIP ballots and lane masks are 64-bit on every target; a 32-bit variable receiving one "
+            "was widened so that no lane is truncated (and `__popc`/`__ffs` on it became "
+            "`__popcll`/`__ffsll`)."
+        ),
+    ),
+    (
+        "CASS023",
+        W,
+        "ballot truncated to 32 bits",
+        (
+            "A ballot or lane mask is stored in a 32-bit variable cass could not widen; on wave64 "
+            "targets lanes 32-63 are lost. Use `unsigned long long`."
+        ),
+    ),
+    (
+        "CASS030",
+        W,
+        "warp-size assumption rewritten",
+        (
+            "Code that hard-codes a 32-lane warp (`& 31`, `% 32`, `/ 32`, `>> 5`, a 16-start shuffle "
+            "tree) was rewritten in terms of `warpSize` for a wave64 target."
+        ),
+    ),
+    (
+        "CASS031",
+        E,
+        "warp-size assumption on a wave64 target",
+        (
+            "The code assumes 32 lanes per warp in a way cass cannot rewrite (a `[32]` per-lane "
+            "array, a 32-bit lane mask); it is wrong on wave64 targets (gfx9xx). On wave32 (RDNA, "
+            "gfx10xx/gfx11xx) it is correct as written."
+        ),
+    ),
+    (
+        "CASS040",
+        I,
+        "__CUDA_ARCH__ guard rewritten",
+        (
+            "HIP-Clang defines no `__CUDA_ARCH__`; the guard now tests `__HIP_DEVICE_COMPILE__` and "
+            "compares with the configured CUDA-capability equivalent, so device blocks stay."
+        ),
+    ),
+    (
+        "CASS041",
+        W,
+        "device block inactive on the target",
+        (
+            "A `__CUDA_ARCH__` comparison selects a capability above the AMD equivalent: the block is "
+            "skipped on the AMD device pass. Check that a fallback exists."
+        ),
+    ),
+    (
+        "CASS042",
+        W,
+        "CUDA version macro given a value",
+        (
+            "`CUDA_VERSION` / `CUDART_VERSION` do not exist under HIP; they were replaced by the CUDA "
+            "API level cass maps from, so version checks keep choosing the modern branch."
+        ),
+    ),
+    (
+        "CASS043",
+        I,
+        "compiler macro mapped",
+        "`__NVCC__` / `__CUDACC__` became `__HIP__` (defined by HIP-Clang in every HIP pass).",
+    ),
+    (
+        "CASS050",
+        I,
+        "inline PTX translated",
+        "An inline PTX `asm` statement was replaced by equivalent HIP builtins.",
+    ),
+    (
+        "CASS051",
+        E,
+        "inline PTX not translatable",
+        (
+            "AMD GPUs cannot run PTX; this `asm` uses instructions cass does not translate. Rewrite "
+            "it with HIP builtins."
+        ),
+    ),
+    (
+        "CASS060",
+        I,
+        "call rewritten for a different HIP signature",
+        (
+            "The HIP function differs in arguments (3-argument `cudaGraphInstantiate`, "
+            "`cudaMallocHost` flags, `HIP_SYMBOL` for symbol arguments); the call was adapted."
+        ),
+    ),
+    (
+        "CASS061",
+        W,
+        "__launch_bounds__ minimum blocks dropped",
+        (
+            "HIP reads `__launch_bounds__`' second argument as minimum waves per execution unit, not "
+            "minimum blocks per multiprocessor; the occupancy hint was dropped."
+        ),
+    ),
+    (
+        "CASS062",
+        W,
+        "compute capability used as a feature check",
+        (
+            "AMD devices report gfx-derived major/minor numbers unrelated to CUDA compute capability; "
+            "a check such as `prop.major >= 7` means something else on AMD."
+        ),
+    ),
+    (
+        "CASS063",
+        E,
+        "loads NVIDIA binary code",
+        (
+            "The module load names a PTX/cubin/fatbin file; AMD GPUs cannot load it. Build a HIP code "
+            "object (.hsaco / .co) instead."
+        ),
+    ),
+    (
+        "CASS070",
+        E,
+        "dynamic parallelism",
+        "A kernel is launched from device code; HIP does not support dynamic parallelism.",
+    ),
+    (
+        "CASS071",
+        E,
+        "texture or surface reference",
+        (
+            "Texture/surface references were removed in CUDA 12 and are deprecated in HIP; use "
+            "texture objects (`cudaTextureObject_t`)."
+        ),
+    ),
+    (
+        "CASS072",
+        E,
+        "libcu++ (cuda::)",
+        (
+            "`cuda::` / `<cuda/...>` (libcu++) has no HIP counterpart in ROCm's HIP; use `std::` / "
+            "HIP atomics or ROCm's libhipcxx."
+        ),
+    ),
+    (
+        "CASS073",
+        E,
+        "warp matrix (wmma/mma)",
+        (
+            "`nvcuda::wmma` / `mma` has no direct HIP mapping (rocWMMA uses different fragment "
+            "layouts); rewrite with rocWMMA."
+        ),
+    ),
+    (
+        "CASS074",
+        E,
+        "numeric type without HIP equivalent for the target",
+        "The type (bf16, fp8) has no CUDA-compatible HIP counterpart in the target HIP version.",
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

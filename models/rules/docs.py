@@ -32,47 +32,87 @@ def _summary_rows(entries: list[MappingEntry]) -> list[str]:
         mine = [e for e in entries if e.family == family.name]
         counts = Counter(e.status for e in mine)
         in_52 = sum(1 for e in mine if e.available_in("5.2"))
-        rows.append(f"| [{family.title}](#{family.name}) | {len(mine)} | {counts['supported']} | "
-                    f"{counts['rewritten']} | {counts['unsupported']} | {in_52} |")
+        rows.append(
+            f"| [{family.title}](#{family.name}) | {len(mine)} | {counts['supported']} | "
+            f"{counts['rewritten']} | {counts['unsupported']} | {in_52} |"
+        )
     return rows
 
 
 def _family_section(family: Family, entries: list[MappingEntry]) -> list[str]:
     mine = [e for e in entries if e.family == family.name]
-    verified = ", ".join(f"/usr/include/{h}" for h in family.headers) or "not packaged by Debian: unverified"
-    lines = [f'<a id="{family.name}"></a>', f"## {family.title}", "",
-             f"{len(mine)} names; HIP names checked against: {verified}.", "",
-             "| CUDA | HIP | status | since HIP | note |", "| --- | --- | --- | --- | --- |"]
-    lines += [f"| `{e.cuda}` | {('`' + e.hip + '`') if e.hip else '—'} | {e.status} | {_cell(e.since)} | {_cell(e.note)} |"
-              for e in sorted(mine, key=lambda e: e.cuda.lower())]
+    verified = (
+        ", ".join(f"/usr/include/{h}" for h in family.headers)
+        or "not packaged by Debian: unverified"
+    )
+    lines = [
+        f'<a id="{family.name}"></a>',
+        f"## {family.title}",
+        "",
+        f"{len(mine)} names; HIP names checked against: {verified}.",
+        "",
+        "| CUDA | HIP | status | since HIP | note |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    lines += [
+        f"| `{e.cuda}` | {('`' + e.hip + '`') if e.hip else '—'} | {e.status} | {_cell(e.since)} | {_cell(e.note)} |"
+        for e in sorted(mine, key=lambda e: e.cuda.lower())
+    ]
     return lines + [""]
 
 
 def support_matrix() -> str:
     entries = list(all_entries())
-    lines = [GENERATED, "# Rules engine support matrix", "",
-             "What `cass port` (the rules engine) does with each CUDA name, per API family. "
-             "`supported`: renamed 1:1; `rewritten`: adapted by a pass (arguments, helpers, target HIP "
-             "version); `unsupported`: reported as an error where used. `since HIP` is the HIP version "
-             "that provides the name (5.2 = present in the Debian HIP 5.2 headers); for an older "
-             "`--hip-version` the name is reported (CASS011) instead of emitted.", "",
-             "| family | names | supported | rewritten | unsupported | HIP name in HIP 5.2 |",
-             "| --- | --- | --- | --- | --- | --- |", *_summary_rows(entries), ""]
+    lines = [
+        GENERATED,
+        "# Rules engine support matrix",
+        "",
+        (
+            "What `cass port` (the rules engine) does with each CUDA name, per API family. "
+            "`supported`: renamed 1:1; `rewritten`: adapted by a pass (arguments, helpers, target "
+            "HIP version); `unsupported`: reported as an error where used. `since HIP` is the HIP "
+            "version that provides the name (5.2 = present in the Debian HIP 5.2 headers); for an "
+            "older `--hip-version` the name is reported (CASS011) instead of emitted."
+        ),
+        "",
+        "| family | names | supported | rewritten | unsupported | HIP name in HIP 5.2 |",
+        "| --- | --- | --- | --- | --- | --- |",
+        *_summary_rows(entries),
+        "",
+    ]
     for family in FAMILIES:
         lines += _family_section(family, entries)
     return "\n".join(lines)
 
 
 def diagnostics_table() -> str:
-    lines = [GENERATED, "# Rules engine diagnostic codes", "",
-             "Every diagnostic `cass port` reports carries one of these stable codes "
-             "(also in SARIF output as rule ids).", "",
-             "| code | severity | title |", "| --- | --- | --- |"]
-    lines += [f"| [{c.code}](#{c.code.lower()}) | {c.severity.value} | {c.title} |" for c in DIAGNOSTIC_CODES.values()]
+    lines = [
+        GENERATED,
+        "# Rules engine diagnostic codes",
+        "",
+        (
+            "Every diagnostic `cass port` reports carries one of these stable codes "
+            "(also in SARIF output as rule ids)."
+        ),
+        "",
+        "| code | severity | title |",
+        "| --- | --- | --- |",
+    ]
+    lines += [
+        f"| [{c.code}](#{c.code.lower()}) | {c.severity.value} | {c.title} |"
+        for c in DIAGNOSTIC_CODES.values()
+    ]
     lines.append("")
     for c in DIAGNOSTIC_CODES.values():
-        lines += [f'<a id="{c.code.lower()}"></a>', f"## {c.code}: {c.title}", "",
-                  f"Default severity: {c.severity.value}.", "", c.explanation, ""]
+        lines += [
+            f'<a id="{c.code.lower()}"></a>',
+            f"## {c.code}: {c.title}",
+            "",
+            f"Default severity: {c.severity.value}.",
+            "",
+            c.explanation,
+            "",
+        ]
     return "\n".join(lines)
 
 
@@ -80,8 +120,12 @@ DOCUMENTS = {"rules-support-matrix.md": support_matrix, "rules-diagnostics.md": 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Generate the rules engine's support matrix and codes table.")
-    parser.add_argument("--check", action="store_true", help="fail if the committed documents are stale")
+    parser = argparse.ArgumentParser(
+        description="Generate the rules engine's support matrix and codes table."
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="fail if the committed documents are stale"
+    )
     args = parser.parse_args(argv)
     stale = []
     for name, build in DOCUMENTS.items():

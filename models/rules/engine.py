@@ -10,7 +10,17 @@ import time
 from collections.abc import Callable
 
 from cass.models.engine import Target, Translation, TranslationRequest
-from cass.models.rules.passes import checks, groups, intrinsics, names, preprocessor, ptx, signatures, warp, wavesize
+from cass.models.rules.passes import (
+    checks,
+    groups,
+    intrinsics,
+    names,
+    preprocessor,
+    ptx,
+    signatures,
+    warp,
+    wavesize,
+)
 from cass.models.rules.prelude import add_prelude
 from cass.models.rules.tables import parse_version
 from cass.models.rules.unit import Unit
@@ -52,8 +62,12 @@ def check_target(target: Target) -> None:
     if version < (5, 2):
         raise CassError(f"HIP {target.hip_version} is older than the oldest HIP cass targets (5.2)")
     arch = target.gfx_arch
-    if not (arch.startswith("gfx") and len(arch) >= 6 and all(c in "0123456789abcdef" for c in arch[3:])):
-        raise CassError(f"'{arch}' is not an AMD GPU arch name (expected e.g. gfx1100, gfx90a, gfx942)")
+    if not (
+        arch.startswith("gfx") and len(arch) >= 6 and all(c in "0123456789abcdef" for c in arch[3:])
+    ):
+        raise CassError(
+            f"'{arch}' is not an AMD GPU arch name (expected e.g. gfx1100, gfx90a, gfx942)"
+        )
 
 
 def port_unit(text: str, path: str, target: Target) -> Unit:
@@ -73,7 +87,9 @@ class RulesEngine:
 
     def translate(self, request: TranslationRequest) -> Translation:
         if request.level != "source":
-            raise CassError("the rules engine translates CUDA source; use the 'lift' engine for SASS")
+            raise CassError(
+                "the rules engine translates CUDA source; use the 'lift' engine for SASS"
+            )
         check_target(request.target)
         started = time.perf_counter()
         unit = port_unit(request.text, request.path, request.target)

@@ -44,7 +44,7 @@ TRIVIA = frozenset(("nl", "ws", "comment"))
 class Token:
     """One lexeme. `pp` is the number of the directive it belongs to, or -1 in ordinary code."""
 
-    __slots__ = ("kind", "text", "start", "pp")
+    __slots__ = ("kind", "pp", "start", "text")
 
     def __init__(self, kind: str, text: str, start: int) -> None:
         self.kind = kind
@@ -86,7 +86,11 @@ def _starts_line(text: str, offset: int) -> bool:
 
 def _raw_tokens(text: str, problems: list[LexProblem]) -> list[Token]:
     """Significant tokens and line breaks (which end directives)."""
-    tokens = [Token(k, m.group(k), m.start(k)) for m in _TOKEN_RE.finditer(text) if (k := m.lastgroup) != "comment"]
+    tokens = [
+        Token(k, m.group(k), m.start(k))
+        for m in _TOKEN_RE.finditer(text)
+        if (k := m.lastgroup) != "comment"
+    ]
     for tok in [t for t in tokens if t.kind == "slash"]:
         tok.kind = "punct"
     for tok in [t for t in tokens if t.kind in _SPECIAL or t.text == "#"]:
@@ -98,8 +102,14 @@ def _raw_tokens(text: str, problems: list[LexProblem]) -> list[Token]:
         elif tok.kind == "unterminated":
             comment = tok.text.startswith("/*")
             tok.kind = "comment" if comment else "string"
-            what = "/* comment" if comment else ("character literal" if tok.text[0] == "'" else "string literal")
-            problems.append(LexProblem(tok.start, "CASS001" if comment else "CASS002", f"unterminated {what}"))
+            what = (
+                "/* comment"
+                if comment
+                else ("character literal" if tok.text[0] == "'" else "string literal")
+            )
+            problems.append(
+                LexProblem(tok.start, "CASS001" if comment else "CASS002", f"unterminated {what}")
+            )
         elif tok.text == "\0":
             problems.append(LexProblem(tok.start, "CASS003", "NUL byte in the source"))
     return tokens
@@ -133,7 +143,11 @@ def _mark_directives(tokens: list[Token], text: str) -> tuple[list[Token], list[
 def _merge_header_name(tokens: list[Token], i: int, text: str) -> int:
     """Merge `<` ... `>` after `#include` at tokens[i] into one 'header' token; tokens removed."""
     number = tokens[i].pp
-    if i + 2 >= len(tokens) or tokens[i + 1].text not in _INCLUDE_WORDS or tokens[i + 2].text != "<":
+    if (
+        i + 2 >= len(tokens)
+        or tokens[i + 1].text not in _INCLUDE_WORDS
+        or tokens[i + 2].text != "<"
+    ):
         return 0
     j = i + 2
     while j < len(tokens) and tokens[j].pp == number and tokens[j].text not in (">", ">>", ">>>"):

@@ -14,8 +14,22 @@ from cass.models.rules.tables import header_table
 from cass.models.rules.unit import Unit
 
 HIP_RUNTIME = "hip/hip_runtime.h"
-CUDA_MARKERS = frozenset(("__global__", "__device__", "__shared__", "__constant__", "__managed__", "threadIdx",
-                          "blockIdx", "blockDim", "gridDim", "<<<", "warpSize", "__syncthreads"))
+CUDA_MARKERS = frozenset(
+    (
+        "__global__",
+        "__device__",
+        "__shared__",
+        "__constant__",
+        "__managed__",
+        "threadIdx",
+        "blockIdx",
+        "blockDim",
+        "gridDim",
+        "<<<",
+        "warpSize",
+        "__syncthreads",
+    )
+)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 

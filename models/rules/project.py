@@ -42,7 +42,10 @@ def decode_source(data: bytes, path: str) -> str:
 def read_source(path: Path) -> str:
     try:
         if path.stat().st_size > MAX_BYTES:
-            raise CassError(f"{path}: larger than {MAX_BYTES // 2**20} MiB; split it before porting", exit_code=1)
+            raise CassError(
+                f"{path}: larger than {MAX_BYTES // 2**20} MiB; split it before porting",
+                exit_code=1,
+            )
         data = path.read_bytes()
     except FileNotFoundError:
         raise CassError(f"{path}: no such file") from None
@@ -112,8 +115,15 @@ class PortedFile:
     translation: Translation
 
 
-def port_project(root: Path, out: Path, target: Target, engine: str = "rules", *, force: bool = False,
-                 progress=None) -> list[PortedFile]:
+def port_project(
+    root: Path,
+    out: Path,
+    target: Target,
+    engine: str = "rules",
+    *,
+    force: bool = False,
+    progress=None,
+) -> list[PortedFile]:
     """Port every project file into `out`. Refuses a non-empty `out` unless `force`."""
     root, out = root.resolve(), out.resolve()
     if out == root:
@@ -126,8 +136,13 @@ def port_project(root: Path, out: Path, target: Target, engine: str = "rules", *
     translations = []
     for source in files:  # translate everything first: nothing is written if a file cannot be read
         relative = str(source.relative_to(root))
-        translations.append(PortedFile(source, mirror_path(source, root, out),
-                                       translate_text(read_source(source), relative, target, engine)))
+        translations.append(
+            PortedFile(
+                source,
+                mirror_path(source, root, out),
+                translate_text(read_source(source), relative, target, engine),
+            )
+        )
         if progress is not None:
             progress(relative)
     for ported in translations:

@@ -10,7 +10,12 @@ from cass.runner.diagnostics import Diagnostic, Severity
 
 FORMATS = ("text", "json", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
+SARIF_LEVEL = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFO: "note",
+    Severity.HINT: "note",
+}
 
 
 def render_text(diagnostics: Iterable[Diagnostic]) -> str:
@@ -33,25 +38,37 @@ def _sarif_result(d: Diagnostic, rule_index: dict[str, int]) -> dict:
         "ruleId": d.code,
         "level": SARIF_LEVEL[d.severity],
         "message": {"text": d.message},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": d.path},
-            "region": _region(d.line, d.column, d.end_line, d.end_column),
-        }}],
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": d.path},
+                    "region": _region(d.line, d.column, d.end_line, d.end_column),
+                }
+            }
+        ],
     }
     if d.code in rule_index:
         result["ruleIndex"] = rule_index[d.code]
     if d.fix is not None:
         f = d.fix
-        result["fixes"] = [{
-            "description": {"text": f.message},
-            "artifactChanges": [{
-                "artifactLocation": {"uri": d.path},
-                "replacements": [{
-                    "deletedRegion": _region(f.line, f.column, f.end_line, f.end_column),
-                    "insertedContent": {"text": f.replacement},
-                }],
-            }],
-        }]
+        result["fixes"] = [
+            {
+                "description": {"text": f.message},
+                "artifactChanges": [
+                    {
+                        "artifactLocation": {"uri": d.path},
+                        "replacements": [
+                            {
+                                "deletedRegion": _region(
+                                    f.line, f.column, f.end_line, f.end_column
+                                ),
+                                "insertedContent": {"text": f.replacement},
+                            }
+                        ],
+                    }
+                ],
+            }
+        ]
     return result
 
 
@@ -59,21 +76,28 @@ def sarif_log(diagnostics: Iterable[Diagnostic], tool_version: str) -> dict:
     """One SARIF run listing every rules-engine code as a rule and each diagnostic as a result."""
     codes = list(DIAGNOSTIC_CODES.values())
     rule_index = {c.code: i for i, c in enumerate(codes)}
-    rules = [{
-        "id": c.code,
-        "name": "".join(w.capitalize() for w in c.title.replace("_", " ").split() if w.isalnum()),
-        "shortDescription": {"text": c.title},
-        "fullDescription": {"text": c.explanation},
-        "help": {"text": f"{c.explanation} See {c.anchor}."},
-        "defaultConfiguration": {"level": SARIF_LEVEL[c.severity]},
-    } for c in codes]
+    rules = [
+        {
+            "id": c.code,
+            "name": "".join(
+                w.capitalize() for w in c.title.replace("_", " ").split() if w.isalnum()
+            ),
+            "shortDescription": {"text": c.title},
+            "fullDescription": {"text": c.explanation},
+            "help": {"text": f"{c.explanation} See {c.anchor}."},
+            "defaultConfiguration": {"level": SARIF_LEVEL[c.severity]},
+        }
+        for c in codes
+    ]
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "cass", "version": tool_version, "rules": rules}},
-            "results": [_sarif_result(d, rule_index) for d in diagnostics],
-        }],
+        "runs": [
+            {
+                "tool": {"driver": {"name": "cass", "version": tool_version, "rules": rules}},
+                "results": [_sarif_result(d, rule_index) for d in diagnostics],
+            }
+        ],
     }
 
 

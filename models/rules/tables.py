@@ -76,7 +76,9 @@ def _read_family(family: Family) -> list[MappingEntry]:
             continue
         cols = line.split("\t")
         if len(cols) < 4 or cols[2] not in STATUSES:
-            raise ValueError(f"{path}:{number}: expected cuda<TAB>hip<TAB>status<TAB>since[<TAB>note]")
+            raise ValueError(
+                f"{path}:{number}: expected cuda<TAB>hip<TAB>status<TAB>since[<TAB>note]"
+            )
         note = cols[4] if len(cols) > 4 else ""
         entries.append(MappingEntry(cols[0], cols[1], cols[2], cols[3], family.name, note))
     return entries

@@ -149,7 +149,11 @@ class Unit:
         """Identifier (or bracket, `<<<`, `##`) -> its indices in `code`: passes visit only what they need."""
         if self._index is None:
             index: dict[str, list[int]] = {}
-            for i, text in [(i, t.text) for i, t in enumerate(self.code) if t.kind == "ident" or t.text in _INDEXED]:
+            for i, text in [
+                (i, t.text)
+                for i, t in enumerate(self.code)
+                if t.kind == "ident" or t.text in _INDEXED
+            ]:
                 found = index.get(text)
                 if found is None:
                     index[text] = [i]

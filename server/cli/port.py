@@ -5,17 +5,22 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
-from rich.console import Console
-
 from cass.models.engine import Target
-from cass.models.rules.engine import check_target
 from cass.models.registry import get_engine
-from cass.models.rules.project import decode_source, port_project, read_source, translate_text, write_atomic
+from cass.models.rules.engine import check_target
+from cass.models.rules.project import (
+    decode_source,
+    port_project,
+    read_source,
+    translate_text,
+    write_atomic,
+)
 from cass.models.rules.report import render
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
+from rich.console import Console
 
 err = Console(stderr=True)
 
@@ -26,7 +31,9 @@ class Format(str, Enum):
     sarif = "sarif"
 
 
-def _emit_report(diagnostics: list[Diagnostic], fmt: Format, report: Path | None, engine_version: str) -> None:
+def _emit_report(
+    diagnostics: list[Diagnostic], fmt: Format, report: Path | None, engine_version: str
+) -> None:
     text = render(diagnostics, fmt.value, engine_version)
     if report is not None:
         write_atomic(report, text)
@@ -49,7 +56,9 @@ def _port_file(source: Path | None, output: Path | None, target: Target, engine:
         sys.stdout.flush()
         return translation
     if source is not None and output.resolve() == source.resolve():
-        raise CassError(f"{output}: is the input file; cass never overwrites CUDA sources: choose another -o")
+        raise CassError(
+            f"{output}: is the input file; cass never overwrites CUDA sources: choose another -o"
+        )
     if output.exists() and not force:
         raise CassError(f"{output}: exists; pass --force to overwrite it")
     write_atomic(output, translation.text)
@@ -57,25 +66,48 @@ def _port_file(source: Path | None, output: Path | None, target: Target, engine:
 
 
 def port(
-    path: Annotated[Optional[Path], typer.Argument(help="A .cu/.cuh file, a project directory, or - (stdin).")] = None,
-    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Output file (or directory for a project).")] = None,
-    hip_version: Annotated[str, typer.Option("--hip-version", help="Target HIP version: 5.2 (Debian), 6.x, 7.x.")] = "5.2",
-    arch: Annotated[str, typer.Option("--arch", help="Target gfx arch; gfx9xx are wave64.")] = "gfx1100",
+    path: Annotated[
+        Path | None, typer.Argument(help="A .cu/.cuh file, a project directory, or - (stdin).")
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", help="Output file (or directory for a project)."),
+    ] = None,
+    hip_version: Annotated[
+        str, typer.Option("--hip-version", help="Target HIP version: 5.2 (Debian), 6.x, 7.x.")
+    ] = "5.2",
+    arch: Annotated[
+        str, typer.Option("--arch", help="Target gfx arch; gfx9xx are wave64.")
+    ] = "gfx1100",
     fmt: Annotated[Format, typer.Option("--format", help="Diagnostics format.")] = Format.text,
-    report: Annotated[Optional[Path], typer.Option("--report", help="Write diagnostics to this file, not stderr.")] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Write diagnostics to this file, not stderr.")
+    ] = None,
     engine: Annotated[str, typer.Option("--engine", help="Translation engine.")] = "rules",
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing output.")] = False,
+    model: Annotated[str, typer.Option("--model", help="model/auto engines: a GGUF file, a checkpoint directory or an http:// server URL.")] = "",
+    candidates: Annotated[int, typer.Option("--candidates", help="model/auto engines: candidates to try, each verified.")] = 4,
 ) -> None:
     """Port CUDA source to HIP. Exit 1 when an error-level construct remains (the port is still written)."""
     target = Target(gfx_arch=arch, hip_version=hip_version)
     check_target(target)
     source = None if path is None or str(path) == "-" else path
+    if engine in ("model", "auto"):
+        from cass.server.cli.model import port_with_model
+
+        raise typer.Exit(port_with_model(source, output, target, engine, model, candidates, force))
     if source is not None and source.is_dir():
         if output is None:
             raise CassError(f"{source}: is a directory; give -o OUTDIR for the ported project")
         with err.status("porting…") as status:
-            files = port_project(source, output, target, engine, force=force,
-                                 progress=lambda name: status.update(f"ported {name}"))
+            files = port_project(
+                source,
+                output,
+                target,
+                engine,
+                force=force,
+                progress=lambda name: status.update(f"ported {name}"),
+            )
         diagnostics = [d for f in files for d in f.translation.diagnostics]
         err.print(f"ported {len(files)} file(s) into {output}", highlight=False)
     else:

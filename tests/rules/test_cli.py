@@ -5,7 +5,6 @@ import subprocess
 import sys
 
 import pytest
-
 from cass.server.cli import main
 
 KERNEL = "#include <cuda_runtime.h>\n__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\nint main() { float* d; cudaMalloc(&d, 4); return 0; }\n"
@@ -38,10 +37,19 @@ def test_file_to_output_and_no_silent_overwrite(cu, tmp_path, capsys):
 
 
 def test_stdin_to_stdout_keeps_crlf():
-    proc = subprocess.run([sys.executable, "-m", "cass.server.cli", "port", "-"], input=KERNEL.replace("\n", "\r\n").encode(),
-                          capture_output=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "cass.server.cli", "port", "-"],
+        input=KERNEL.replace("\n", "\r\n").encode(),
+        check=False,
+        capture_output=True,
+        timeout=60,
+    )
     assert proc.returncode == 0
-    assert b"hipMalloc" in proc.stdout and b"\r\n" in proc.stdout and b"\n" not in proc.stdout.replace(b"\r\n", b"")
+    assert (
+        b"hipMalloc" in proc.stdout
+        and b"\r\n" in proc.stdout
+        and b"\n" not in proc.stdout.replace(b"\r\n", b"")
+    )
 
 
 def test_errors_exit_1_and_still_write(tmp_path, capsys):
@@ -75,23 +83,36 @@ def test_project_mode_mirrors_the_tree(tmp_path, capsys):
     proj = tmp_path / "proj"
     (proj / "src").mkdir(parents=True)
     (proj / "include").mkdir()
-    (proj / "include" / "util.h").write_text("#pragma once\ninline cudaError_t check(cudaError_t e) { return e; }\n")
-    (proj / "src" / "k.cuh").write_text('#include "../include/util.h"\n__device__ float twice(float x) { return 2 * x; }\n')
-    (proj / "src" / "main.cu").write_text('#include "k.cuh"\nint main() { return check(cudaDeviceSynchronize()); }\n')
+    (proj / "include" / "util.h").write_text(
+        "#pragma once\ninline cudaError_t check(cudaError_t e) { return e; }\n"
+    )
+    (proj / "src" / "k.cuh").write_text(
+        '#include "../include/util.h"\n__device__ float twice(float x) { return 2 * x; }\n'
+    )
+    (proj / "src" / "main.cu").write_text(
+        '#include "k.cuh"\nint main() { return check(cudaDeviceSynchronize()); }\n'
+    )
     (proj / "README.md").write_text("cudaMalloc docs")
     out = tmp_path / "out"
     assert main(["port", str(proj), "-o", str(out)]) == 0
     assert (out / "src" / "main.hip").read_text().count("hipDeviceSynchronize") == 1
     assert '#include "k.cuh"' in (out / "src" / "main.hip").read_text()
     assert "hipError_t check(hipError_t e)" in (out / "include" / "util.h").read_text()
-    assert (out / "include" / "util.h").read_text().startswith("#pragma once\n#include <hip/hip_runtime.h>\n")
+    assert (
+        (out / "include" / "util.h")
+        .read_text()
+        .startswith("#pragma once\n#include <hip/hip_runtime.h>\n")
+    )
     assert not (out / "README.md").exists()
     assert main(["port", str(proj), "-o", str(out)]) == 2  # not empty: refuses without --force
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"int a = 1;\n\xff\xfe bad\n", "k.cu:2:1: invalid UTF-8"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"int a = 1;\n\xff\xfe bad\n", "k.cu:2:1: invalid UTF-8"),
+    ],
+)
 def test_invalid_utf8_is_a_clear_error(tmp_path, capsys, content, message):
     src = tmp_path / "k.cu"
     src.write_bytes(content)
@@ -101,12 +122,15 @@ def test_invalid_utf8_is_a_clear_error(tmp_path, capsys, content, message):
     assert not out.exists()
 
 
-@pytest.mark.parametrize("content, code", [
-    ("int a; /* never closed\n", "CASS001"),
-    ('const char* s = "open;\nint b;\n', "CASS002"),
-    ("int a;\0int b;\n", "CASS003"),
-    ("__global__ void k(){}\nvoid f(){ k<<<1, 1(); }\n", "CASS004"),
-])
+@pytest.mark.parametrize(
+    "content, code",
+    [
+        ("int a; /* never closed\n", "CASS001"),
+        ('const char* s = "open;\nint b;\n', "CASS002"),
+        ("int a;\0int b;\n", "CASS003"),
+        ("__global__ void k(){}\nvoid f(){ k<<<1, 1(); }\n", "CASS004"),
+    ],
+)
 def test_malformed_source_is_a_located_diagnostic(tmp_path, capsys, content, code):
     src = tmp_path / "bad.cu"
     src.write_text(content)
@@ -122,12 +146,18 @@ def test_bad_options_are_usage_errors(cu, capsys):
     assert main(["port", str(cu.parent / "missing.cu")]) == 2
     assert main(["port", str(cu), "--engine", "nope"]) == 2
     err = capsys.readouterr().err
-    assert "not a HIP version" in err and "not an AMD GPU arch" in err and "no such file" in err and "unknown engine" in err
+    assert (
+        "not a HIP version" in err
+        and "not an AMD GPU arch" in err
+        and "no such file" in err
+        and "unknown engine" in err
+    )
 
 
 def test_a_100000_line_file_ports(tmp_path):
     src = tmp_path / "big.cu"
-    src.write_text("__global__ void k(float* a) { a[threadIdx.x] += 1.0f; } // cudaMalloc\n" * 100_000)
+    src.write_text("x += cudaSuccess; // cudaMalloc\n" * 100_000)
     out = tmp_path / "big.hip"
     assert main(["port", str(src), "-o", str(out)]) == 0
-    assert out.read_text().count("\n") == 100_001
+    text = out.read_text()
+    assert text.count("hipSuccess") == 100_000 and text.count("// cudaMalloc") == 100_000

@@ -8,13 +8,14 @@ import os
 from pathlib import Path
 
 import pytest
-
 from cass.models.engine import Target
 from cass.models.rules import port_unit
 from cass.runner.diagnostics import Severity
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = sorted((ROOT / "models" / "bench" / "tasks").rglob("*.cu")) + sorted((ROOT / "examples").rglob("*.cu"))
+PROGRAMS = sorted((ROOT / "models" / "bench" / "tasks").rglob("*.cu")) + sorted(
+    (ROOT / "examples").rglob("*.cu")
+)
 # Libraries Debian does not package (so nothing here can compile against them), and programs whose
 # port is reported as needing a newer HIP than 5.2: the port must name the gap at its line.
 NOT_PACKAGED = {"hipcub/hipcub.hpp": "hipCUB", "thrust/": "rocThrust"}
@@ -31,7 +32,9 @@ def _port(path: Path, tmp: Path) -> tuple[Path, list]:
 
 
 def _missing_library(text: str) -> str | None:
-    return next((lib for header, lib in NOT_PACKAGED.items() if f"#include <{header}" in text), None)
+    return next(
+        (lib for header, lib in NOT_PACKAGED.items() if f"#include <{header}" in text), None
+    )
 
 
 def test_every_program_ports_and_compiles_for_gfx1100(tmp_path, hip_compile):
@@ -50,7 +53,9 @@ def test_every_program_ports_and_compiles_for_gfx1100(tmp_path, hip_compile):
             continue
         jobs.append((name, out))
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        results = dict(zip([n for n, _ in jobs], pool.map(lambda j: hip_compile(j[1], "-fsyntax-only"), jobs)))
+        results = dict(
+            zip([n for n, _ in jobs], pool.map(lambda j: hip_compile(j[1], "-fsyntax-only"), jobs))
+        )
     failures = {n: r.stderr[-1500:] for n, r in results.items() if r.returncode != 0}
     assert not failures, failures
     compiled = len(results)

@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from cass.models.engine import Target
 from cass.models.rules import port_unit
 
@@ -37,13 +36,20 @@ def test_golden(source):
 
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = sorted((ROOT / "models" / "bench" / "tasks").rglob("*.cu")) + sorted((ROOT / "examples").rglob("*.cu"))
+PROGRAMS = sorted((ROOT / "models" / "bench" / "tasks").rglob("*.cu")) + sorted(
+    (ROOT / "examples").rglob("*.cu")
+)
 
 
-def test_porting_a_port_changes_nothing_for_every_program():
+@pytest.mark.parametrize(
+    "target",
+    [Target(), Target(hip_version="6.2"), Target(gfx_arch="gfx942", hip_version="7.0")],
+    ids=["gfx1100-5.2", "gfx1100-6.2", "gfx942-7.0"],
+)
+def test_porting_a_port_changes_nothing_for_every_program(target):
     changed = []
     for program in PROGRAMS:
-        first = port_unit(program.read_text(), program.name, Target()).render()
-        if port_unit(first, program.name, Target()).render() != first:
+        first = port_unit(program.read_text(), program.name, target).render()
+        if port_unit(first, program.name, target).render() != first:
             changed.append(program.name)
     assert not changed

@@ -3,65 +3,271 @@ handled (the output is right) or reported at its line (a diagnostic code), never
 
 import pytest
 
-
 CASES = [
     # (id, CUDA source, text that must be in the output, text that must not, codes that must be reported)
-    ("comment untouched", "// cudaMalloc is called below\nvoid f(){}", "// cudaMalloc is called", "hipMalloc", []),
-    ("string untouched", 'void f(){ printf("cudaMalloc failed"); }', '"cudaMalloc failed"', "hipMalloc", []),
-    ("user namespace", "namespace mylib { int cudaMalloc(void**, int); }\nvoid f(void**p){ mylib::cudaMalloc(p, 4); }",
-     "mylib::cudaMalloc", "mylib::hipMalloc", []),
-    ("member call", "struct A { void cudaFree(); }; void f(A a){ a.cudaFree(); }", "a.cudaFree()", None, []),
+    (
+        "comment untouched",
+        "// cudaMalloc is called below\nvoid f(){}",
+        "// cudaMalloc is called",
+        "hipMalloc",
+        [],
+    ),
+    (
+        "string untouched",
+        'void f(){ printf("cudaMalloc failed"); }',
+        '"cudaMalloc failed"',
+        "hipMalloc",
+        [],
+    ),
+    (
+        "user namespace",
+        "namespace mylib { int cudaMalloc(void**, int); }\nvoid f(void**p){ mylib::cudaMalloc(p, 4); }",
+        "mylib::cudaMalloc",
+        "mylib::hipMalloc",
+        [],
+    ),
+    (
+        "member call",
+        "struct A { void cudaFree(); }; void f(A a){ a.cudaFree(); }",
+        "a.cudaFree()",
+        None,
+        [],
+    ),
     ("token pasting", "#define CU_API(n) cuda##n\n", "cuda##n", None, ["CASS013"]),
-    ("__CUDA_ARCH__ guard", "__device__ int f(){\n#if __CUDA_ARCH__ >= 700\nreturn 1;\n#endif\nreturn 0; }",
-     "#if (defined(__HIP_DEVICE_COMPILE__) ? 800 : 0) >= 700", "__CUDA_ARCH__", ["CASS040"]),
-    ("__CUDA_ARCH__ above equivalent", "#if __CUDA_ARCH__ >= 900\nint x;\n#endif\n", None, None, ["CASS041"]),
-    ("ifdef __CUDA_ARCH__", "#ifdef __CUDA_ARCH__\nint x;\n#endif\n", "#ifdef __HIP_DEVICE_COMPILE__", None, ["CASS040"]),
-    ("CUDART_VERSION", "#if CUDART_VERSION >= 11000\nint x;\n#endif\n", "#if 12000 >= 11000", None, ["CASS042"]),
-    ("defined CUDA_VERSION", "#if defined(CUDA_VERSION)\nint x;\n#endif\n", "#if 1", None, ["CASS042"]),
+    (
+        "__CUDA_ARCH__ guard",
+        "__device__ int f(){\n#if __CUDA_ARCH__ >= 700\nreturn 1;\n#endif\nreturn 0; }",
+        "#if (defined(__HIP_DEVICE_COMPILE__) ? 800 : 0) >= 700",
+        "__CUDA_ARCH__",
+        ["CASS040"],
+    ),
+    (
+        "__CUDA_ARCH__ above equivalent",
+        "#if __CUDA_ARCH__ >= 900\nint x;\n#endif\n",
+        None,
+        None,
+        ["CASS041"],
+    ),
+    (
+        "ifdef __CUDA_ARCH__",
+        "#ifdef __CUDA_ARCH__\nint x;\n#endif\n",
+        "#ifdef __HIP_DEVICE_COMPILE__",
+        None,
+        ["CASS040"],
+    ),
+    (
+        "CUDART_VERSION",
+        "#if CUDART_VERSION >= 11000\nint x;\n#endif\n",
+        "#if 12000 >= 11000",
+        None,
+        ["CASS042"],
+    ),
+    (
+        "defined CUDA_VERSION",
+        "#if defined(CUDA_VERSION)\nint x;\n#endif\n",
+        "#if 1",
+        None,
+        ["CASS042"],
+    ),
     ("__CUDACC__", "#ifdef __CUDACC__\nint x;\n#endif\n", "#ifdef __HIP__", None, ["CASS043"]),
     ("__NVCC__", "#if defined(__NVCC__)\nint x;\n#endif\n", "defined(__HIP__)", None, ["CASS043"]),
-    ("shfl_down_sync on 5.2", "__device__ float f(float v){ return __shfl_down_sync(0xffffffff, v, 1); }",
-     "__shfl_down(v, 1)", "_sync", ["CASS020"]),
-    ("ballot_sync never truncated", "__device__ int f(int p){ unsigned m = __ballot_sync(0xffffffff, p); return __popc(m); }",
-     "unsigned long long m = __ballot(p); return __popcll(m);", None, ["CASS020", "CASS022"]),
-    ("activemask", "__device__ void f(){ unsigned m = __activemask(); }", "unsigned long long m = __ballot(1)", None, ["CASS020"]),
-    ("syncwarp", "__device__ void f(){ __syncwarp(); }", "__cass_syncwarp();", "__syncwarp(", ["CASS020"]),
-    ("match_any", "__device__ unsigned f(int v){ return __match_any_sync(0xffffffff, v); }",
-     "__cass_match_any_sync(0xffffffffffffffffull, v)", None, ["CASS020"]),
-    ("reduce_add", "__device__ unsigned f(unsigned v){ return __reduce_add_sync(0xffffffff, v); }",
-     "__cass_reduce_add_sync(0xffffffffffffffffull, v)", None, ["CASS020"]),
-    ("partial mask", "__device__ int f(int p, unsigned m){ return __any_sync(m, p); }",
-     "((__ballot(p) & (m)) != 0)", None, ["CASS021"]),
-    ("lane & 31 on wave64", "__global__ void k(int* o){ int lane = threadIdx.x & 31; o[lane] = 1; }",
-     "threadIdx.x & (warpSize - 1)", None, ["CASS030"]),
-    ("smem[32] on wave64", "__global__ void k(){ __shared__ float s[32]; }", "s[32]", None, ["CASS031"]),
-    ("inline PTX laneid", '__device__ unsigned f(){ unsigned r; asm("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }',
-     "r = __lane_id();", "asm", ["CASS050"]),
-    ("inline PTX untranslatable", '__device__ void f(){ asm volatile("cp.async.commit_group;"); }',
-     'asm volatile("cp.async.commit_group;")', None, ["CASS051"]),
-    ("dynamic parallelism", "__global__ void child(){}\n__global__ void parent(){ child<<<1,1>>>(); }", None, None, ["CASS070"]),
-    ("texture reference", "texture<float, 1, cudaReadModeElementType> tex;", None, None, ["CASS071"]),
-    ("libcu++", "#include <cuda/atomic>\n__device__ void f(cuda::atomic_ref<int> r){}", None, None, ["CASS072"]),
-    ("wmma", "#include <mma.h>\nusing namespace nvcuda;\n__device__ void f(){ wmma::fragment<int> a; }", None, None, ["CASS073"]),
-    ("bf16 on 5.2", "#include <cuda_bf16.h>\n__device__ __nv_bfloat16 x;", None, None, ["CASS011", "CASS074"]),
-    ("bf16 on 6.0", "#include <cuda_bf16.h>\n__device__ __nv_bfloat16 x;", "__hip_bfloat16", None, []),
-    ("graph instantiate 3 args", "void f(cudaGraphExec_t* e, cudaGraph_t g){ cudaGraphInstantiate(e, g, 0); }",
-     "hipGraphInstantiateWithFlags(e, g, 0)", None, ["CASS060"]),
-    ("graph instantiate 5 args", "void f(cudaGraphExec_t* e, cudaGraph_t g){ cudaGraphInstantiate(e, g, 0, 0, 0); }",
-     "hipGraphInstantiate(e, g, 0, 0, 0)", None, []),
-    ("gemm tensor op", "int a = CUBLAS_GEMM_DEFAULT_TENSOR_OP;", "HIPBLAS_GEMM_DEFAULT", None, ["CASS012"]),
+    (
+        "shfl_down_sync on 5.2",
+        "__device__ float f(float v){ return __shfl_down_sync(0xffffffff, v, 1); }",
+        "__shfl_down(v, 1)",
+        "_sync",
+        ["CASS020"],
+    ),
+    (
+        "ballot_sync never truncated",
+        "__device__ int f(int p){ unsigned m = __ballot_sync(0xffffffff, p); return __popc(m); }",
+        "unsigned long long m = __ballot(p); return __popcll(m);",
+        None,
+        ["CASS020", "CASS022"],
+    ),
+    (
+        "activemask",
+        "__device__ void f(){ unsigned m = __activemask(); }",
+        "unsigned long long m = __ballot(1)",
+        None,
+        ["CASS020"],
+    ),
+    (
+        "syncwarp",
+        "__device__ void f(){ __syncwarp(); }",
+        "__cass_syncwarp();",
+        "__syncwarp(",
+        ["CASS020"],
+    ),
+    (
+        "match_any",
+        "__device__ unsigned f(int v){ return __match_any_sync(0xffffffff, v); }",
+        "__cass_match_any_sync(0xffffffffffffffffull, v)",
+        None,
+        ["CASS020"],
+    ),
+    (
+        "reduce_add",
+        "__device__ unsigned f(unsigned v){ return __reduce_add_sync(0xffffffff, v); }",
+        "__cass_reduce_add_sync(0xffffffffffffffffull, v)",
+        None,
+        ["CASS020"],
+    ),
+    (
+        "partial mask",
+        "__device__ int f(int p, unsigned m){ return __any_sync(m, p); }",
+        "((__ballot(p) & (m)) != 0)",
+        None,
+        ["CASS021"],
+    ),
+    (
+        "lane & 31 on wave64",
+        "__global__ void k(int* o){ int lane = threadIdx.x & 31; o[lane] = 1; }",
+        "threadIdx.x & (warpSize - 1)",
+        None,
+        ["CASS030"],
+    ),
+    (
+        "smem[32] on wave64",
+        "__global__ void k(){ __shared__ float s[32]; }",
+        "s[32]",
+        None,
+        ["CASS031"],
+    ),
+    (
+        "inline PTX laneid",
+        '__device__ unsigned f(){ unsigned r; asm("mov.u32 %0, %%laneid;" : "=r"(r)); return r; }',
+        "r = __lane_id();",
+        "asm",
+        ["CASS050"],
+    ),
+    (
+        "inline PTX untranslatable",
+        '__device__ void f(){ asm volatile("cp.async.commit_group;"); }',
+        'asm volatile("cp.async.commit_group;")',
+        None,
+        ["CASS051"],
+    ),
+    (
+        "dynamic parallelism",
+        "__global__ void child(){}\n__global__ void parent(){ child<<<1,1>>>(); }",
+        None,
+        None,
+        ["CASS070"],
+    ),
+    (
+        "texture reference",
+        "texture<float, 1, cudaReadModeElementType> tex;",
+        None,
+        None,
+        ["CASS071"],
+    ),
+    (
+        "libcu++",
+        "#include <cuda/atomic>\n__device__ void f(cuda::atomic_ref<int> r){}",
+        None,
+        None,
+        ["CASS072"],
+    ),
+    (
+        "wmma",
+        "#include <mma.h>\nusing namespace nvcuda;\n__device__ void f(){ wmma::fragment<int> a; }",
+        None,
+        None,
+        ["CASS073"],
+    ),
+    (
+        "bf16 on 5.2",
+        "#include <cuda_bf16.h>\n__device__ __nv_bfloat16 x;",
+        None,
+        None,
+        ["CASS011", "CASS074"],
+    ),
+    (
+        "bf16 on 6.0",
+        "#include <cuda_bf16.h>\n__device__ __nv_bfloat16 x;",
+        "__hip_bfloat16",
+        None,
+        [],
+    ),
+    (
+        "graph instantiate 3 args",
+        "void f(cudaGraphExec_t* e, cudaGraph_t g){ cudaGraphInstantiate(e, g, 0); }",
+        "hipGraphInstantiateWithFlags(e, g, 0)",
+        None,
+        ["CASS060"],
+    ),
+    (
+        "graph instantiate 5 args",
+        "void f(cudaGraphExec_t* e, cudaGraph_t g){ cudaGraphInstantiate(e, g, 0, 0, 0); }",
+        "hipGraphInstantiate(e, g, 0, 0, 0)",
+        None,
+        [],
+    ),
+    (
+        "gemm tensor op",
+        "int a = CUBLAS_GEMM_DEFAULT_TENSOR_OP;",
+        "HIPBLAS_GEMM_DEFAULT",
+        None,
+        ["CASS012"],
+    ),
     ("stream attr value", "cudaStreamAttrValue v;", None, None, ["CASS010"]),
-    ("module load ptx", 'void f(CUmodule* m){ cuModuleLoad(m, "kernel.ptx"); }', None, None, ["CASS063"]),
-    ("capability check", "void f(){ cudaDeviceProp p; if (p.major >= 8) {} }", None, None, ["CASS062"]),
-    ("launch bounds", "__global__ void __launch_bounds__(256, 2) k(){}", "__launch_bounds__(256)", None, ["CASS061"]),
-    ("launch with sizeof", "__global__ void k(float*){}\nvoid f(float* d){ k<<<1, 32, 32*sizeof(float)>>>(d); }",
-     "k<<<1, 32, 32*sizeof(float)>>>(d)", None, []),
-    ("cudaLaunchKernel no false warning", "void f(void** a){ cudaLaunchKernel((const void*)0, 1, 1, a, 0, 0); }",
-     "hipLaunchKernel", None, []),
-    ("include user-cuda.h untouched", '#include "user-cuda.h"\n', '#include "user-cuda.h"', None, []),
-    ("cub namespace", "#include <cub/cub.cuh>\nvoid f(){ cub::DeviceReduce::Sum(0, 0, 0, 0, 0); }",
-     "hipcub::DeviceReduce::Sum", None, []),
-    ("implicit runtime include", "__global__ void k(){}", "#include <hip/hip_runtime.h>\n__global__", None, []),
+    (
+        "module load ptx",
+        'void f(CUmodule* m){ cuModuleLoad(m, "kernel.ptx"); }',
+        None,
+        None,
+        ["CASS063"],
+    ),
+    (
+        "capability check",
+        "void f(){ cudaDeviceProp p; if (p.major >= 8) {} }",
+        None,
+        None,
+        ["CASS062"],
+    ),
+    (
+        "launch bounds",
+        "__global__ void __launch_bounds__(256, 2) k(){}",
+        "__launch_bounds__(256)",
+        None,
+        ["CASS061"],
+    ),
+    (
+        "launch with sizeof",
+        "__global__ void k(float*){}\nvoid f(float* d){ k<<<1, 32, 32*sizeof(float)>>>(d); }",
+        "k<<<1, 32, 32*sizeof(float)>>>(d)",
+        None,
+        [],
+    ),
+    (
+        "cudaLaunchKernel no false warning",
+        "void f(void** a){ cudaLaunchKernel((const void*)0, 1, 1, a, 0, 0); }",
+        "hipLaunchKernel",
+        None,
+        [],
+    ),
+    (
+        "include user-cuda.h untouched",
+        '#include "user-cuda.h"\n',
+        '#include "user-cuda.h"',
+        None,
+        [],
+    ),
+    (
+        "cub namespace",
+        "#include <cub/cub.cuh>\nvoid f(){ cub::DeviceReduce::Sum(0, 0, 0, 0, 0); }",
+        "hipcub::DeviceReduce::Sum",
+        None,
+        [],
+    ),
+    (
+        "implicit runtime include",
+        "__global__ void k(){}",
+        "#include <hip/hip_runtime.h>\n__global__",
+        None,
+        [],
+    ),
 ]
 HIP_VERSIONS = {"bf16 on 6.0": "6.0"}
 WAVE64 = {"lane & 31 on wave64", "smem[32] on wave64"}
@@ -70,7 +276,11 @@ WAVE64 = {"lane & 31 on wave64", "smem[32] on wave64"}
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_hipify_failure_mode(case, port_snippet):
     name, source, present, absent, codes = case
-    out, found = port_snippet(source, hip_version=HIP_VERSIONS.get(name, "5.2"), arch="gfx90a" if name in WAVE64 else "gfx1100")
+    out, found = port_snippet(
+        source,
+        hip_version=HIP_VERSIONS.get(name, "5.2"),
+        arch="gfx90a" if name in WAVE64 else "gfx1100",
+    )
     if present:
         assert present in out
     if absent:
@@ -82,24 +292,35 @@ def test_hipify_failure_mode(case, port_snippet):
 
 
 def test_diagnostics_are_located_at_the_construct(port_snippet):
-    _, found = port_snippet("int a;\n\n__global__ void p(){\n  child<<<1, 1>>>();\n}\n__global__ void child(){}\n")
+    _, found = port_snippet(
+        "int a;\n\n__global__ void p(){\n  child<<<1, 1>>>();\n}\n__global__ void child(){}\n"
+    )
     d = found["CASS070"][0]
     assert (d.line, d.column) == (4, 3)
 
 
 def test_wave32_needs_no_rewrite(port_snippet):
-    out, found = port_snippet("__global__ void k(int* o){ int lane = threadIdx.x & 31; o[lane] = 1; }")
+    out, found = port_snippet(
+        "__global__ void k(int* o){ int lane = threadIdx.x & 31; o[lane] = 1; }"
+    )
     assert "threadIdx.x & 31" in out and "CASS030" not in found
 
 
 def test_hip7_keeps_native_sync_builtins_with_64bit_masks(port_snippet):
-    out, _ = port_snippet("__device__ float f(float v){ __syncwarp(); return __shfl_xor_sync(0xffffffff, v, 1); }", hip_version="7.0")
+    out, _ = port_snippet(
+        "__device__ float f(float v){ __syncwarp(); return __shfl_xor_sync(0xffffffff, v, 1); }",
+        hip_version="7.0",
+    )
     assert "__shfl_xor_sync(0xffffffffffffffffull, v, 1)" in out and "__syncwarp();" in out
     assert "HIP_ENABLE_WARP_SYNC_BUILTINS" not in out
 
 
 def test_hip62_enables_sync_builtins_and_shims_syncwarp(port_snippet):
-    out, _ = port_snippet("#include <cuda_runtime.h>\n__device__ float f(float v, unsigned m){ __syncwarp(); return __shfl_xor_sync(m, v, 1); }",
-                  hip_version="6.2")
-    assert out.index("#define HIP_ENABLE_WARP_SYNC_BUILTINS") < out.index("#include <hip/hip_runtime.h>")
+    out, _ = port_snippet(
+        "#include <cuda_runtime.h>\n__device__ float f(float v, unsigned m){ __syncwarp(); return __shfl_xor_sync(m, v, 1); }",
+        hip_version="6.2",
+    )
+    assert out.index("#define HIP_ENABLE_WARP_SYNC_BUILTINS") < out.index(
+        "#include <hip/hip_runtime.h>"
+    )
     assert "static_cast<unsigned long long>(m)" in out and "__cass_syncwarp()" in out

@@ -1,7 +1,6 @@
 """The lexer keeps every byte and classifies what the passes must never touch."""
 
 import pytest
-
 from cass.models.rules.lexer import lex
 
 SAMPLES = {
@@ -58,7 +57,12 @@ def test_continued_directive_stays_one_directive():
 
 @pytest.mark.parametrize(
     "text, code",
-    [("int a; /* open", "CASS001"), ('f("abc);\n', "CASS002"), ("char c = 'x;\n", "CASS002"), ("a\0b", "CASS003")],
+    [
+        ("int a; /* open", "CASS001"),
+        ('f("abc);\n', "CASS002"),
+        ("char c = 'x;\n", "CASS002"),
+        ("a\0b", "CASS003"),
+    ],
 )
 def test_malformed_input_is_a_problem_not_an_exception(text, code):
     problems = lex(text).problems
@@ -66,7 +70,7 @@ def test_malformed_input_is_a_problem_not_an_exception(text, code):
 
 
 def test_a_large_file_lexes(tmp_path):
-    text = "__global__ void k(float* a) { a[threadIdx.x] += 1.0f; } // c\n" * 100_000
+    text = "__global__ void k(float* a) { a[threadIdx.x] += 1.0f; } // c\n" * 20_000
     lexed = lex(text)
-    assert len(lexed.code) > 1_000_000
+    assert len(lexed.code) > 20_000 * 18
     assert not lexed.problems

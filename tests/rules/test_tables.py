@@ -1,18 +1,17 @@
 """The mapping tables: well-formed, consistent, and true to the installed HIP headers."""
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
-
 from cass.models.rules import FAMILIES, lookup
 from cass.models.rules.tables import STATUSES, all_entries, parse_version
 
 INCLUDE = Path("/usr/include")
 
 
-@lru_cache(maxsize=None)
+@cache
 def installed_names(folder: str) -> frozenset[str]:
     names: set[str] = set()
     for path in (INCLUDE / folder).rglob("*.h*"):
@@ -49,21 +48,35 @@ def test_every_hip_name_emitted_for_52_exists_in_the_installed_headers(family):
     """What cass can emit for HIP 5.2 is declared by Debian's HIP 5.2 / hipRAND / hipSPARSE headers."""
     known = frozenset().union(*(installed_names(folder) for folder in family.headers))
     missing = [
-        e.hip for e in all_entries()
-        if e.family == family.name and e.status == "supported" and e.available_in("5.2") and e.hip not in known
+        e.hip
+        for e in all_entries()
+        if e.family == family.name
+        and e.status == "supported"
+        and e.available_in("5.2")
+        and e.hip not in known
     ]
     assert not missing
 
 
 def test_header_table_targets_exist_for_52():
     for e in all_entries():
-        if e.family == "headers" and e.status == "supported" and e.available_in("5.2") and e.hip.startswith("hip/"):
+        if (
+            e.family == "headers"
+            and e.status == "supported"
+            and e.available_in("5.2")
+            and e.hip.startswith("hip/")
+        ):
             assert (INCLUDE / e.hip).is_file(), e
 
 
 def test_lookup_api_for_hover():
     entry = lookup("cudaMalloc")
-    assert (entry.hip, entry.status, entry.since, entry.family) == ("hipMalloc", "supported", "5.2", "runtime")
+    assert (entry.hip, entry.status, entry.since, entry.family) == (
+        "hipMalloc",
+        "supported",
+        "5.2",
+        "runtime",
+    )
     assert lookup("__shfl_xor_sync").status == "rewritten"
     assert lookup("cudaStreamAttrValue").status == "unsupported"
     assert lookup("cuda_runtime.h").hip == "hip/hip_runtime.h"
@@ -91,7 +104,14 @@ def test_every_code_is_documented_and_used_codes_exist():
 
     from cass.models.rules import DIAGNOSTIC_CODES
 
-    sources = "".join(p.read_text() for p in pathlib.Path(__file__).resolve().parents[2].joinpath("models", "rules").rglob("*.py"))
+    sources = "".join(
+        p.read_text()
+        for p in pathlib.Path(__file__)
+        .resolve()
+        .parents[2]
+        .joinpath("models", "rules")
+        .rglob("*.py")
+    )
     used = set(re.findall(r'"(CASS\d{3})"', sources))
     assert used <= set(DIAGNOSTIC_CODES)
     for code in DIAGNOSTIC_CODES.values():

@@ -19,9 +19,16 @@ def check_launch_brackets(unit: Unit) -> None:
         if tok.pp != -1:
             continue
         close = unit.matching(i)
-        stop = next((j for j in range(i + 1, len(code)) if code[j].text in (";", "{", "}")), len(code))
+        stop = next(
+            (j for j in range(i + 1, len(code)) if code[j].text in (";", "{", "}")), len(code)
+        )
         if close is None or close > stop:
-            unit.report("CASS004", tok.start, tok.end, "kernel launch `<<<` has no matching `>>>` in this statement")
+            unit.report(
+                "CASS004",
+                tok.start,
+                tok.end,
+                "kernel launch `<<<` has no matching `>>>` in this statement",
+            )
             continue
         if unit.in_device(i):
             name = code[i - 1].text if i else "kernel"
@@ -50,13 +57,30 @@ def report_unportable(unit: Unit) -> None:
         nxt, prev = unit.next_text(i), unit.prev_text(i)
         if tok.text in ("texture", "surface") and nxt == "<" and prev not in (".", "->", "::"):
             if _once_per_line(unit, "CASS071", tok.start, seen):
-                unit.report("CASS071", tok.start, tok.end, f"`{tok.text}<...>` reference: HIP supports "
-                            "texture objects only (cudaTextureObject_t -> hipTextureObject_t)")
+                unit.report(
+                    "CASS071",
+                    tok.start,
+                    tok.end,
+                    f"`{tok.text}<...>` reference: HIP supports "
+                    "texture objects only (cudaTextureObject_t -> hipTextureObject_t)",
+                )
         elif tok.text == "cuda" and nxt == "::" and prev not in ("::", ".", "->"):
             if tok.pp == -1 and _once_per_line(unit, "CASS072", tok.start, seen):
-                unit.report("CASS072", tok.start, code[i + 1].end,
-                            "`cuda::` (libcu++) has no HIP counterpart; use std:: or HIP atomics")
-        elif tok.text in ("nvcuda", "wmma") and nxt == "::" and prev != "::":
-            if _once_per_line(unit, "CASS073", tok.start, seen):
-                unit.report("CASS073", tok.start, code[i + 1].end,
-                            f"`{tok.text}::` warp-matrix code has no direct HIP mapping; rewrite with rocWMMA")
+                unit.report(
+                    "CASS072",
+                    tok.start,
+                    code[i + 1].end,
+                    "`cuda::` (libcu++) has no HIP counterpart; use std:: or HIP atomics",
+                )
+        elif (
+            tok.text in ("nvcuda", "wmma")
+            and nxt == "::"
+            and prev != "::"
+            and _once_per_line(unit, "CASS073", tok.start, seen)
+        ):
+            unit.report(
+                "CASS073",
+                tok.start,
+                code[i + 1].end,
+                f"`{tok.text}::` warp-matrix code has no direct HIP mapping; rewrite with rocWMMA",
+            )

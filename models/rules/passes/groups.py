@@ -11,9 +11,16 @@ from cass.models.rules.passes.names import needs_newer
 from cass.models.rules.tables import family_table, parse_version
 from cass.models.rules.unit import Unit
 
-META_MEMBERS = {"meta_group_rank": "__cass_meta_group_rank", "meta_group_size": "__cass_meta_group_size"}
+META_MEMBERS = {
+    "meta_group_rank": "__cass_meta_group_rank",
+    "meta_group_size": "__cass_meta_group_size",
+}
 REDUCE_OPS = {"plus", "less", "greater", "bit_and", "bit_or", "bit_xor"}
-ASYNC_COPY = {"memcpy_async": "__cass_memcpy_async", "wait": "__cass_wait", "wait_prior": "__cass_wait"}
+ASYNC_COPY = {
+    "memcpy_async": "__cass_memcpy_async",
+    "wait": "__cass_wait",
+    "wait_prior": "__cass_wait",
+}
 
 
 def _aliases(unit: Unit) -> set[str]:
@@ -37,8 +44,13 @@ def _rewrite_meta_member(unit: Unit, i: int) -> bool:
     if not unit.replace(obj.start, code[i + 2].end, f"{helper}({obj.text})"):
         return False
     unit.shims.add("cg_meta")
-    unit.report("CASS020", obj.start, code[i + 2].end, f"`{obj.text}.{code[i].text}()` -> `{helper}({obj.text})` "
-                f"(HIP {unit.target.hip_version} lacks the member)")
+    unit.report(
+        "CASS020",
+        obj.start,
+        code[i + 2].end,
+        f"`{obj.text}.{code[i].text}()` -> `{helper}({obj.text})` "
+        f"(HIP {unit.target.hip_version} lacks the member)",
+    )
     return True
 
 
@@ -51,8 +63,13 @@ def _rewrite_reduce(unit: Unit, i: int) -> bool:
         return False
     unit.shims.add("cg_reduce")
     if name == "reduce":
-        unit.report("CASS020", qualifier.start, code[i].end, f"`{qualifier.text}::reduce` -> `{helper}` "
-                    f"(HIP {unit.target.hip_version} has no cg::reduce)")
+        unit.report(
+            "CASS020",
+            qualifier.start,
+            code[i].end,
+            f"`{qualifier.text}::reduce` -> `{helper}` "
+            f"(HIP {unit.target.hip_version} has no cg::reduce)",
+        )
     return True
 
 
@@ -65,12 +82,19 @@ def _rewrite_async_copy(unit: Unit, i: int) -> bool:
         if close is None:
             return False
         last = close
-    if unit.next_text(last) != "(" or not unit.replace(code[i - 2].start, code[last].end, ASYNC_COPY[name]):
+    if unit.next_text(last) != "(" or not unit.replace(
+        code[i - 2].start, code[last].end, ASYNC_COPY[name]
+    ):
         return False
     unit.shims.add("cg_async")
     if name == "memcpy_async":
-        unit.report("CASS020", code[i - 2].start, code[i].end, "`cg::memcpy_async` -> `__cass_memcpy_async` "
-                    "(a synchronous group copy; waits become group.sync())")
+        unit.report(
+            "CASS020",
+            code[i - 2].start,
+            code[i].end,
+            "`cg::memcpy_async` -> `__cass_memcpy_async` "
+            "(a synchronous group copy; waits become group.sync())",
+        )
     return True
 
 
@@ -98,12 +122,19 @@ def rewrite_cooperative_groups(unit: Unit) -> None:
         if member and tok.text in META_MEMBERS and _rewrite_meta_member(unit, i):
             continue
         if member and tok.text == "num_threads" and unit.replace(tok.start, tok.end, "size"):
-            unit.report("CASS020", tok.start, tok.end, "`num_threads()` -> `size()` (same value; HIP "
-                        f"{unit.target.hip_version} lacks num_threads)")
+            unit.report(
+                "CASS020",
+                tok.start,
+                tok.end,
+                "`num_threads()` -> `size()` (same value; HIP "
+                f"{unit.target.hip_version} lacks num_threads)",
+            )
             continue
         if qualified and tok.text == "reduce" and _rewrite_reduce(unit, i):
             continue
         if entry.status == "unsupported":
-            unit.report("CASS010", tok.start, tok.end, f"cooperative groups `{tok.text}`: {entry.note}")
+            unit.report(
+                "CASS010", tok.start, tok.end, f"cooperative groups `{tok.text}`: {entry.note}"
+            )
         else:
             needs_newer(unit, tok, entry)

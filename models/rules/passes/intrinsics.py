@@ -18,5 +18,9 @@ def rewrite_missing_intrinsics(unit: Unit) -> None:
         helper, shim = HELPERS[tok.text]
         if unit.replace(tok.start, tok.end, helper):
             unit.shims.add(shim)
-            unit.report("CASS020", tok.start, tok.end, f"`{tok.text}` -> `{helper}` (helper emitted: HIP has "
-                        "no such intrinsic)")
+            unit.report(
+                "CASS020",
+                tok.start,
+                tok.end,
+                f"`{tok.text}` -> `{helper}` (helper emitted: HIP has no such intrinsic)",
+            )

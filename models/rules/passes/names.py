@@ -18,24 +18,37 @@ def _is_user_scoped(unit: Unit, i: int) -> bool:
     prev = unit.prev_text(i)
     if prev in (".", "->"):
         return True
-    return prev == "::" and i >= 2 and unit.code[i - 2].kind == "ident" and unit.code[i - 2].text not in _USER_QUALIFIERS_OK
+    return (
+        prev == "::"
+        and i >= 2
+        and unit.code[i - 2].kind == "ident"
+        and unit.code[i - 2].text not in _USER_QUALIFIERS_OK
+    )
 
 
 def needs_newer(unit: Unit, tok: Token, entry: MappingEntry) -> None:
     code = "CASS074" if tok.text.startswith("__nv_") else "CASS011"
-    unit.report(code, tok.start, tok.end,
-                f"`{tok.text}` maps to `{entry.hip}`, which needs HIP {entry.since} (target is HIP "
-                f"{unit.target.hip_version}); port with --hip-version {entry.since} or rewrite it"
-                + (f" ({entry.note})" if entry.note else ""))
+    unit.report(
+        code,
+        tok.start,
+        tok.end,
+        f"`{tok.text}` maps to `{entry.hip}`, which needs HIP {entry.since} (target is HIP "
+        f"{unit.target.hip_version}); port with --hip-version {entry.since} or rewrite it"
+        + (f" ({entry.note})" if entry.note else ""),
+    )
 
 
-def _rename_one(unit: Unit, tok: Token, entry: MappingEntry, reported: set[tuple[str, int]]) -> None:
+def _rename_one(
+    unit: Unit, tok: Token, entry: MappingEntry, reported: set[tuple[str, int]]
+) -> None:
     if entry.status == "unsupported":
         key = (tok.text, unit.position(tok.start)[0])
         if key not in reported:
             reported.add(key)
             detail = f": {entry.note}" if entry.note else ""
-            unit.report("CASS010", tok.start, tok.end, f"`{tok.text}` has no HIP equivalent{detail}")
+            unit.report(
+                "CASS010", tok.start, tok.end, f"`{tok.text}` has no HIP equivalent{detail}"
+            )
         return
     if not entry.available_in(unit.target.hip_version):
         if entry.status == "supported":
@@ -44,8 +57,12 @@ def _rename_one(unit: Unit, tok: Token, entry: MappingEntry, reported: set[tuple
     if entry.hip and entry.hip != tok.text:
         unit.replace(tok.start, tok.end, entry.hip)
         if entry.note.startswith("differs: "):
-            unit.report("CASS012", tok.start, tok.end,
-                        f"`{tok.text}` -> `{entry.hip}`: {entry.note[len('differs: '):]}")
+            unit.report(
+                "CASS012",
+                tok.start,
+                tok.end,
+                f"`{tok.text}` -> `{entry.hip}`: {entry.note[len('differs: ') :]}",
+            )
 
 
 def rename_identifiers(unit: Unit) -> None:
@@ -58,7 +75,9 @@ def rename_identifiers(unit: Unit) -> None:
         if tok.kind != "ident":
             continue
         text = tok.text
-        if text in _NAMESPACE_RENAMES and (unit.next_text(i) == "::" or unit.prev_text(i) == "namespace"):
+        if text in _NAMESPACE_RENAMES and (
+            unit.next_text(i) == "::" or unit.prev_text(i) == "namespace"
+        ):
             if not unit.is_edited(tok):
                 unit.replace(tok.start, tok.end, _NAMESPACE_RENAMES[text])
             continue
@@ -77,12 +96,17 @@ def report_token_pasting(unit: Unit) -> None:
             continue
         left = code[i - 1] if i else tok
         if left.kind == "ident" and _CUDA_PREFIX.match(left.text):
-            unit.report("CASS013", left.start, tok.end,
-                        f"`{left.text}##...` builds CUDA names by token pasting; cass cannot translate "
-                        "the names it produces: spell them out")
+            unit.report(
+                "CASS013",
+                left.start,
+                tok.end,
+                f"`{left.text}##...` builds CUDA names by token pasting; cass cannot translate "
+                "the names it produces: spell them out",
+            )
 
 
 # ---------------------------------------------------------------- headers
+
 
 def _include_target(unit: Unit, first: int, last: int) -> Token | None:
     """The header-name token of an `#include` directive spanning code[first..last], or None."""
@@ -104,10 +128,21 @@ def map_headers(unit: Unit) -> None:
         entry = table.get(name)
         if entry is None:
             if name.startswith("cuda/"):
-                unit.report("CASS072", tok.start, tok.end, f"<{name}> is libcu++, which HIP does not provide")
+                unit.report(
+                    "CASS072",
+                    tok.start,
+                    tok.end,
+                    f"<{name}> is libcu++, which HIP does not provide",
+                )
             continue
         if entry.status == "unsupported":
-            code = "CASS073" if name == "mma.h" else "CASS072" if name.startswith("cuda/") else "CASS014"
+            code = (
+                "CASS073"
+                if name == "mma.h"
+                else "CASS072"
+                if name.startswith("cuda/")
+                else "CASS014"
+            )
             unit.report(code, tok.start, tok.end, f"<{name}> has no HIP equivalent: {entry.note}")
         elif not entry.available_in(unit.target.hip_version):
             needs_newer(unit, tok, entry)

@@ -18,8 +18,14 @@ ARCH_EXPRESSION = f"(defined(__HIP_DEVICE_COMPILE__) ? {CUDA_ARCH_EQUIVALENT} : 
 _VERSION_MACROS = frozenset(("CUDA_VERSION", "CUDART_VERSION"))
 _COMPILER_MACROS = frozenset(("__NVCC__", "__CUDACC__"))
 _CONDITIONALS = frozenset(("if", "elif", "ifdef", "ifndef", "elifdef", "elifndef"))
-_COMPARE = {">=": operator.ge, ">": operator.gt, "<=": operator.le, "<": operator.lt,
-            "==": operator.eq, "!=": operator.ne}
+_COMPARE = {
+    ">=": operator.ge,
+    ">": operator.gt,
+    "<=": operator.le,
+    "<": operator.lt,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
 
 
 def _directive_kind(unit: Unit, tok_index: int) -> str:
@@ -32,7 +38,9 @@ def _directive_kind(unit: Unit, tok_index: int) -> str:
 
 
 def _after_defined(unit: Unit, i: int) -> bool:
-    return unit.prev_text(i) == "defined" or (unit.prev_text(i) == "(" and unit.prev_text(i, 2) == "defined")
+    return unit.prev_text(i) == "defined" or (
+        unit.prev_text(i) == "(" and unit.prev_text(i, 2) == "defined"
+    )
 
 
 def _check_arch_comparison(unit: Unit, i: int) -> None:
@@ -42,10 +50,14 @@ def _check_arch_comparison(unit: Unit, i: int) -> None:
         return
     if not _COMPARE[op](CUDA_ARCH_EQUIVALENT, int(value)):
         tok = unit.code[i]
-        unit.report("CASS041", tok.start, unit.code[i + 2].end,
-                    f"`__CUDA_ARCH__ {op} {value}` is false on AMD devices (treated as sm_"
-                    f"{CUDA_ARCH_EQUIVALENT // 10}): the device block it guards is skipped; make sure "
-                    "another branch provides the device code")
+        unit.report(
+            "CASS041",
+            tok.start,
+            unit.code[i + 2].end,
+            f"`__CUDA_ARCH__ {op} {value}` is false on AMD devices (treated as sm_"
+            f"{CUDA_ARCH_EQUIVALENT // 10}): the device block it guards is skipped; make sure "
+            "another branch provides the device code",
+        )
 
 
 def _rewrite_arch(unit: Unit, i: int, kind: str) -> None:
@@ -56,7 +68,9 @@ def _rewrite_arch(unit: Unit, i: int, kind: str) -> None:
     elif kind:
         unit.replace(tok.start, tok.end, ARCH_EXPRESSION)
         _check_arch_comparison(unit, i)
-        message = f"`__CUDA_ARCH__` -> `{ARCH_EXPRESSION}` (sm_{CUDA_ARCH_EQUIVALENT // 10} equivalent)"
+        message = (
+            f"`__CUDA_ARCH__` -> `{ARCH_EXPRESSION}` (sm_{CUDA_ARCH_EQUIVALENT // 10} equivalent)"
+        )
     elif unit.in_device(i):
         unit.replace(tok.start, tok.end, str(CUDA_ARCH_EQUIVALENT))
         message = f"`__CUDA_ARCH__` in device code -> {CUDA_ARCH_EQUIVALENT}"
@@ -78,9 +92,13 @@ def _rewrite_version(unit: Unit, i: int, kind: str) -> None:
         unit.replace(start.start, end.end, "1")
     else:
         unit.replace(tok.start, tok.end, str(CUDA_API_LEVEL))
-    unit.report("CASS042", tok.start, tok.end,
-                f"`{tok.text}` does not exist under HIP; it now reads as {CUDA_API_LEVEL} (the CUDA API "
-                "level cass maps from), so version checks keep choosing the CUDA 12 branch")
+    unit.report(
+        "CASS042",
+        tok.start,
+        tok.end,
+        f"`{tok.text}` does not exist under HIP; it now reads as {CUDA_API_LEVEL} (the CUDA API "
+        "level cass maps from), so version checks keep choosing the CUDA 12 branch",
+    )
 
 
 def rewrite_cuda_macros(unit: Unit) -> None:
@@ -97,4 +115,6 @@ def rewrite_cuda_macros(unit: Unit) -> None:
                 _rewrite_version(unit, i, kind)
         elif text in _COMPILER_MACROS and _directive_kind(unit, i) not in ("define", "undef"):
             unit.replace(tok.start, tok.end, "__HIP__")
-            unit.report("CASS043", tok.start, tok.end, f"`{text}` -> `__HIP__` (defined by HIP-Clang)")
+            unit.report(
+                "CASS043", tok.start, tok.end, f"`{text}` -> `__HIP__` (defined by HIP-Clang)"
+            )

@@ -27,17 +27,60 @@ SPECIAL_REGISTERS = {
     "%lanemask_gt": "__lanemask_gt()",
     "%lanemask_ge": "(__lanemask_gt() | __lanemask_eq())",
 }
-C_TYPES = {"f32": "float", "f64": "double", "u32": "unsigned int", "s32": "int", "b32": "unsigned int",
-           "u64": "unsigned long long", "s64": "long long", "b64": "unsigned long long",
-           "u16": "unsigned short", "s16": "short", "u8": "unsigned char", "s8": "signed char"}
-COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=",
-           "lo": "<", "ls": "<=", "hi": ">", "hs": ">="}
-BINARY = {"add": "+", "sub": "-", "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>", "mul.lo": "*"}
-UNARY_CALLS = {"popc.b32": "__popc", "popc.b64": "__popcll", "brev.b32": "__brev", "brev.b64": "__brevll",
-               "clz.b32": "__clz", "clz.b64": "__clzll", "not.b32": "~", "not.b64": "~"}
-FENCES = {"membar.gl": "__threadfence();", "membar.cta": "__threadfence_block();",
-          "membar.sys": "__threadfence_system();", "fence.sc.gpu": "__threadfence();",
-          "fence.acq_rel.gpu": "__threadfence();", "fence.sc.cta": "__threadfence_block();"}
+C_TYPES = {
+    "f32": "float",
+    "f64": "double",
+    "u32": "unsigned int",
+    "s32": "int",
+    "b32": "unsigned int",
+    "u64": "unsigned long long",
+    "s64": "long long",
+    "b64": "unsigned long long",
+    "u16": "unsigned short",
+    "s16": "short",
+    "u8": "unsigned char",
+    "s8": "signed char",
+}
+COMPARE = {
+    "eq": "==",
+    "ne": "!=",
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+    "lo": "<",
+    "ls": "<=",
+    "hi": ">",
+    "hs": ">=",
+}
+BINARY = {
+    "add": "+",
+    "sub": "-",
+    "and": "&",
+    "or": "|",
+    "xor": "^",
+    "shl": "<<",
+    "shr": ">>",
+    "mul.lo": "*",
+}
+UNARY_CALLS = {
+    "popc.b32": "__popc",
+    "popc.b64": "__popcll",
+    "brev.b32": "__brev",
+    "brev.b64": "__brevll",
+    "clz.b32": "__clz",
+    "clz.b64": "__clzll",
+    "not.b32": "~",
+    "not.b64": "~",
+}
+FENCES = {
+    "membar.gl": "__threadfence();",
+    "membar.cta": "__threadfence_block();",
+    "membar.sys": "__threadfence_system();",
+    "fence.sc.gpu": "__threadfence();",
+    "fence.acq_rel.gpu": "__threadfence();",
+    "fence.sc.cta": "__threadfence_block();",
+}
 
 
 class Untranslatable(Exception):
@@ -87,7 +130,11 @@ def _operands(unit: Unit, lo: int, hi: int) -> list[str]:
             close = unit.matching(i + 1)
             if close is None:
                 return found
-            found.append(unit.text[unit.code[i + 2].start : unit.code[close - 1].end] if close > i + 2 else "")
+            found.append(
+                unit.text[unit.code[i + 2].start : unit.code[close - 1].end]
+                if close > i + 2
+                else ""
+            )
             i = close
         i += 1
     return found
@@ -186,13 +233,17 @@ def _translate(block: AsmBlock, instruction: str) -> str | None:
         return "__builtin_amdgcn_wave_barrier();"
     if base[0] == "mov" and len(ops) == 2:
         return f"{_dest(block, ops[0])} = {_value(block, ops[1])};"
-    if re.fullmatch(r"(add|sub)c?(\.cc)?\.[us](32|64)", opcode) and ("c" in base[0][3:] or ".cc" in opcode):
+    if re.fullmatch(r"(add|sub)c?(\.cc)?\.[us](32|64)", opcode) and (
+        "c" in base[0][3:] or ".cc" in opcode
+    ):
         return _carry(block, opcode, ops)
     return _translate_value_op(block, opcode, base, ops)
 
 
-_MEMORY = re.compile(r"(ld|st)\.global((?:\.(?:nc|cs|cg|ca|lu|cv|wb|wt|L1::no_allocate|L2::\w+))*)"
-                     r"(?:\.v([24]))?\.(f32|f64|[usb](?:32|64))")
+_MEMORY = re.compile(
+    r"(ld|st)\.global((?:\.(?:nc|cs|cg|ca|lu|cv|wb|wt|L1::no_allocate|L2::\w+))*)"
+    r"(?:\.v([24]))?\.(f32|f64|[usb](?:32|64))"
+)
 
 
 def _address(block: AsmBlock, text: str, opcode: str, ctype: str) -> str:
@@ -223,7 +274,11 @@ def _memory(block: AsmBlock, match: re.Match, ops: list[str], opcode: str) -> st
         at = f"{pointer} + {k}" if count > 1 else pointer
         if kind == "st":
             value = _value(block, reg)
-            out.append(f"__builtin_nontemporal_store({value}, {at});" if streaming else f"*({at}) = {value};")
+            out.append(
+                f"__builtin_nontemporal_store({value}, {at});"
+                if streaming
+                else f"*({at}) = {value};"
+            )
         elif ".nc" in hints:
             out.append(f"{_dest(block, reg)} = __ldg({at});")
         else:
@@ -248,10 +303,14 @@ def _translate_value_op(block: AsmBlock, opcode: str, base: list[str], ops: list
         f, b, c, d = (_value(block, o) for o in ops[1:])
         return f"{_dest(block, ops[0])} = {call}({b}, {f}, {c}, {d});"
     if opcode == "prmt.b32" and len(ops) == 4:
-        return f"{_dest(block, ops[0])} = __byte_perm({', '.join(_value(block, o) for o in ops[1:])});"
+        return (
+            f"{_dest(block, ops[0])} = __byte_perm({', '.join(_value(block, o) for o in ops[1:])});"
+        )
     match = re.fullmatch(r"shfl(\.sync)?\.(idx|up|down|bfly)\.b32", opcode)
     if match and len(ops) >= 4 and "|" not in ops[0]:
-        call = {"idx": "__shfl", "up": "__shfl_up", "down": "__shfl_down", "bfly": "__shfl_xor"}[match.group(2)]
+        call = {"idx": "__shfl", "up": "__shfl_up", "down": "__shfl_down", "bfly": "__shfl_xor"}[
+            match.group(2)
+        ]
         return f"{_dest(block, ops[0])} = {call}({_value(block, ops[1])}, {_value(block, ops[2])});"
     match = re.fullmatch(r"vote(\.sync)?\.(ballot|any|all)(\.sync)?\.(b32|pred)", opcode)
     if match and len(ops) >= 2:
@@ -288,7 +347,9 @@ def _translate_arithmetic(block: AsmBlock, opcode: str, ops: list[str]) -> str:
         return f"{_dest(block, ops[0])} = {call}({_value(block, ops[1])}, {_value(block, ops[2])});"
     if opcode in ("mul.wide.u32", "mul.wide.s32") and len(ops) == 3:
         wide = "unsigned long long" if ".u32" in opcode else "long long"
-        return f"{_dest(block, ops[0])} = ({wide}){_value(block, ops[1])} * {_value(block, ops[2])};"
+        return (
+            f"{_dest(block, ops[0])} = ({wide}){_value(block, ops[1])} * {_value(block, ops[2])};"
+        )
     if opcode in ("mad.wide.u32", "mad.wide.s32") and len(ops) == 4:
         wide = "unsigned long long" if ".u32" in opcode else "long long"
         a, b, c = (_value(block, o) for o in ops[1:])
@@ -319,7 +380,10 @@ def translate_block(block: AsmBlock) -> str:
     statements = [s for s in (_translate(block, ins) for ins in _instructions(block)) if s]
     if not statements:
         raise Untranslatable("an empty asm statement")
-    declarations = [f"unsigned {'long long ' if v.endswith('64') else 'int '}{v} = 0;" for v in sorted(block.carry)]
+    declarations = [
+        f"unsigned {'long long ' if v.endswith('64') else 'int '}{v} = 0;"
+        for v in sorted(block.carry)
+    ]
     return "{ " + " ".join(declarations + statements) + " }"
 
 
@@ -336,8 +400,13 @@ def translate_inline_ptx(unit: Unit) -> None:
         try:
             replacement = translate_block(block)
         except Untranslatable as exc:
-            unit.report("CASS051", tok.start, end, f"inline PTX `{block.template.strip()[:60]}`: cannot "
-                        f"translate {exc}; rewrite it with HIP builtins")
+            unit.report(
+                "CASS051",
+                tok.start,
+                end,
+                f"inline PTX `{block.template.strip()[:60]}`: cannot "
+                f"translate {exc}; rewrite it with HIP builtins",
+            )
             continue
         if unit.replace(tok.start, end, replacement):
             unit.report("CASS050", tok.start, end, f"inline PTX -> `{replacement[:80]}`")

@@ -47,8 +47,13 @@ def rewrite_graph_instantiate(unit: Unit) -> None:
         if len(args) == 3:
             tok = unit.code[i]
             unit.replace(tok.start, tok.end, "hipGraphInstantiateWithFlags")
-            unit.report("CASS060", tok.start, tok.end, "3-argument (CUDA 12) cudaGraphInstantiate -> "
-                        "hipGraphInstantiateWithFlags (HIP's hipGraphInstantiate has the 5-argument form)")
+            unit.report(
+                "CASS060",
+                tok.start,
+                tok.end,
+                "3-argument (CUDA 12) cudaGraphInstantiate -> "
+                "hipGraphInstantiateWithFlags (HIP's hipGraphInstantiate has the 5-argument form)",
+            )
 
 
 def rewrite_malloc_host(unit: Unit) -> None:
@@ -57,8 +62,12 @@ def rewrite_malloc_host(unit: Unit) -> None:
         if len(args) == 2:
             unit.insert(unit.code[close].start, ", hipHostMallocDefault")
             tok = unit.code[i]
-            unit.report("CASS060", tok.start, tok.end, "cudaMallocHost -> hipHostMalloc with flags "
-                        "hipHostMallocDefault")
+            unit.report(
+                "CASS060",
+                tok.start,
+                tok.end,
+                "cudaMallocHost -> hipHostMalloc with flags hipHostMallocDefault",
+            )
 
 
 def wrap_arguments(unit: Unit) -> None:
@@ -74,8 +83,13 @@ def wrap_arguments(unit: Unit) -> None:
             if unit.is_edited(first) or not unit.insert(first.start, prefix):
                 continue
             unit.insert(last.end, suffix)
-            unit.report("CASS060", first.start, last.end, f"argument {position + 1} of {name} wrapped in "
-                        f"`{prefix}...{suffix}` for HIP's signature")
+            unit.report(
+                "CASS060",
+                first.start,
+                last.end,
+                f"argument {position + 1} of {name} wrapped in "
+                f"`{prefix}...{suffix}` for HIP's signature",
+            )
 
 
 def rewrite_launch_bounds(unit: Unit) -> None:
@@ -86,9 +100,13 @@ def rewrite_launch_bounds(unit: Unit) -> None:
         drop_from = unit.code[args[0][1]].end
         dropped = unit.text[drop_from : unit.code[close].start]
         if unit.replace(drop_from, unit.code[close].start, ""):
-            unit.report("CASS061", drop_from, unit.code[close].start,
-                        f"`__launch_bounds__` argument(s) `{dropped.lstrip(', ').strip()}` dropped: CUDA's "
-                        "minimum blocks per SM would be read by HIP as minimum waves per EU")
+            unit.report(
+                "CASS061",
+                drop_from,
+                unit.code[close].start,
+                f"`__launch_bounds__` argument(s) `{dropped.lstrip(', ').strip()}` dropped: CUDA's "
+                "minimum blocks per SM would be read by HIP as minimum waves per EU",
+            )
 
 
 def report_capability_checks(unit: Unit) -> None:
@@ -101,12 +119,17 @@ def report_capability_checks(unit: Unit) -> None:
         tok = code[i]
         capability_attr = tok.text.startswith("cudaDevAttrComputeCapability")
         member = tok.text in ("major", "minor") and unit.prev_text(i) in (".", "->")
-        compared = unit.next_text(i) in (">=", ">", "<", "<=", "==", "!=") or unit.prev_text(i, 2) in (
-            ">=", ">", "<", "<=", "==", "!=")
+        compared = unit.next_text(i) in (">=", ">", "<", "<=", "==", "!=") or unit.prev_text(
+            i, 2
+        ) in (">=", ">", "<", "<=", "==", "!=")
         if capability_attr or (member and compared):
-            unit.report("CASS062", tok.start, tok.end,
-                        f"`{tok.text}`: AMD devices report gfx-derived major/minor numbers, not CUDA compute "
-                        "capability; test the feature itself (e.g. hipDeviceAttribute*) instead")
+            unit.report(
+                "CASS062",
+                tok.start,
+                tok.end,
+                f"`{tok.text}`: AMD devices report gfx-derived major/minor numbers, not CUDA compute "
+                "capability; test the feature itself (e.g. hipDeviceAttribute*) instead",
+            )
 
 
 def report_binary_module_loads(unit: Unit) -> None:
@@ -114,5 +137,10 @@ def report_binary_module_loads(unit: Unit) -> None:
         for first, last in args:
             tok = unit.code[last]
             if first == last and tok.kind == "string" and _NVIDIA_BINARY.search(tok.text):
-                unit.report("CASS063", tok.start, tok.end, f"{unit.code[i].text} loads {tok.text}: AMD GPUs "
-                            "cannot load PTX/cubin; build a HIP code object (.hsaco) and load that")
+                unit.report(
+                    "CASS063",
+                    tok.start,
+                    tok.end,
+                    f"{unit.code[i].text} loads {tok.text}: AMD GPUs "
+                    "cannot load PTX/cubin; build a HIP code object (.hsaco) and load that",
+                )

@@ -17,18 +17,26 @@ from cass.models.rules.tables import parse_version
 from cass.models.rules.unit import Unit
 
 FULL_MASK_64 = "0xffffffffffffffffull"
-SHUFFLES = {"__shfl_sync": "__shfl", "__shfl_up_sync": "__shfl_up",
-            "__shfl_down_sync": "__shfl_down", "__shfl_xor_sync": "__shfl_xor"}
+SHUFFLES = {
+    "__shfl_sync": "__shfl",
+    "__shfl_up_sync": "__shfl_up",
+    "__shfl_down_sync": "__shfl_down",
+    "__shfl_xor_sync": "__shfl_xor",
+}
 VOTES = {"__ballot_sync": "__ballot", "__any_sync": "__any", "__all_sync": "__all"}
-PARTIAL_VOTES = {"__ballot_sync": "(__ballot({arg}) & ({mask}))",
-                 "__any_sync": "((__ballot({arg}) & ({mask})) != 0)",
-                 "__all_sync": "((__ballot({arg}) & ({mask})) == ({mask}))"}
+PARTIAL_VOTES = {
+    "__ballot_sync": "(__ballot({arg}) & ({mask}))",
+    "__any_sync": "((__ballot({arg}) & ({mask})) != 0)",
+    "__all_sync": "((__ballot({arg}) & ({mask})) == ({mask}))",
+}
 MATCHES = ("__match_any_sync", "__match_all_sync")
 REDUCES = tuple(f"__reduce_{op}_sync" for op in ("add", "min", "max", "and", "or", "xor"))
 BALLOT_PRODUCERS = frozenset(("__ballot_sync", "__activemask", "__ballot", *MATCHES))
 WARP_NAMES = frozenset((*SHUFFLES, *VOTES, *MATCHES, *REDUCES, "__activemask", "__syncwarp"))
 _TYPES_32 = frozenset(("unsigned", "int", "uint32_t", "uint", "int32_t", "long"))
-_FULL = re.compile(r"^(?:0x(?:ffffffff){1,2}|-1|~0|~0x0|\(unsigned(?:int)?\)-1|__activemask\(\)|__ballot\(1\))$")
+_FULL = re.compile(
+    r"^(?:0x(?:ffffffff){1,2}|-1|~0|~0x0|\(unsigned(?:int)?\)-1|__activemask\(\)|__ballot\(1\))$"
+)
 
 
 def _object_macros(unit: Unit) -> dict[str, str]:
@@ -38,7 +46,10 @@ def _object_macros(unit: Unit) -> dict[str, str]:
         if last - first == 3 and code[first + 1].text == "define":
             found[code[first + 2].text] = code[last].text
     for k in unit.positions(("const", "constexpr")):
-        i = next((j for j in range(k + 1, min(k + 6, len(code))) if code[j].text in ("=", ";", "(")), None)
+        i = next(
+            (j for j in range(k + 1, min(k + 6, len(code))) if code[j].text in ("=", ";", "(")),
+            None,
+        )
         if i is not None and code[i].text == "=" and unit.next_text(i, 2) == ";":
             found[code[i - 1].text] = code[i + 1].text
     return found
@@ -77,11 +88,16 @@ class WarpRewriter:
 
     def note_partial(self, i: int, mask: str) -> None:
         tok = self.unit.code[i]
-        detail = ("HIP 5.2's intrinsics act on the active lanes: faithful only if exactly these lanes "
-                  "are active" if not self.native_sync else
-                  "HIP requires the named lanes to call together from one branch (no independent "
-                  "thread scheduling)")
-        self.unit.report("CASS021", tok.start, tok.end, f"`{tok.text}` with mask `{mask}`: {detail}")
+        detail = (
+            "HIP 5.2's intrinsics act on the active lanes: faithful only if exactly these lanes "
+            "are active"
+            if not self.native_sync
+            else "HIP requires the named lanes to call together from one branch (no independent "
+            "thread scheduling)"
+        )
+        self.unit.report(
+            "CASS021", tok.start, tok.end, f"`{tok.text}` with mask `{mask}`: {detail}"
+        )
 
     # ------------------------------------------------------------ rewrites
 
@@ -111,8 +127,12 @@ class WarpRewriter:
         if self.native_late:
             return
         self.unit.shims.add("syncwarp")
-        self.replace_span(i, close, "__cass_syncwarp()",
-                          "`__syncwarp` -> `__cass_syncwarp()` (wavefront fence + wave barrier)")
+        self.replace_span(
+            i,
+            close,
+            "__cass_syncwarp()",
+            "`__syncwarp` -> `__cass_syncwarp()` (wavefront fence + wave barrier)",
+        )
 
     def rewrite_shuffle_or_vote(self, i: int, args: list[tuple[int, int]], close: int) -> None:
         unit, name = self.unit, self.unit.code[i].text
@@ -120,14 +140,18 @@ class WarpRewriter:
         if self.native_sync:
             self.widen_mask(args[0])
             self.enable_builtins()
-            return self.note(i, f"`{name}` kept (native in HIP {unit.target.hip_version}) with a 64-bit mask")
+            return self.note(
+                i, f"`{name}` kept (native in HIP {unit.target.hip_version}) with a 64-bit mask"
+            )
         full = self.is_full(mask)
         if not full:
             self.note_partial(i, mask)
         if name in SHUFFLES or full:
             new = SHUFFLES.get(name) or VOTES[name]
             unit.replace(unit.code[i].start, unit.code[args[1][0]].start, f"{new}(")
-            return self.note(i, f"`{name}` -> `{new}` (HIP {unit.target.hip_version} has no *_sync)")
+            return self.note(
+                i, f"`{name}` -> `{new}` (HIP {unit.target.hip_version} has no *_sync)"
+            )
         template = PARTIAL_VOTES[name]
         head, tail = template.split("{arg}")
         unit.replace(unit.code[i].start, unit.code[args[1][0]].start, head)
@@ -144,7 +168,10 @@ class WarpRewriter:
         unit.shims.add("match" if name in MATCHES else "reduce")
         tok = unit.code[i]
         unit.replace(tok.start, tok.end, "__cass" + name[1:])
-        self.note(i, f"`{name}` -> `__cass{name[1:]}` (helper emitted: HIP {unit.target.hip_version} lacks it)")
+        self.note(
+            i,
+            f"`{name}` -> `__cass{name[1:]}` (helper emitted: HIP {unit.target.hip_version} lacks it)",
+        )
 
     def replace_span(self, i: int, close: int, text: str, message: str) -> None:
         if self.unit.replace(self.unit.code[i].start, self.unit.code[close].end, text):
@@ -155,9 +182,9 @@ class WarpRewriter:
         self.unit.report("CASS020", tok.start, tok.end, message)
 
     def enable_builtins(self) -> None:
-        if not self.native_late and "HIP_ENABLE_WARP_SYNC_BUILTINS" not in self.unit.defines:
-            if "HIP_ENABLE_WARP_SYNC_BUILTINS" not in self.unit.text:
-                self.unit.defines.append("HIP_ENABLE_WARP_SYNC_BUILTINS")
+        name = "HIP_ENABLE_WARP_SYNC_BUILTINS"
+        if not self.native_late and name not in self.unit.defines and name not in self.unit.text:
+            self.unit.defines.append(name)
 
     # ------------------------------------------------------------ ballot widths
 
@@ -174,13 +201,21 @@ class WarpRewriter:
             return
         if not types:
             if var.text not in self.widened and unit.target.wave_size == 64:
-                unit.report("CASS023", code[i].start, code[i].end,
-                            f"`{var.text}` receives a 64-bit ballot; declare it `unsigned long long`")
+                unit.report(
+                    "CASS023",
+                    code[i].start,
+                    code[i].end,
+                    f"`{var.text}` receives a 64-bit ballot; declare it `unsigned long long`",
+                )
             return
         if unit.replace(types[0].start, types[-1].end, "unsigned long long"):
             self.widened.add(var.text)
-            unit.report("CASS022", types[0].start, var.end,
-                        f"`{var.text}` widened to `unsigned long long` (HIP ballots are 64-bit)")
+            unit.report(
+                "CASS022",
+                types[0].start,
+                var.end,
+                f"`{var.text}` widened to `unsigned long long` (HIP ballots are 64-bit)",
+            )
 
     def widen_bit_counts(self) -> None:
         """`__popc(m)` / `__ffs(m)` on a widened mask or a ballot -> `__popcll` / `__ffsll`."""

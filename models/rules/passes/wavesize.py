@@ -12,11 +12,23 @@ import re
 from cass.models.rules.unit import Unit
 from cass.runner.diagnostics import Severity
 
-LANE_ARITHMETIC = {("&", "31"): "& (warpSize - 1)", ("%", "32"): "% warpSize",
-                   ("/", "32"): "/ warpSize", (">>", "5"): "/ warpSize"}
+LANE_ARITHMETIC = {
+    ("&", "31"): "& (warpSize - 1)",
+    ("%", "32"): "% warpSize",
+    ("/", "32"): "/ warpSize",
+    (">>", "5"): "/ warpSize",
+}
 _LANE_NAME = re.compile(r"(?i)(tid|thread|lane|idx|^x$|^i$|^t$)")
-SHUFFLE_NAMES = frozenset(("__shfl_down_sync", "__shfl_xor_sync", "__shfl_down", "__shfl_xor",
-                           "__shfl_up_sync", "__shfl_up"))
+SHUFFLE_NAMES = frozenset(
+    (
+        "__shfl_down_sync",
+        "__shfl_xor_sync",
+        "__shfl_down",
+        "__shfl_xor",
+        "__shfl_up_sync",
+        "__shfl_up",
+    )
+)
 
 
 def _number(text: str) -> str:
@@ -36,10 +48,18 @@ def _left_operand_is_lane_like(unit: Unit, i: int) -> bool:
 def _lane_arithmetic(unit: Unit, i: int) -> None:
     tok, nxt = unit.code[i], unit.code[i + 1]
     key = (tok.text, _number(nxt.text))
-    if key in LANE_ARITHMETIC and _left_operand_is_lane_like(unit, i) and unit.next_text(i, 2) != ".":
-        if unit.replace(tok.start, nxt.end, LANE_ARITHMETIC[key]):
-            unit.report("CASS030", tok.start, nxt.end,
-                        f"`{tok.text} {nxt.text}` assumes 32 lanes -> `{LANE_ARITHMETIC[key]}` for wave64")
+    if (
+        key in LANE_ARITHMETIC
+        and _left_operand_is_lane_like(unit, i)
+        and unit.next_text(i, 2) != "."
+        and unit.replace(tok.start, nxt.end, LANE_ARITHMETIC[key])
+    ):
+        unit.report(
+            "CASS030",
+            tok.start,
+            nxt.end,
+            f"`{tok.text} {nxt.text}` assumes 32 lanes -> `{LANE_ARITHMETIC[key]}` for wave64",
+        )
 
 
 def _shuffle_tree_start(unit: Unit, i: int) -> None:
@@ -58,8 +78,12 @@ def _shuffle_tree_start(unit: Unit, i: int) -> None:
     end = unit.matching(close + 1) if unit.next_text(close) == "{" else close + 12
     body = {t.text for t in code[close + 1 : (end or close) + 1]}
     if body & SHUFFLE_NAMES and unit.replace(code[i].start, code[i].end, "warpSize / 2"):
-        unit.report("CASS030", code[i].start, code[i].end,
-                    "shuffle tree starts at 16 (32 lanes) -> `warpSize / 2` for wave64")
+        unit.report(
+            "CASS030",
+            code[i].start,
+            code[i].end,
+            "shuffle tree starts at 16 (32 lanes) -> `warpSize / 2` for wave64",
+        )
 
 
 def _report_fixed_arrays(unit: Unit, i: int) -> None:
@@ -68,10 +92,14 @@ def _report_fixed_arrays(unit: Unit, i: int) -> None:
     if code[i].text != "[" or _number(unit.next_text(i)) != "32" or unit.next_text(i, 2) != "]":
         return
     if any(code[j].text == "__shared__" for j in range(max(0, i - 5), i)):
-        unit.report("CASS031", code[i - 1].start, code[i + 2].end,
-                    f"`{code[i - 1].text}[32]` sized by a 32-lane warp: if it holds one entry per lane it is "
-                    "too small on wave64; size it with warpSize (64 is safe for both)",
-                    severity=Severity.WARNING)
+        unit.report(
+            "CASS031",
+            code[i - 1].start,
+            code[i + 2].end,
+            f"`{code[i - 1].text}[32]` sized by a 32-lane warp: if it holds one entry per lane it is "
+            "too small on wave64; size it with warpSize (64 is safe for both)",
+            severity=Severity.WARNING,
+        )
 
 
 def _one_shifted_by_lane(unit: Unit, i: int) -> None:
@@ -80,11 +108,19 @@ def _one_shifted_by_lane(unit: Unit, i: int) -> None:
     if tok.text != "<<" or prev is None or _number(prev.text) != "1":
         return
     rhs = unit.code[i + 1]
-    if rhs.kind == "ident" and re.search(r"(?i)lane", rhs.text):
-        if unit.replace(prev.start, prev.end, "1ull"):
-            unit.report("CASS030", prev.start, rhs.end, f"`{prev.text} << {rhs.text}` -> `1ull << {rhs.text}` "
-                        "(lane masks are 64-bit on wave64)")
-            _widen_declaration(unit, i - 1)
+    if (
+        rhs.kind == "ident"
+        and re.search(r"(?i)lane", rhs.text)
+        and unit.replace(prev.start, prev.end, "1ull")
+    ):
+        unit.report(
+            "CASS030",
+            prev.start,
+            rhs.end,
+            f"`{prev.text} << {rhs.text}` -> `1ull << {rhs.text}` "
+            "(lane masks are 64-bit on wave64)",
+        )
+        _widen_declaration(unit, i - 1)
 
 
 _TYPES_32 = frozenset(("unsigned", "int", "uint32_t", "uint", "const"))
@@ -102,8 +138,12 @@ def _widen_declaration(unit: Unit, first: int) -> None:
         k -= 1
     types = [t for t in code[k + 1 : j - 1] if t.text != "const"]
     if types and unit.replace(types[0].start, types[-1].end, "unsigned long long"):
-        unit.report("CASS030", types[0].start, code[j - 1].end,
-                    f"`{code[j - 1].text}` holds a lane mask: widened to `unsigned long long` for wave64")
+        unit.report(
+            "CASS030",
+            types[0].start,
+            code[j - 1].end,
+            f"`{code[j - 1].text}` holds a lane mask: widened to `unsigned long long` for wave64",
+        )
 
 
 def rewrite_warp_size_assumptions(unit: Unit) -> None:
@@ -130,7 +170,15 @@ def _report_unrolled_trees(unit: Unit) -> None:
         if unit.next_text(i) == "(" and unit.in_device(i):
             parsed = unit.call_args(i + 1)
             delta = 2 if tok.text.endswith("_sync") else 1
-            if parsed and len(parsed[0]) > delta and _number(unit.arg_text(parsed[0][delta])) == "16":
-                unit.report("CASS031", tok.start, code[parsed[1]].end,
-                            f"`{tok.text}(..., 16)` starts a 32-lane reduction tree; on wave64 add a step at 32 "
-                            "or loop from warpSize / 2")
+            if (
+                parsed
+                and len(parsed[0]) > delta
+                and _number(unit.arg_text(parsed[0][delta])) == "16"
+            ):
+                unit.report(
+                    "CASS031",
+                    tok.start,
+                    code[parsed[1]].end,
+                    f"`{tok.text}(..., 16)` starts a 32-lane reduction tree; on wave64 add a step at 32 "
+                    "or loop from warpSize / 2",
+                )
