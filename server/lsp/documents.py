@@ -24,6 +24,15 @@ _SASS_MARKERS = re.compile(
 )
 
 
+_SASS_ARCH = re.compile(r"code for (sm_\d+a?)")
+
+
+def sass_arch_of(text: str) -> str | None:
+    """The SASS architecture cuobjdump names ("code for sm_90"), if it does."""
+    found = _SASS_ARCH.search(text[:65536])
+    return found.group(1) if found else None
+
+
 @dataclass(frozen=True)
 class Snapshot:
     uri: str

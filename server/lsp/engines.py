@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import importlib
 import threading
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from cass.models.engine import Engine, Target, Translation, TranslationRequest
 from cass.runner.diagnostics import CassError
 
+from .documents import sass_arch_of
 from .settings import Settings
 
 # The root of a source checkout (editable installs), where docs/ lies; wheels link only URLs.
@@ -93,7 +95,8 @@ def translate_assembly(text: str, path: str, settings: Settings) -> Translation:
             "no assembly engine is available: the SASS lifter (engine `lift`) is not installed "
             "in this cass; update cass to translate SASS to RDNA3"
         )
-    request = TranslationRequest(level="assembly", text=text, path=path, target=target_of(settings))
+    target = replace(target_of(settings), sass_arch=sass_arch_of(text))
+    request = TranslationRequest(level="assembly", text=text, path=path, target=target)
     return _run(get_engine("lift"), request)
 
 

@@ -10,10 +10,11 @@ import pytest
 from cass.models import mirror
 from cass.models.engine import Translation
 from cass.runner.diagnostics import CassError
-from cass.server.lsp.documents import Snapshot, document_kind, require_size
+from cass.server.lsp.documents import Snapshot, document_kind, require_size, sass_arch_of
 from cass.server.lsp.mirrors import mirror_location, plan_mirror
 from cass.server.lsp.settings import Settings
 
+DATA = Path(__file__).parent / "data"
 SASS = (
     "\tcode for sm_90\n\t\tFunction : _Z4vaddPKfS0_Pfi\n        /*0000*/   LDC R1, c[0x0][0x28] ;\n"
 )
@@ -35,6 +36,12 @@ SASS = (
 )
 def test_document_kind(suffix: str, language: str | None, text: str, kind: str | None) -> None:
     assert document_kind(suffix, language, text) == kind
+
+
+def test_sass_arch_from_cuobjdump_output() -> None:
+    assert sass_arch_of(SASS) == "sm_90"
+    assert sass_arch_of((DATA / "vadd.sass").read_text()) == "sm_90"
+    assert sass_arch_of("IMAD R1, R2, R3 ;") is None
 
 
 def test_size_limit_names_the_setting() -> None:
