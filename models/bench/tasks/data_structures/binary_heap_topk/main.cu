@@ -1,4 +1,5 @@
 // Top-K selection with a per-thread binary max-heap: each thread scans one segment and keeps the K
+// smallest (key, index) pairs, then heap-sorts them ascending. Thread 0 prints its result on the device.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// smallest (key, index) pairs, then heap-sorts them ascending. Thread 0 prints its result on the device.
 #include <algorithm>
 
 constexpr int SEGMENTS = 512;

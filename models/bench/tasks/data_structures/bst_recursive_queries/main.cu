@@ -1,4 +1,5 @@
 // A binary search tree built on the host in flat arrays (balanced: depth ~ log2 n); the device answers range-count and
+// floor queries with recursive functions. The query window widths live in constant memory.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// floor queries with recursive functions. The query window widths live in constant memory.
 #include <algorithm>
 
 constexpr int NKEYS = 4096;

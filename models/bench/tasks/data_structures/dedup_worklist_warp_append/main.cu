@@ -1,4 +1,5 @@
 // A deduplicating worklist as used by graph frontiers: a bitmap marks seen ids (atomicOr returns the old
+// word), and each warp appends its newly seen ids with one atomicAdd (ballot, popc, leader via __ffs).
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// word), and each warp appends its newly seen ids with one atomicAdd (ballot, popc, leader via __ffs).
 #include <algorithm>
 
 constexpr int UNIVERSE = 1 << 16;

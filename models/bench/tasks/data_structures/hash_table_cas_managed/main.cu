@@ -1,4 +1,5 @@
 // GPU hash table (open addressing, linear probing) in managed memory: keys claimed with atomicCAS,
+// per-key occurrence counts with atomicAdd, then a batch of lookups; slot order varies but contents do not.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// per-key occurrence counts with atomicAdd, then a batch of lookups; slot order varies but contents do not.
 #include <algorithm>
 
 constexpr uint32_t EMPTY = 0xffffffffu;

@@ -1,4 +1,5 @@
 // List ranking: the distance of every node of a randomly permuted singly linked list to the tail, by
+// pointer jumping (Wyllie): each round, rank += rank[next]; next = next[next], double-buffered.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// pointer jumping (Wyllie): each round, rank += rank[next]; next = next[next], double-buffered.
 #include <algorithm>
 
 constexpr int N = 1 << 14;

@@ -1,4 +1,5 @@
 // Iterative (bottom-up) segment trees built one level per launch and queried in parallel, templated on
+// the combine operation (min and sum); query results are also accumulated with 64-bit atomics.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// the combine operation (min and sum); query results are also accumulated with 64-bit atomics.
 #include <algorithm>
 
 constexpr int LEAVES = 1 << 14;  // power of two

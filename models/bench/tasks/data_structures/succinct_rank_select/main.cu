@@ -1,4 +1,6 @@
 // Succinct rank/select bitvector: a warp turns 32 predicates into one word with __ballot_sync, a
+// rank directory (prefix popcounts) is built per 1024-word superblock with a warp-shuffle scan, and
+// rank(i) / select(j) queries run against it.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,8 +28,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// rank directory (prefix popcounts) is built per 1024-word superblock with a warp-shuffle scan, and
-// rank(i) / select(j) queries run against it.
 #include <algorithm>
 
 constexpr int NBITS = 1 << 18;

@@ -1,4 +1,6 @@
 // American option pricing on a Cox-Ross-Rubinstein binomial tree: one block per option keeps the
+// option values of one time level in shared memory and steps backwards to the root, taking the
+// maximum of continuation and early exercise; nodes where exercise wins are counted with atomics.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,8 +28,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// option values of one time level in shared memory and steps backwards to the root, taking the
-// maximum of continuation and early exercise; nodes where exercise wins are counted with atomics.
 constexpr int STEPS = 128;
 constexpr int OPTIONS = 64;
 

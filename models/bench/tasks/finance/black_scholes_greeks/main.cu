@@ -1,4 +1,5 @@
 // Black-Scholes-Merton pricing of European calls and puts with continuous dividend yield, plus the
+// first-order Greeks, one option per thread (structure-of-arrays in, array-of-structs out).
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// first-order Greeks, one option per thread (structure-of-arrays in, array-of-structs out).
 constexpr int N = 1 << 16;
 
 struct OptionSpec {

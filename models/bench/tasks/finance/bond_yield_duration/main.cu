@@ -1,4 +1,6 @@
 // Bond analytics: for each bond (coupon, maturity, frequency class, clean price) solve the yield to
+// maturity with Newton's method on the price-yield function, then compute Macaulay and modified duration
+// and convexity. Coupon frequencies and face values per bond class live in constant memory.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,8 +28,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// maturity with Newton's method on the price-yield function, then compute Macaulay and modified duration
-// and convexity. Coupon frequencies and face values per bond class live in constant memory.
 constexpr int N = 2048;
 constexpr int CLASSES = 4;
 

@@ -1,4 +1,6 @@
 // Implied volatility inversion: each thread recovers sigma from a quoted option price by Newton's
+// method on the Black-Scholes price (vega as derivative) with a bisection safeguard. The pricing
+// function is chosen through a __device__ table of function pointers (call, put).
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,8 +28,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// method on the Black-Scholes price (vega as derivative) with a bisection safeguard. The pricing
-// function is chosen through a __device__ table of function pointers (call, put).
 constexpr int N = 16384;
 
 typedef double (*PriceFn)(double s, double k, double t, double r, double sigma);

@@ -1,4 +1,6 @@
 // Technical indicators per ticker: each thread runs the 12- and 26-period exponential moving averages of
+// its close prices, the MACD line and its 9-period signal EMA, and counts bullish/bearish crossovers.
+// Each warp counts its tickers that end bullish with __ballot_sync. Prices move through pinned memory.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,8 +28,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// its close prices, the MACD line and its 9-period signal EMA, and counts bullish/bearish crossovers.
-// Each warp counts its tickers that end bullish with __ballot_sync. Prices move through pinned memory.
 constexpr int TICKERS = 1024;
 constexpr int BARS = 390;
 

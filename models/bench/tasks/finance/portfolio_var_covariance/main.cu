@@ -1,4 +1,6 @@
 // Portfolio risk: kernel 1 computes the sample covariance matrix of daily asset returns (one thread per
+// (i, j) entry on a 2D grid); kernel 2 stages the matrix in shared memory and evaluates each portfolio's
+// variance w' S w, volatility and 99% one-day parametric value-at-risk.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,8 +28,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// (i, j) entry on a 2D grid); kernel 2 stages the matrix in shared memory and evaluates each portfolio's
-// variance w' S w, volatility and 99% one-day parametric value-at-risk.
 constexpr int ASSETS = 48;
 constexpr int DAYS = 250;
 constexpr int PORTFOLIOS = 4096;

@@ -1,4 +1,7 @@
 // Trade-tape aggregation: each trade (symbol, minute, price in cents, quantity) adds into per-(symbol,
+// minute) bars with 64-bit integer atomics (volume, notional) and 32-bit atomicMin/atomicMax (low/high);
+// per-symbol totals are staged in shared memory per block. All money is integer cents: exact and
+// order-independent. Open/close come from the first/last trade by sequence number (atomicMin/Max).
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -27,9 +30,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// minute) bars with 64-bit integer atomics (volume, notional) and 32-bit atomicMin/atomicMax (low/high);
-// per-symbol totals are staged in shared memory per block. All money is integer cents: exact and
-// order-independent. Open/close come from the first/last trade by sequence number (atomicMin/Max).
 constexpr int SYMBOLS = 64;
 constexpr int MINUTES = 60;
 constexpr int TRADES = 1 << 18;

@@ -1,4 +1,7 @@
 // Chebyshev approximation: kernel 1 computes the degree-(NC-1) coefficients of f(x) = exp(sin(3x)) on
+// [-1, 1] from samples at Chebyshev nodes (fast-math __expf/__sinf/__cosf); they are copied device to
+// device into __constant__ memory; kernel 2 evaluates the series by Clenshaw's recurrence and tracks
+// the largest deviation from f with an integer atomicMax on the float's bits.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -27,9 +30,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// [-1, 1] from samples at Chebyshev nodes (fast-math __expf/__sinf/__cosf); they are copied device to
-// device into __constant__ memory; kernel 2 evaluates the series by Clenshaw's recurrence and tracks
-// the largest deviation from f with an integer atomicMax on the float's bits.
 constexpr int NC = 48;        // coefficients
 constexpr int NS = 96;        // sample nodes
 constexpr int NPOINTS = 1 << 16;

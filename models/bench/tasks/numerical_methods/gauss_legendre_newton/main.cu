@@ -1,4 +1,6 @@
 // Gauss-Legendre quadrature rules of every order 2..129: one thread per (order, root) finds the root of
+// P_n with Newton's method from the Chebyshev-like initial guess; a second kernel integrates test
+// functions with each rule (block reduction in shared memory).
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,8 +28,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// P_n with Newton's method from the Chebyshev-like initial guess; a second kernel integrates test
-// functions with each rule (block reduction in shared memory).
 constexpr int MIN_ORDER = 2;
 constexpr int NORDERS = 128;
 constexpr int MAX_ORDER = MIN_ORDER + NORDERS - 1;

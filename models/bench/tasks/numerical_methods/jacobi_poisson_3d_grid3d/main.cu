@@ -1,4 +1,6 @@
 // Weighted Jacobi iteration for -laplace(u) = f on a 32^3 grid with zero Dirichlet boundary: each sweep is
+// one launch over a 3D grid of 8x8x4 thread blocks (ping-pong buffers); the final residual norm is summed
+// per block in shared memory and accumulated with a float atomicAdd.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -27,8 +29,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// one launch over a 3D grid of 8x8x4 thread blocks (ping-pong buffers); the final residual norm is summed
-// per block in shared memory and accumulated with a float atomicAdd.
 constexpr int NX = 32, NY = 32, NZ = 32;
 constexpr int SWEEPS = 12;
 constexpr float OMEGA = 6.0f / 7.0f;

@@ -1,4 +1,5 @@
 // Batched ODE integration: each thread integrates one Van der Pol oscillator x'' - mu (1 - x^2) x' + x = 0
+// with the classical fourth-order Runge-Kutta method, and records the energy-like norm at the end.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// with the classical fourth-order Runge-Kutta method, and records the energy-like norm at the end.
 struct State {
     double x, v;
 };

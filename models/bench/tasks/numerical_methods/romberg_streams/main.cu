@@ -1,4 +1,6 @@
 // Romberg integration of two integrands, each on its own stream: level k of the trapezoid rule adds the
+// 2^(k-1) new midpoints (a warp-shuffle reduction per warp, then a double atomicAdd); the host builds the
+// Richardson tableau. The streams are joined with events before the results are read.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,8 +28,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// 2^(k-1) new midpoints (a warp-shuffle reduction per warp, then a double atomicAdd); the host builds the
-// Richardson tableau. The streams are joined with events before the results are read.
 constexpr int LEVELS = 8;     // trapezoid levels 0..LEVELS-1 (finest: 2^(LEVELS-1) * BASE intervals)
 constexpr int BASE = 512;     // intervals at level 0
 

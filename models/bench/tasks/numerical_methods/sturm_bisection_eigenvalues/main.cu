@@ -1,4 +1,6 @@
 // Eigenvalues of symmetric tridiagonal matrices (diagonal d, off-diagonal e) by bisection on the Sturm
+// sequence count: thread (k, m) finds the k-th smallest eigenvalue of matrix m. The Gershgorin interval
+// is reduced over the warp with shuffles first (blockDim.x == 32 == warpSize).
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,8 +28,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// sequence count: thread (k, m) finds the k-th smallest eigenvalue of matrix m. The Gershgorin interval
-// is reduced over the warp with shuffles first (blockDim.x == 32 == warpSize).
 constexpr int N = 64;       // matrix order (multiple of 32)
 constexpr int MATS = 32;    // batch
 constexpr int ITER = 54;    // bisection steps (interval shrinks by 2^-54)

@@ -1,4 +1,5 @@
 // Parallel cyclic reduction (PCR) for a batch of diagonally dominant tridiagonal systems: one block per
+// system, one thread per equation, the four coefficient arrays in dynamic shared memory; log2(n) steps.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// system, one thread per equation, the four coefficient arrays in dynamic shared memory; log2(n) steps.
 constexpr int N = 256;        // equations per system (power of two)
 constexpr int SYSTEMS = 128;
 

@@ -1,4 +1,5 @@
 // Conjugate gradient for the 5-point 2D Poisson matrix stored in CSR, run by one persistent block:
+// sparse mat-vec, dot products through cooperative_groups warp tiles, vector updates, fixed iteration count.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// sparse mat-vec, dot products through cooperative_groups warp tiles, vector updates, fixed iteration count.
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 

@@ -1,4 +1,5 @@
 // COO sparse matrix-vector products with one thread per nonzero scattering into y with atomicAdd(float);
+// two independent matrices are processed on two streams from pinned host buffers, joined with an event.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// two independent matrices are processed on two streams from pinned host buffers, joined with an event.
 constexpr int N = 8192;
 constexpr int NNZ = 65536;
 

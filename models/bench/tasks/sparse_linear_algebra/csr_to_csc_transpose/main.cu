@@ -1,4 +1,5 @@
 // Sparse transpose (CSR -> CSC): count entries per column with atomics, exclusive scan in one block,
+// scatter with atomic cursors (order within a column varies), then sort each column by row index.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// scatter with atomic cursors (order within a column varies), then sort each column by row index.
 #include <algorithm>
 
 constexpr int ROWS = 3000, COLS = 2048;

@@ -1,4 +1,5 @@
 // ELLPACK sparse matrix-vector product: column-major padded slabs of __half values, float accumulation,
+// and a per-row-block scale factor table in constant memory (a quantised matrix format).
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// and a per-row-block scale factor table in constant memory (a quantised matrix format).
 #include <cuda_fp16.h>
 
 constexpr int ROWS = 16384;

@@ -1,4 +1,5 @@
 // Row-wise sparse GEMM (Gustavson): one block per row of A builds the row of C = A*B in shared memory:
+// a bitmask of touched columns (atomicOr + __popc gives the row's nonzero count) and a dense float accumulator.
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -26,7 +27,6 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-// a bitmask of touched columns (atomicOr + __popc gives the row's nonzero count) and a dense float accumulator.
 #include <algorithm>
 
 constexpr int N = 1024;            // A, B are N x N
