@@ -30,6 +30,8 @@ class PortOutcome:
     port_path: Path
     verdict: Verdict
     temporary: bool  # the port lives in a temp folder cass made
+    attempts: tuple[Any, ...] = ()  # model/auto engines: every candidate (cass.models.llm.verified.Attempt)
+    notes: tuple[str, ...] = ()
 
     def cleanup(self) -> None:
         """Remove the temporary port (nothing is removed when the caller chose `output`)."""
@@ -42,6 +44,8 @@ class PortOutcome:
             "port_path": str(self.port_path),
             "engine": self.translation.engine,
             "translation_diagnostics": [d.to_dict() for d in self.translation.diagnostics],
+            "attempts": [a.to_dict() for a in self.attempts],
+            "engine_notes": list(self.notes),
         }
 
 
@@ -79,15 +83,41 @@ def port_and_verify(
     spec: RunSpec | None = None,
     backends: tuple[str | None, str | None] | None = None,
     target: Target | None = None,
+    model: str = "",
+    candidates: int = 4,
+    on_attempt: Any = None,
 ) -> PortOutcome:
-    """Port `original` with `engine`, write the port, verify it against the original."""
+    """Port `original` with `engine`, write the port, verify it against the original. The `model`
+    and `auto` engines (with `model`: a GGUF, a checkpoint directory or a server URL) try up to
+    `candidates` translations and keep the first that matches (cass.models.llm.verified)."""
     original = Path(original)
     if not original.is_file():
         raise CassError(f"{original}: no such CUDA source file")
+    if engine in MODEL_ENGINES:
+        return _port_with_model(original, engine, model, candidates, output, overwrite, spec, backends, target, on_attempt)
     translation = translate_source(original, engine, target)
     port_path, temporary = _write_port(original, translation.text, output, overwrite)
     verdict = verify(original, port_path, spec, backends=backends)
     return PortOutcome(translation, port_path, verdict, temporary)
+
+
+MODEL_ENGINES = ("model", "auto")
+
+
+def _port_with_model(original, engine, model, candidates, output, overwrite, spec, backends, target, on_attempt) -> PortOutcome:
+    from cass.models.llm.verified import port_verified
+
+    run = port_verified(original, engine, model, candidates=candidates, target=target, spec=spec,
+                        backends=backends, on_attempt=on_attempt)  # fmt: skip
+    try:
+        chosen = run.chosen
+        if chosen is None or chosen.verdict is None:
+            reasons = "; ".join(f"candidate {a.number}: {a.message}" for a in run.attempts)
+            raise CassError(f"{original}: the model gave no port to verify in {len(run.attempts)} candidate(s): {reasons}", exit_code=1)
+        port_path, temporary = _write_port(original, chosen.translation.text, output, overwrite)
+        return PortOutcome(chosen.translation, port_path, chosen.verdict, temporary, tuple(run.attempts), run.notes)
+    finally:
+        run.cleanup()
 
 
 def port_and_verify_for_editor(path: str, settings: Any) -> dict[str, Any]:
@@ -95,7 +125,8 @@ def port_and_verify_for_editor(path: str, settings: Any) -> dict[str, Any]:
     The port goes to a temporary folder (the editor writes mirrors through its own commands),
     kept when the port is wrong (mismatch, error) so that diagnostics point at a file that exists."""
     target = Target(gfx_arch=getattr(settings, "gfx_arch", "gfx1100"), hip_version=getattr(settings, "hip_version", "5.2"))
-    outcome = port_and_verify(Path(path), engine=getattr(settings, "engine", DEFAULT_ENGINE), target=target)
+    model = getattr(settings, "model_path", "") or getattr(settings, "model_server_url", "")
+    outcome = port_and_verify(Path(path), engine=getattr(settings, "engine", DEFAULT_ENGINE), target=target, model=model)
     data = outcome.to_dict()
     if outcome.verdict.status not in ("mismatch", "error"):
         outcome.cleanup()

@@ -40,7 +40,7 @@ async def _update(server: CassServer, uri: str, delay_s: float) -> None:
         return
     try:
         require_size(snap, server.settings.max_file_bytes)
-        found = await asyncio.to_thread(findings, snap, server)
+        found = await _one_at_a_time(server, uri, snap)
     except CassError as exc:
         server.tell_once(
             f"diagnostics:{uri}:{exc.message}", f"cass: no diagnostics for now: {exc.message}"
@@ -50,6 +50,18 @@ async def _update(server: CassServer, uri: str, delay_s: float) -> None:
     current = server.open_snapshot(uri)
     if current is not None and current.version == snap.version:
         server.publish(uri, PRODUCER, found, snap.version)
+
+
+async def _one_at_a_time(server: CassServer, uri: str, snap: Snapshot) -> list[lsp.Diagnostic]:
+    """The findings, computed in a thread once the document's previous computation is over: a
+    thread cannot be stopped, so typing during a slow translation must not pile threads up."""
+    running = server.diagnostic_threads.get(uri)
+    if running is not None and not running.done():
+        await asyncio.wait([running])
+    work = asyncio.ensure_future(asyncio.to_thread(findings, snap, server))
+    work.add_done_callback(lambda done: done.cancelled() or done.exception())  # retrieved
+    server.diagnostic_threads[uri] = work
+    return await asyncio.shield(work)  # a newer keystroke cancels this task, not the thread's
 
 
 def schedule(server: CassServer, uri: str, delay_s: float | None = None) -> None:

@@ -10,6 +10,7 @@ import asyncio
 import logging
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from cass.models.engine import Target, Translation
@@ -62,6 +63,7 @@ class CassServer(LanguageServer):
         self.diagnostic_sets: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
         self.notified: set[str] = set()  # one-time messages already shown (by key)
         self.diagnostic_timers: dict[str, asyncio.Task[None]] = {}  # debounced updates per URI
+        self.diagnostic_threads: dict[str, asyncio.Future[Any]] = {}  # findings being computed
         self._rules_cache: dict[str, tuple[Snapshot, Target, Translation]] = {}  # last per URI
 
     # --- client capabilities ------------------------------------------------------------------
@@ -171,6 +173,7 @@ class CassServer(LanguageServer):
     def forget(self, uri: str) -> None:
         self.diagnostic_sets.pop(uri, None)
         self._rules_cache.pop(uri, None)
+        self.diagnostic_threads.pop(uri, None)
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[])
         )

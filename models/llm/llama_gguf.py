@@ -1,0 +1,70 @@
+"""The llama.cpp backend: a GGUF file through llama-cpp-python, CPU or GPU offload.
+
+The chat template comes from the GGUF metadata (llama-cpp-python applies it). A context above
+the model's training context turns on YaRN RoPE scaling from it (as the CASS models were run to
+~32k tokens from a 16k training context).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from cass.models.llm.backend import ModelOptions, Sampling, Usage
+from cass.models.llm.check import GgufInfo, read_gguf, require_chat_model
+from cass.runner.diagnostics import CassError
+
+MAX_CONTEXT = 32768
+YARN = 2  # llama.cpp's LLAMA_ROPE_SCALING_TYPE_YARN
+
+
+def _llama_class():
+    try:
+        from llama_cpp import Llama
+    except ImportError:
+        raise CassError("GGUF models need llama-cpp-python: pip install 'cass[llama]'") from None
+    return Llama
+
+
+class LlamaCppBackend:
+    name = "llama_cpp"
+
+    def __init__(self, path: Path, options: ModelOptions, info: GgufInfo | None = None) -> None:
+        self.info = info or read_gguf(path)
+        require_chat_model(self.info)
+        trained = self.info.context_length or 4096
+        self.context_tokens = min(options.context or trained, MAX_CONTEXT)
+        kwargs: dict = dict(model_path=str(path), n_ctx=self.context_tokens, n_gpu_layers=options.gpu_layers, verbose=False)
+        if options.threads:
+            kwargs["n_threads"] = options.threads
+        if self.context_tokens > trained:
+            kwargs.update(rope_scaling_type=YARN, yarn_orig_ctx=trained)
+        try:
+            self.llm = _llama_class()(**kwargs)
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise CassError(f"{path}: llama.cpp could not load the model ({exc}); check the file with `cass model check`") from None
+        self.model_id = Path(path).name
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def stream(self, messages: list[dict[str, str]], sampling: Sampling) -> Iterator[str | Usage]:
+        chunks = self.llm.create_chat_completion(
+            messages=messages, temperature=sampling.temperature, top_p=sampling.top_p,
+            max_tokens=sampling.max_tokens, seed=sampling.seed, stream=True,
+        )  # fmt: skip
+        produced = 0
+        try:
+            for chunk in chunks:
+                piece = chunk["choices"][0]["delta"].get("content")
+                if piece:
+                    produced += 1
+                    yield piece
+        finally:
+            chunks.close()
+        yield Usage(max(self.llm.n_tokens - produced, 0), produced)
+
+    def close(self) -> None:
+        close = getattr(self.llm, "close", None)
+        if close is not None:
+            close()
