@@ -112,9 +112,9 @@ async def port_file(server: CassServer, uri: str) -> Outcome:
     snap, translation = await on_current_text(server, uri, compute, "porting it")
     opened = server.open_snapshot(target.as_uri())
     current = mirrors.read_current(target, opened.text if opened else None)
-    version = server.engine_versions.get(config.engine) or await asyncio.to_thread(
-        engines.engine_version, config.engine
-    )
+    version = server.engine_versions.get(config.engine)
+    if version is None:
+        version = await asyncio.to_thread(engines.engine_version, config.engine)
     plan = mirrors.plan_mirror(
         source, snap.text, root, config, target, current, translation, version
     )

@@ -8,6 +8,7 @@ resolve code actions get the edit from `codeAction/resolve`; the others get a co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,7 +95,7 @@ def _action(server: CassServer, spec: ActionSpec, uri: str, selection: lsp.Range
 
 
 def quick_fixes(
-    server: CassServer, uri: str, diagnostics: list[lsp.Diagnostic]
+    server: CassServer, uri: str, diagnostics: Sequence[lsp.Diagnostic]
 ) -> list[lsp.CodeAction]:
     snap = server.open_snapshot(uri)
     if snap is None:

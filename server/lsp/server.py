@@ -38,7 +38,7 @@ class CassProtocol(LanguageServerProtocol):
     (pygls cancels the future it answers through; a command's coroutine runs on behind a
     generator, so without this a cancelled verification would run to its end.)"""
 
-    def _handle_cancel_notification(self, msg_id: object) -> None:
+    def _handle_cancel_notification(self, msg_id: str | int) -> None:
         super()._handle_cancel_notification(msg_id)
         running = getattr(self._server, "running", {}).get(msg_id)
         if running is not None:
