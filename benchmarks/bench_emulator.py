@@ -16,11 +16,10 @@ import json
 import tempfile
 from pathlib import Path
 
+from cass.runner.emulator import build_hip_program, run_program
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
-
-from cass.runner.emulator import build_hip_program, run_program
 
 HERE = Path(__file__).parent / "emulator"
 CASES = [  # (label, source, full-size args, quick args)
@@ -41,29 +40,52 @@ def run_cases(quick: bool) -> list[dict]:
             progress.update(task, description=f"{label}: run")
             run = run_program(exe, args, timeout_s=1800)
             s = run.stats
-            results.append({"program": label, "args": " ".join(args), "ok": run.exit_code == 0,
-                            "wave_instructions": s.instructions,
-                            "lane_instructions": s.lane_instructions,
-                            "lane_utilisation": s.lane_utilisation,
-                            "emulation_s": s.emulation_wall_s,
-                            "emulation_cpu_s": s.emulation_cpu_s,
-                            "mlane_per_s": s.lane_instructions_per_s / 1e6,
-                            "mlane_per_cpu_s": s.lane_instructions_per_cpu_s / 1e6})
+            results.append(
+                {
+                    "program": label,
+                    "args": " ".join(args),
+                    "ok": run.exit_code == 0,
+                    "wave_instructions": s.instructions,
+                    "lane_instructions": s.lane_instructions,
+                    "lane_utilisation": s.lane_utilisation,
+                    "emulation_s": s.emulation_wall_s,
+                    "emulation_cpu_s": s.emulation_cpu_s,
+                    "mlane_per_s": s.lane_instructions_per_s / 1e6,
+                    "mlane_per_cpu_s": s.lane_instructions_per_cpu_s / 1e6,
+                }
+            )
             progress.advance(task)
     return results
 
 
 def render(results: list[dict]) -> Table:
     table = Table(title="cass RDNA3 emulator speed (kernel time only)")
-    for col in ("program", "args", "ok", "wave instr", "lane instr", "lane util",
-                "wall s", "cpu s", "M lane-instr/s (wall)", "M lane-instr/s (cpu)"):
+    for col in (
+        "program",
+        "args",
+        "ok",
+        "wave instr",
+        "lane instr",
+        "lane util",
+        "wall s",
+        "cpu s",
+        "M lane-instr/s (wall)",
+        "M lane-instr/s (cpu)",
+    ):
         table.add_column(col, justify="left" if col in ("program", "args") else "right")
     for r in results:
-        table.add_row(r["program"], r["args"], "yes" if r["ok"] else "NO",
-                      f"{r['wave_instructions']:,}", f"{r['lane_instructions']:,}",
-                      f"{100 * r['lane_utilisation']:.1f}%", f"{r['emulation_s']:.2f}",
-                      f"{r['emulation_cpu_s']:.2f}", f"{r['mlane_per_s']:.1f}",
-                      f"{r['mlane_per_cpu_s']:.1f}")
+        table.add_row(
+            r["program"],
+            r["args"],
+            "yes" if r["ok"] else "NO",
+            f"{r['wave_instructions']:,}",
+            f"{r['lane_instructions']:,}",
+            f"{100 * r['lane_utilisation']:.1f}%",
+            f"{r['emulation_s']:.2f}",
+            f"{r['emulation_cpu_s']:.2f}",
+            f"{r['mlane_per_s']:.1f}",
+            f"{r['mlane_per_cpu_s']:.1f}",
+        )
     return table
 
 

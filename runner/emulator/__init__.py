@@ -9,5 +9,12 @@ from cass.runner.emulator.build import build_hip_program, runtime_library
 from cass.runner.emulator.faults import parse_fault_line
 from cass.runner.emulator.process import FAULT_EXIT_CODE, EmulatorRun, EmulatorStats, run_program
 
-__all__ = ["build_hip_program", "run_program", "EmulatorRun", "EmulatorStats", "runtime_library",
-           "parse_fault_line", "FAULT_EXIT_CODE"]
+__all__ = [
+    "FAULT_EXIT_CODE",
+    "EmulatorRun",
+    "EmulatorStats",
+    "build_hip_program",
+    "parse_fault_line",
+    "run_program",
+    "runtime_library",
+]

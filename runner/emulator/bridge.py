@@ -29,8 +29,9 @@ def _load(read) -> int:
         return -1
 
 
-def launch(module: int, name: str, grid, block, shmem: int, args_ptr: int, blob_ptr: int,
-           blob_size: int) -> int:
+def launch(
+    module: int, name: str, grid, block, shmem: int, args_ptr: int, blob_ptr: int, blob_size: int
+) -> int:
     if module < 0:
         return STATUS_ERROR
     blob = ctypes.string_at(blob_ptr, blob_size) if blob_ptr else None
@@ -58,8 +59,12 @@ def kernel_attributes(module: int, name: str):
     if kernel is None:
         return None
     desc = kernel.descriptor
-    return (desc.group_segment_size, desc.private_segment_size, kernel.vgpr_count,
-            int(kernel.meta.get(".max_flat_workgroup_size", 1024)))
+    return (
+        desc.group_segment_size,
+        desc.private_segment_size,
+        kernel.vgpr_count,
+        int(kernel.meta.get(".max_flat_workgroup_size", 1024)),
+    )
 
 
 def device_ns() -> float:

@@ -9,9 +9,8 @@ import struct
 from dataclasses import dataclass, field
 
 import numpy as np
-from elftools.elf.elffile import ELFFile
-
 from cass.runner.emulator import msgpack
+from elftools.elf.elffile import ELFFile
 
 BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 ELF_MAGIC = b"\x7fELF"
@@ -106,22 +105,25 @@ class CodeObject:
 
 def extract_from_bundle(data: bytes, arch: str = "gfx1100") -> bytes:
     if data[:4] == b"CCOB":
-        raise CodeObjectError("compressed offload bundles are not supported; "
-                              "build without --offload-compress")
+        raise CodeObjectError(
+            "compressed offload bundles are not supported; build without --offload-compress"
+        )
     if not data.startswith(BUNDLE_MAGIC):
         raise CodeObjectError("not a clang offload bundle")
     count = struct.unpack_from("<Q", data, 24)[0]
     pos, found = 32, []
     for _ in range(count):
         offset, size, id_len = struct.unpack_from("<QQQ", data, pos)
-        ident = data[pos + 24:pos + 24 + id_len].decode()
+        ident = data[pos + 24 : pos + 24 + id_len].decode()
         pos += 24 + id_len
         found.append(ident)
         target = ident.rsplit("-", 1)[-1].split(":")[0]
         if target == arch and size:
-            return data[offset:offset + size]
-    raise CodeObjectError(f"no {arch} code object in the bundle (entries: {', '.join(found)}); "
-                          f"compile with --offload-arch={arch}")
+            return data[offset : offset + size]
+    raise CodeObjectError(
+        f"no {arch} code object in the bundle (entries: {', '.join(found)}); "
+        f"compile with --offload-arch={arch}"
+    )
 
 
 def read_bundle_at(address: int) -> bytes:
@@ -156,10 +158,10 @@ def load(image: bytes, arch: str = "gfx1100") -> CodeObject:
     span = max(s["p_vaddr"] + s["p_memsz"] for s in loads)
     memory = np.zeros(span + 8192, dtype=np.uint8)
     base = (memory.ctypes.data + 4095) & ~4095
-    view = memory[base - memory.ctypes.data:]
+    view = memory[base - memory.ctypes.data :]
     for seg in loads:
         data = seg.data()
-        view[seg["p_vaddr"]:seg["p_vaddr"] + len(data)] = np.frombuffer(data, np.uint8)
+        view[seg["p_vaddr"] : seg["p_vaddr"] + len(data)] = np.frombuffer(data, np.uint8)
     symbols = _symbols(elf)
     _relocate(elf, view, base, symbols)
     meta = _metadata(elf)
@@ -201,7 +203,7 @@ def _relocate(elf: ELFFile, view: np.ndarray, base: int, symbols: dict) -> None:
             else:
                 raise CodeObjectError(f"unsupported relocation type {kind} at 0x{off:x}")
             size = struct.calcsize(fmt)
-            view[off:off + size] = np.frombuffer(struct.pack(fmt, value), np.uint8)
+            view[off : off + size] = np.frombuffer(struct.pack(fmt, value), np.uint8)
 
 
 def _metadata(elf: ELFFile) -> dict:
@@ -211,10 +213,10 @@ def _metadata(elf: ELFFile) -> dict:
         data, pos = seg.data(), 0
         while pos + 12 <= len(data):
             namesz, descsz, ntype = struct.unpack_from("<III", data, pos)
-            name = data[pos + 12:pos + 12 + namesz].rstrip(b"\0")
+            name = data[pos + 12 : pos + 12 + namesz].rstrip(b"\0")
             desc_at = pos + 12 + ((namesz + 3) & ~3)
             if name == b"AMDGPU" and ntype == NT_AMDGPU_METADATA:
-                return msgpack.unpack(data[desc_at:desc_at + descsz])
+                return msgpack.unpack(data[desc_at : desc_at + descsz])
             pos = desc_at + ((descsz + 3) & ~3)
     raise CodeObjectError("the code object has no AMDGPU metadata note (code object v2?)")
 
@@ -224,7 +226,7 @@ def _kernels(meta: dict, symbols: dict, view: np.ndarray) -> dict[str, Kernel]:
     for km in meta.get("amdhsa.kernels", []):
         kd_name = km[".symbol"]
         kd_addr = symbols[kd_name][0]
-        desc = KernelDescriptor.parse(view[kd_addr:kd_addr + 64].tobytes())
+        desc = KernelDescriptor.parse(view[kd_addr : kd_addr + 64].tobytes())
         name = km[".name"]
         kernels[name] = Kernel(name, kd_addr + desc.entry_offset, desc, km, km.get(".args", []))
         if kd_name.endswith(".kd") and kd_name[:-3] != name:

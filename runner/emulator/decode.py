@@ -17,12 +17,23 @@ from cass.runner.diagnostics import CassError
 
 OBJDUMP = "llvm-objdump-16"
 _LINE = re.compile(r"^\s+(\S.*?)\s*//\s*([0-9A-Fa-f]+):((?:\s[0-9A-Fa-f]{8})+)")
-_SREG_NAMES = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
-               "exec_lo": 126, "exec_hi": 127, "exec": 126}
+_SREG_NAMES = {
+    "vcc_lo": 106,
+    "vcc_hi": 107,
+    "vcc": 106,
+    "null": 124,
+    "m0": 125,
+    "exec_lo": 126,
+    "exec_hi": 127,
+    "exec": 126,
+}
 _SREG_PAIRS = {"vcc", "exec"}
-SPECIAL_CONSTS = {"src_shared_base": 1 << 48, "src_private_base": 2 << 48,
-                  "src_shared_limit": (1 << 48) | 0xFFFFFFFF,
-                  "src_private_limit": (2 << 48) | 0xFFFFFFFF}
+SPECIAL_CONSTS = {
+    "src_shared_base": 1 << 48,
+    "src_private_base": 2 << 48,
+    "src_shared_limit": (1 << 48) | 0xFFFFFFFF,
+    "src_private_limit": (2 << 48) | 0xFFFFFFFF,
+}
 _REG = re.compile(r"^([sv])(?:(\d+)|\[(\d+):(\d+)\])$")
 _INT = re.compile(r"^-?(0x[0-9a-fA-F]+|\d+)$")
 _MODIFIER = re.compile(r"^[a-z][a-z_0-9]*:")
@@ -150,8 +161,19 @@ def parse_text(text: str, pc: int = 0, words: tuple[int, ...] = ()) -> Instructi
         return ins
     mnemonic, _, rest = text.strip().partition(" ")
     ins = Instruction(pc, 4 * max(len(words), 1), words, text.strip(), mnemonic)
-    if mnemonic.startswith(("s_waitcnt", "s_delay_alu", "s_sendmsg", "s_clause", "s_nop",
-                            "s_set_inst_prefetch", "s_code_end", "s_endpgm", "s_barrier")):
+    if mnemonic.startswith(
+        (
+            "s_waitcnt",
+            "s_delay_alu",
+            "s_sendmsg",
+            "s_clause",
+            "s_nop",
+            "s_set_inst_prefetch",
+            "s_code_end",
+            "s_endpgm",
+            "s_barrier",
+        )
+    ):
         ins.modifiers["raw"] = rest
         return ins
     parts, ins.modifiers = _split_modifiers(_split_top(rest))
@@ -168,8 +190,13 @@ def disassemble_text(elf: bytes, cache_dir: Path | None) -> str:
         tmp.write(elf)
         tmp.flush()
         try:
-            proc = subprocess.run([OBJDUMP, "-d", "--mcpu=gfx1100", tmp.name],
-                                  capture_output=True, text=True, timeout=300)
+            proc = subprocess.run(
+                [OBJDUMP, "-d", "--mcpu=gfx1100", tmp.name],
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
         except FileNotFoundError as exc:
             raise CassError(f"{OBJDUMP} is not installed (run `make setup`)") from exc
     if proc.returncode != 0:

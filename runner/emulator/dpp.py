@@ -8,13 +8,25 @@ the lanes DPP lets write; both are restored afterwards."""
 from __future__ import annotations
 
 import numpy as np
-
 from cass.runner.emulator.decode import Instruction
 from cass.runner.emulator.state import EXEC, U32, Group, pack_lanes
 
 LANES = np.arange(32)
-_DPP_KEYS = {"quad_perm", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror",
-             "row_share", "row_xmask", "row_mask", "bank_mask", "bound_ctrl", "fi", "dpp8"}
+_DPP_KEYS = {
+    "quad_perm",
+    "row_shl",
+    "row_shr",
+    "row_ror",
+    "row_mirror",
+    "row_half_mirror",
+    "row_share",
+    "row_xmask",
+    "row_mask",
+    "bank_mask",
+    "bound_ctrl",
+    "fi",
+    "dpp8",
+}
 
 
 def _ints(text: str) -> list[int]:
@@ -30,11 +42,13 @@ def source_lanes(mods: dict[str, str]) -> np.ndarray | None:
     if "quad_perm" in mods:
         sel = np.array(_ints(mods["quad_perm"]))
         return (LANES & ~3) + sel[LANES & 3]
-    for key, fn in (("row_shl", lambda n: np.where(pos + n <= 15, LANES + n, -1)),
-                    ("row_shr", lambda n: np.where(pos - n >= 0, LANES - n, -1)),
-                    ("row_ror", lambda n: row + (pos - n) % 16),
-                    ("row_share", lambda n: row + n),
-                    ("row_xmask", lambda n: row + (pos ^ n))):
+    for key, fn in (
+        ("row_shl", lambda n: np.where(pos + n <= 15, LANES + n, -1)),
+        ("row_shr", lambda n: np.where(pos - n >= 0, LANES - n, -1)),
+        ("row_ror", lambda n: row + (pos - n) % 16),
+        ("row_share", lambda n: row + n),
+        ("row_xmask", lambda n: row + (pos ^ n)),
+    ):
         if key in mods:
             return fn(int(mods[key], 0))
     if "row_mirror" in mods:
@@ -52,16 +66,23 @@ def compile_dpp(ins: Instruction):
     src = source_lanes(ins.modifiers)
     if src is None or len(ins.operands) < 2 or ins.operands[1].kind != "v":
         return None
-    plain = Instruction(ins.pc, ins.size, ins.words, ins.text, ins.mnemonic.removesuffix("_dpp"),
-                        ins.operands, {k: v for k, v in ins.modifiers.items()
-                                       if k not in _DPP_KEYS})
+    plain = Instruction(
+        ins.pc,
+        ins.size,
+        ins.words,
+        ins.text,
+        ins.mnemonic.removesuffix("_dpp"),
+        ins.operands,
+        {k: v for k, v in ins.modifiers.items() if k not in _DPP_KEYS},
+    )
     inner = compile_vector(plain)
     if inner is None:
         return None
     row_mask = int(ins.modifiers.get("row_mask", "0xf"), 0)
     bank_mask = int(ins.modifiers.get("bank_mask", "0xf"), 0)
-    enabled = ((row_mask >> (LANES // 16)) & 1).astype(bool) & \
-        ((bank_mask >> ((LANES % 16) // 4)) & 1).astype(bool)
+    enabled = ((row_mask >> (LANES // 16)) & 1).astype(bool) & (
+        (bank_mask >> ((LANES % 16) // 4)) & 1
+    ).astype(bool)
     bound_zero = "bound_ctrl" in ins.modifiers  # printed only when the BC bit is set
     fetch_inactive = ins.modifiers.get("fi", "0") not in ("0",)
     src0 = ins.operands[1].index
@@ -89,4 +110,5 @@ def compile_dpp(ins: Instruction):
             else:
                 st.V[src0, g.idx] = old_src
             st.swrite(EXEC, g, old_exec)
+
     return run

@@ -37,8 +37,13 @@ def fma(a, b, c, dtype):
     out = np.empty(a.shape, dtype)
     fn = _fma_lib().cass_fma_f64 if dtype == F64 else _fma_lib().cass_fma_f32
     ptr = ctypes.c_void_p
-    fn(ptr(a.ctypes.data), ptr(b.ctypes.data), ptr(c.ctypes.data), ptr(out.ctypes.data),
-       ctypes.c_size_t(out.size))
+    fn(
+        ptr(a.ctypes.data),
+        ptr(b.ctypes.data),
+        ptr(c.ctypes.data),
+        ptr(out.ctypes.data),
+        ctypes.c_size_t(out.size),
+    )
     return out
 
 
@@ -56,13 +61,27 @@ def is_denorm(x):
 
 
 def ieee_max(a, b):
-    return np.where(np.isnan(b), a, np.where(np.isnan(a), b, np.where(
-        (a > b) | ((a == 0) & (b == 0) & ~np.signbit(a) & np.signbit(b)), a, b)))
+    return np.where(
+        np.isnan(b),
+        a,
+        np.where(
+            np.isnan(a),
+            b,
+            np.where((a > b) | ((a == 0) & (b == 0) & ~np.signbit(a) & np.signbit(b)), a, b),
+        ),
+    )
 
 
 def ieee_min(a, b):
-    return np.where(np.isnan(b), a, np.where(np.isnan(a), b, np.where(
-        (a < b) | ((a == 0) & (b == 0) & np.signbit(a) & ~np.signbit(b)), a, b)))
+    return np.where(
+        np.isnan(b),
+        a,
+        np.where(
+            np.isnan(a),
+            b,
+            np.where((a < b) | ((a == 0) & (b == 0) & np.signbit(a) & ~np.signbit(b)), a, b),
+        ),
+    )
 
 
 def med3(a, b, c):
@@ -120,10 +139,19 @@ def cmp_class(x, mask):
     neg = np.signbit(x)
     e = exponent(x)
     top = 2047 if x.dtype == F64 else 255
-    cls = np.where(np.isnan(x), np.where(quiet, 1, 0),
-          np.where(e == top, np.where(neg, 2, 9),
-          np.where(e > 0, np.where(neg, 3, 8),
-          np.where(x != 0, np.where(neg, 4, 7), np.where(neg, 5, 6)))))
+    cls = np.where(
+        np.isnan(x),
+        np.where(quiet, 1, 0),
+        np.where(
+            e == top,
+            np.where(neg, 2, 9),
+            np.where(
+                e > 0,
+                np.where(neg, 3, 8),
+                np.where(x != 0, np.where(neg, 4, 7), np.where(neg, 5, 6)),
+            ),
+        ),
+    )
     return ((mask >> cls) & 1).astype(bool)
 
 
@@ -135,7 +163,9 @@ def div_scale(s0, s1, s2):
     with np.errstate(all="ignore"):
         inv = 1.0 / s1.astype(F64)
         quo = (s2 / s1).astype(s0.dtype)
-    inv_den = (inv != 0) & (np.abs(inv) < (2.2250738585072014e-308 if f64 else 1.1754943508222875e-38))
+    inv_den = (inv != 0) & (
+        np.abs(inv) < (2.2250738585072014e-308 if f64 else 1.1754943508222875e-38)
+    )
     quo_den = is_denorm(quo)
     d = s0.copy()
     vcc = np.zeros(s0.shape, bool)
@@ -158,7 +188,7 @@ def div_scale(s0, s1, s2):
 
 def div_fmas(s0, s1, s2, vcc):
     r = fma(s0, s1, s2, s0.dtype)
-    factor = s0.dtype.type(2.0 ** 64 if s0.dtype == F64 else 2.0 ** 32)
+    factor = s0.dtype.type(2.0**64 if s0.dtype == F64 else 2.0**32)
     with np.errstate(all="ignore"):
         return np.where(vcc, r * factor, r).astype(s0.dtype)
 

@@ -10,14 +10,15 @@ import struct
 import sys
 
 import numpy as np
-
 from cass.runner.emulator.state import Fault
 
 SERVICE_PRINTF = 2
 READY = 1
 HEADER_BYTES = 24
 PAYLOAD_BYTES = 64 * 8 * 8  # 64 lanes x 8 slots x u64
-_CONV = re.compile(r"%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|j|z|t|L)?([diouxXeEfFgGaAcspn%])")
+_CONV = re.compile(
+    r"%([-+ #0]*)(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|j|z|t|L)?([diouxXeEfFgGaAcspn%])"
+)
 
 
 def _write_stdout(text: str) -> None:
@@ -63,8 +64,14 @@ class HostcallBuffer:
 
     def _init_stacks(self) -> None:
         hdr = self.address
-        for off, value in ((0, self.headers), (8, self.payloads), (16, self.signal),
-                           (24, 1), (32, 0), (40, self.index_mask)):
+        for off, value in (
+            (0, self.headers),
+            (8, self.payloads),
+            (16, self.signal),
+            (24, 1),
+            (32, 0),
+            (40, self.index_mask),
+        ):
             self._u64(hdr + off).value = value
         ctypes.c_int64.from_address(self.signal).value = 1  # AMD_SIGNAL_KIND_USER
         for i in range(1, self.packets):
@@ -87,8 +94,11 @@ class HostcallBuffer:
             if mask >> lane & 1:
                 slots = (ctypes.c_uint64 * 8).from_address(payload + lane * 64)
                 if service != SERVICE_PRINTF:
-                    raise Fault("unsupported", f"device hostcall service {service} (only printf,"
-                                " service 2, is emulated; device malloc is not)")
+                    raise Fault(
+                        "unsupported",
+                        f"device hostcall service {service} (only printf,"
+                        " service 2, is emulated; device malloc is not)",
+                    )
                 self._printf_packet(slots)
         control = ctypes.c_uint32.from_address(header + 20)
         control.value &= ~READY
@@ -102,7 +112,7 @@ class HostcallBuffer:
             desc = (desc & 0xFF) | (msg_id << 8)
         msg_id = desc >> 8
         words = self.messages.setdefault(msg_id, [])
-        words.extend(slots[1:1 + length])
+        words.extend(slots[1 : 1 + length])
         if end:
             printed = self._print(self.messages.pop(msg_id))
             slots[0], slots[1] = printed, 0
@@ -129,7 +139,7 @@ def format_printf(fmt: str, raw: bytes, pos: int) -> str:
     """Format a device printf message with C semantics for its conversions."""
     out, last = [], 0
     for m in _CONV.finditer(fmt):
-        out.append(fmt[last:m.start()])
+        out.append(fmt[last : m.start()])
         last = m.end()
         flags, width, prec, length, conv = m.groups()
         if conv == "%":
@@ -157,7 +167,7 @@ def _format_value(spec: str, conv: str, length: str, word: int) -> str:
         return (spec + conv) % value
     bits = {"hh": 8, "h": 16, "l": 64, "ll": 64, "j": 64, "z": 64, "t": 64}.get(length, 32)
     if conv == "p":
-        return "0x%x" % word
+        return f"0x{word:x}"
     if conv == "c":
         return (spec + "c") % chr(word & 0xFF)
     value = word & ((1 << bits) - 1)

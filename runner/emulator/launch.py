@@ -11,7 +11,6 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator.codeobject import Kernel
 from cass.runner.emulator.hostcall import HostcallBuffer
@@ -59,8 +58,11 @@ class Budget:
 
     def check(self, machine: Machine, started: float) -> None:
         if time.monotonic() - started > self.seconds:
-            raise Fault("timeout", f"the kernel ran past its time budget of {self.seconds:g} s "
-                        "(endless loop?); set CASS_EMULATOR_KERNEL_TIMEOUT_S to change it")
+            raise Fault(
+                "timeout",
+                f"the kernel ran past its time budget of {self.seconds:g} s "
+                "(endless loop?); set CASS_EMULATOR_KERNEL_TIMEOUT_S to change it",
+            )
 
 
 class LaunchFault(Exception):
@@ -76,28 +78,35 @@ class Block:
         self.raw = np.zeros(size + align, np.uint8)
         self.address = (self.raw.ctypes.data + align - 1) & ~(align - 1)
         self.size, self.label = size, label
-        self.view = self.raw[self.address - self.raw.ctypes.data:][:size]
+        self.view = self.raw[self.address - self.raw.ctypes.data :][:size]
 
     def region(self) -> mem.Region:
         return mem.Region(self.address, self.size, self.label)
 
     def put(self, offset: int, fmt: str, value) -> None:
         data = struct.pack("<" + fmt, value)
-        self.view[offset:offset + len(data)] = np.frombuffer(data, np.uint8)
+        self.view[offset : offset + len(data)] = np.frombuffer(data, np.uint8)
 
 
-def build_kernargs(kernel: Kernel, dims: Dims, args_ptr: int, blob: bytes | None,
-                   shmem: int, hostcall: HostcallBuffer, queue: Block) -> Block:
+def build_kernargs(
+    kernel: Kernel,
+    dims: Dims,
+    args_ptr: int,
+    blob: bytes | None,
+    shmem: int,
+    hostcall: HostcallBuffer,
+    queue: Block,
+) -> Block:
     block = Block(kernel.kernarg_size + 256, "kernarg segment")
     if blob is not None:
-        block.view[:len(blob)] = np.frombuffer(blob, np.uint8)
+        block.view[: len(blob)] = np.frombuffer(blob, np.uint8)
     explicit = 0
     for arg in kernel.args:
         kind, off, size = arg[".value_kind"], int(arg[".offset"]), int(arg[".size"])
         if not kind.startswith("hidden_"):
             if blob is None:
                 src = ctypes.c_void_p.from_address(args_ptr + 8 * explicit).value
-                block.view[off:off + size] = np.frombuffer(ctypes.string_at(src, size), np.uint8)
+                block.view[off : off + size] = np.frombuffer(ctypes.string_at(src, size), np.uint8)
             explicit += 1
             continue
         value = _hidden_value(kind, dims, shmem, hostcall, queue)
@@ -113,9 +122,14 @@ def _hidden_value(kind: str, dims: Dims, shmem: int, hostcall: HostcallBuffer, q
         return dims.grid[axes[kind[-1]]]
     if kind.startswith("hidden_group_size_"):
         return dims.block[axes[kind[-1]]]
-    return {"hidden_hostcall_buffer": hostcall.address, "hidden_grid_dims": dims.rank,
-            "hidden_dynamic_lds_size": shmem, "hidden_queue_ptr": queue.address,
-            "hidden_shared_base": SHARED_HI, "hidden_private_base": PRIVATE_HI}.get(kind, 0)
+    return {
+        "hidden_hostcall_buffer": hostcall.address,
+        "hidden_grid_dims": dims.rank,
+        "hidden_dynamic_lds_size": shmem,
+        "hidden_queue_ptr": queue.address,
+        "hidden_shared_base": SHARED_HI,
+        "hidden_private_base": PRIVATE_HI,
+    }.get(kind, 0)
 
 
 def dispatch_packet(kernel_object: int, kernarg: int, dims: Dims, lds: int, private: int) -> Block:
@@ -131,8 +145,9 @@ def dispatch_packet(kernel_object: int, kernarg: int, dims: Dims, lds: int, priv
     return pkt
 
 
-def initial_state(m: Machine, kernel: Kernel, dims: Dims, first_group: int, groups: int,
-                  pointers: dict[str, int]) -> None:
+def initial_state(
+    m: Machine, kernel: Kernel, dims: Dims, first_group: int, groups: int, pointers: dict[str, int]
+) -> None:
     st, desc = m.st, kernel.descriptor
     wpg = (dims.threads + 31) // 32
     waves = groups * wpg
@@ -163,8 +178,13 @@ def _packed_ids(dims: Dims, wpg: int, dims_on: int) -> np.ndarray:
 
 
 def _user_sgprs(st, desc, waves: int, pointers: dict[str, int]) -> None:
-    values = {1: pointers["dispatch"], 2: pointers["queue"], 3: pointers["kernarg"],
-              4: 0, 6: pointers["private"]}
+    values = {
+        1: pointers["dispatch"],
+        2: pointers["queue"],
+        3: pointers["kernarg"],
+        4: 0,
+        6: pointers["private"],
+    }
     reg = 0
     for bit, size in USER_SGPR_SIZES:
         if not desc.enabled(bit):

@@ -8,11 +8,10 @@ import sys
 import time
 
 import numpy as np
-
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator.ops_memory import ATOMICS
 from cass.runner.emulator.program import Program
-from cass.runner.emulator.state import EXEC, LANES, U32, U64, Fault, Group, WaveState
+from cass.runner.emulator.state import EXEC, U32, U64, Fault, Group, WaveState
 
 SHARED_HI, PRIVATE_HI = 0x10000, 0x20000
 BIG_PC = np.iinfo(np.int64).max
@@ -37,8 +36,18 @@ class LazyArray:
 class Machine:
     """State and memory of one batch of workgroups of one launch."""
 
-    def __init__(self, program: Program, kernel, table: mem.AllocationTable, waves: int,
-                 wg_count: int, lds_bytes: int, private_bytes: int, services, budget) -> None:
+    def __init__(
+        self,
+        program: Program,
+        kernel,
+        table: mem.AllocationTable,
+        waves: int,
+        wg_count: int,
+        lds_bytes: int,
+        private_bytes: int,
+        services,
+        budget,
+    ) -> None:
         self.program, self.kernel, self.table = program, kernel, table
         nv = max(kernel.vgpr_count, program.max_vgpr + 1, 1)
         self.st = WaveState(waves, nv)
@@ -87,8 +96,11 @@ class Machine:
             if not st.alive.any():
                 return None
             if not self._release_barriers():
-                raise Fault("deadlock", "every live wave waits at s_barrier that can never "
-                            "complete", wave=int(np.flatnonzero(st.alive)[0]))
+                raise Fault(
+                    "deadlock",
+                    "every live wave waits at s_barrier that can never complete",
+                    wave=int(np.flatnonzero(st.alive)[0]),
+                )
         if self.steps % FAIRNESS_PERIOD == FAIRNESS_PERIOD - 1:
             # fairness: now and then run the furthest-ahead waves, so a wave spinning at a low
             # PC (a lock, a flag) cannot starve the wave it waits for
@@ -126,8 +138,10 @@ class Machine:
             waves = waves[waves % self.waves_per_group == self.trace]
         if waves.size:
             execs = " ".join(f"{int(self.st.S[EXEC, w]):08x}" for w in waves[:4])
-            print(f"cass-emulator: trace pc=0x{pc:x} waves={waves.size} exec={execs} {ins.text}",
-                  file=sys.stderr)
+            print(
+                f"cass-emulator: trace pc=0x{pc:x} waves={waves.size} exec={execs} {ins.text}",
+                file=sys.stderr,
+            )
 
     def _release_barriers(self) -> bool:
         st = self.st
@@ -179,8 +193,14 @@ class Machine:
         bad = self.table.first_bad(a, nbytes)
         if bad >= 0:
             addr = int(a[bad])
-            raise Fault("memory", f"{kind} of {nbytes} bytes outside every allocation",
-                        wave=int(waves[bad]), lane=int(lanes[bad]), address=addr, space="global")
+            raise Fault(
+                "memory",
+                f"{kind} of {nbytes} bytes outside every allocation",
+                wave=int(waves[bad]),
+                lane=int(lanes[bad]),
+                address=addr,
+                space="global",
+            )
         return (a - U64(mem.ORIGIN)).astype(np.int64)
 
     def _lds_index(self, off: np.ndarray, nbytes: int, waves, lanes, kind) -> np.ndarray:
@@ -189,9 +209,15 @@ class Machine:
         bad = np.flatnonzero(off + nbytes > self.lds_bytes)
         if bad.size:
             i = bad[0]
-            raise Fault("lds", f"LDS {kind} of {nbytes} bytes at offset {int(off[i])} beyond "
-                        f"the workgroup's {self.lds_bytes} bytes of LDS", wave=int(waves[i]),
-                        lane=int(lanes[i]), address=int(off[i]), space="lds")
+            raise Fault(
+                "lds",
+                f"LDS {kind} of {nbytes} bytes at offset {int(off[i])} beyond "
+                f"the workgroup's {self.lds_bytes} bytes of LDS",
+                wave=int(waves[i]),
+                lane=int(lanes[i]),
+                address=int(off[i]),
+                space="lds",
+            )
         return self.wave_wg[waves] * self.lds_stride + off
 
     def _scratch_index(self, off: np.ndarray, nbytes: int, waves, lanes, kind) -> np.ndarray:
@@ -201,10 +227,15 @@ class Machine:
         bad = np.flatnonzero((off + nbytes > self.private_limit) | (off < 0))
         if bad.size:
             i = bad[0]
-            raise Fault("scratch", f"private (scratch) {kind} of {nbytes} bytes at offset "
-                        f"{int(off[i])} beyond the {self.private_limit} bytes per lane",
-                        wave=int(waves[i]), lane=int(lanes[i]), address=int(off[i]),
-                        space="scratch")
+            raise Fault(
+                "scratch",
+                f"private (scratch) {kind} of {nbytes} bytes at offset "
+                f"{int(off[i])} beyond the {self.private_limit} bytes per lane",
+                wave=int(waves[i]),
+                lane=int(lanes[i]),
+                address=int(off[i]),
+                space="scratch",
+            )
         if top > self.scratch_stride:
             self._grow_scratch(top)
         return (waves * 32 + lanes) * self.scratch_stride + off
@@ -217,7 +248,7 @@ class Machine:
         new = np.zeros(self.st.W * 32 * stride, np.uint8)
         if self.scratch_stride:
             old = self.scratch.reshape(self.st.W * 32, self.scratch_stride)
-            new.reshape(self.st.W * 32, stride)[:, :self.scratch_stride] = old
+            new.reshape(self.st.W * 32, stride)[:, : self.scratch_stride] = old
         self.scratch, self.scratch_stride = new, stride
 
     def _resolve(self, seg: str, a: np.ndarray, nbytes: int, waves, lanes, kind):
@@ -234,15 +265,21 @@ class Machine:
             if sel.any():
                 off = a[sel] & U64(0xFFFFFFFF)
                 if which == "lds":
-                    parts.append((sel, self.lds, self._lds_index(off, nbytes, waves[sel],
-                                                                 lanes[sel], kind)))
+                    parts.append(
+                        (sel, self.lds, self._lds_index(off, nbytes, waves[sel], lanes[sel], kind))
+                    )
                 else:
                     idx = self._scratch_index(off, nbytes, waves[sel], lanes[sel], kind)
                     parts.append((sel, "scratch", idx))
         rest = (hi != SHARED_HI) & (hi != PRIVATE_HI)
         if rest.any():
-            parts.append((rest, mem.GLOBAL,
-                          self._global_index(a[rest], nbytes, waves[rest], lanes[rest], kind)))
+            parts.append(
+                (
+                    rest,
+                    mem.GLOBAL,
+                    self._global_index(a[rest], nbytes, waves[rest], lanes[rest], kind),
+                )
+            )
         # scratch may have grown while resolving: bind the array last
         return [(sel, self.scratch if isinstance(m8, str) else m8, idx) for sel, m8, idx in parts]
 
@@ -269,16 +306,24 @@ class Machine:
         nbytes = 8 if wide else 4
         if (a & U64(nbytes - 1)).any():
             i = int(np.flatnonzero(a & U64(nbytes - 1))[0])
-            raise Fault("misaligned", f"atomic {suffix} at an address not aligned to {nbytes}",
-                        wave=int(waves[i]), lane=int(lanes[i]), address=int(a[i]), space=seg)
+            raise Fault(
+                "misaligned",
+                f"atomic {suffix} at an address not aligned to {nbytes}",
+                wave=int(waves[i]),
+                lane=int(lanes[i]),
+                address=int(a[i]),
+                space=seg,
+            )
         out = np.zeros(a.shape, U64 if wide else U32)
         for sel, m8, bidx in self._resolve(seg, a, nbytes, waves, lanes, "atomic"):
-            out[sel] = mem.atomic(m8, bidx, ATOMICS[suffix], [d[sel] for d in data], wide,
-                                  suffix, returns)
+            out[sel] = mem.atomic(
+                m8, bidx, ATOMICS[suffix], [d[sel] for d in data], wide, suffix, returns
+            )
         return out
 
-    def _lds_bidx(self, offs: np.ndarray, mask: np.ndarray, nbytes: int, g: Group, kind: str,
-                  shift: int = 0) -> np.ndarray:
+    def _lds_bidx(
+        self, offs: np.ndarray, mask: np.ndarray, nbytes: int, g: Group, kind: str, shift: int = 0
+    ) -> np.ndarray:
         """Indices into the batch's LDS (bytes, or dwords with shift=2) of the active lanes."""
         active = self.active(offs, g, mask)
         if active.size and int(active.max()) + nbytes > self.lds_bytes:

@@ -137,8 +137,15 @@ def _segmented_exclusive_sum(bidx: np.ndarray, values: np.ndarray) -> np.ndarray
     return out
 
 
-def atomic(m8: np.ndarray, bidx: np.ndarray, fn, data: list[np.ndarray], wide: bool,
-           name: str = "", returns: bool = True) -> np.ndarray:
+def atomic(
+    m8: np.ndarray,
+    bidx: np.ndarray,
+    fn,
+    data: list[np.ndarray],
+    wide: bool,
+    name: str = "",
+    returns: bool = True,
+) -> np.ndarray:
     """Apply `new = fn(old, *data)` lane by lane (lane order) and return the old values.
 
     Addresses shared by several lanes are serialised in lane order, like the hardware's
@@ -178,11 +185,22 @@ def atomic(m8: np.ndarray, bidx: np.ndarray, fn, data: list[np.ndarray], wide: b
     return old
 
 
-_NO_RETURN = {"and_b32": np.bitwise_and, "or_b32": np.bitwise_or, "xor_b32": np.bitwise_xor,
-              "and_b64": np.bitwise_and, "or_b64": np.bitwise_or, "xor_b64": np.bitwise_xor,
-              "min_u32": np.minimum, "max_u32": np.maximum, "min_u64": np.minimum,
-              "max_u64": np.maximum, "min_i32": np.minimum, "max_i32": np.maximum,
-              "min_i64": np.minimum, "max_i64": np.maximum}
+_NO_RETURN = {
+    "and_b32": np.bitwise_and,
+    "or_b32": np.bitwise_or,
+    "xor_b32": np.bitwise_xor,
+    "and_b64": np.bitwise_and,
+    "or_b64": np.bitwise_or,
+    "xor_b64": np.bitwise_xor,
+    "min_u32": np.minimum,
+    "max_u32": np.maximum,
+    "min_u64": np.minimum,
+    "max_u64": np.maximum,
+    "min_i32": np.minimum,
+    "max_i32": np.maximum,
+    "min_i64": np.minimum,
+    "max_i64": np.maximum,
+}
 
 
 def _compare_swap(view: np.ndarray, w: np.ndarray, new: np.ndarray, cmp: np.ndarray) -> np.ndarray:

@@ -6,8 +6,18 @@ import struct
 from typing import Any
 
 _FIXED = {0xC0: None, 0xC2: False, 0xC3: True}
-_INTS = {0xCC: ">B", 0xCD: ">H", 0xCE: ">I", 0xCF: ">Q", 0xD0: ">b", 0xD1: ">h", 0xD2: ">i",
-         0xD3: ">q", 0xCA: ">f", 0xCB: ">d"}
+_INTS = {
+    0xCC: ">B",
+    0xCD: ">H",
+    0xCE: ">I",
+    0xCF: ">Q",
+    0xD0: ">b",
+    0xD1: ">h",
+    0xD2: ">i",
+    0xD3: ">q",
+    0xCA: ">f",
+    0xCB: ">d",
+}
 _STR_LEN = {0xD9: ">B", 0xDA: ">H", 0xDB: ">I", 0xC4: ">B", 0xC5: ">H", 0xC6: ">I"}
 _ARRAY_LEN = {0xDC: ">H", 0xDD: ">I"}
 _MAP_LEN = {0xDE: ">H", 0xDF: ">I"}
@@ -42,7 +52,7 @@ def _read(buf: memoryview, pos: int) -> tuple[Any, int]:
         pos += struct.calcsize(fmt)
         if tag >= 0xD9:
             return _text(buf, pos, n)
-        return bytes(buf[pos:pos + n]), pos + n
+        return bytes(buf[pos : pos + n]), pos + n
     if tag in _ARRAY_LEN:
         fmt = _ARRAY_LEN[tag]
         n = struct.unpack_from(fmt, buf, pos)[0]
@@ -55,7 +65,7 @@ def _read(buf: memoryview, pos: int) -> tuple[Any, int]:
 
 
 def _text(buf: memoryview, pos: int, n: int) -> tuple[str, int]:
-    return bytes(buf[pos:pos + n]).decode("utf-8", "replace"), pos + n
+    return bytes(buf[pos : pos + n]).decode("utf-8", "replace"), pos + n
 
 
 def _array(buf: memoryview, pos: int, n: int) -> tuple[list, int]:

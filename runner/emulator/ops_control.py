@@ -6,16 +6,37 @@ from __future__ import annotations
 import time
 
 import numpy as np
-
 from cass.runner.emulator.state import EXEC, U32, U64, Fault, res
 
 NOOPS = {
-    "s_nop", "s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
-    "s_waitcnt_lgkmcnt", "s_waitcnt_depctr", "s_delay_alu", "s_clause", "s_code_end",
-    "s_set_inst_prefetch_distance", "s_setprio", "s_icache_inv", "s_wait_idle", "s_ttracedata",
-    "s_inst_prefetch", "buffer_gl0_inv", "buffer_gl1_inv", "s_sethalt", "s_incperflevel",
-    "s_decperflevel", "s_denorm_mode", "s_round_mode", "s_setreg_b32", "s_setreg_imm32_b32",
-    "s_version", "s_dcache_inv", "s_gl1_inv", "s_waitcnt_lgkmcnt",
+    "s_nop",
+    "s_waitcnt",
+    "s_waitcnt_vscnt",
+    "s_waitcnt_vmcnt",
+    "s_waitcnt_expcnt",
+    "s_waitcnt_lgkmcnt",
+    "s_waitcnt_depctr",
+    "s_delay_alu",
+    "s_clause",
+    "s_code_end",
+    "s_set_inst_prefetch_distance",
+    "s_setprio",
+    "s_icache_inv",
+    "s_wait_idle",
+    "s_ttracedata",
+    "s_inst_prefetch",
+    "buffer_gl0_inv",
+    "buffer_gl1_inv",
+    "s_sethalt",
+    "s_incperflevel",
+    "s_decperflevel",
+    "s_denorm_mode",
+    "s_round_mode",
+    "s_setreg_b32",
+    "s_setreg_imm32_b32",
+    "s_version",
+    "s_dcache_inv",
+    "s_gl1_inv",
 }
 
 
@@ -26,7 +47,7 @@ def _simm16(ins) -> int:
 
 def _branch(ins):
     target = ins.pc + 4 + 4 * _simm16(ins)
-    kind = ins.op[len("s_cbranch_"):] if ins.op.startswith("s_cbranch_") else "always"
+    kind = ins.op[len("s_cbranch_") :] if ins.op.startswith("s_cbranch_") else "always"
 
     def cond(m, g):
         st = m.st
@@ -35,7 +56,7 @@ def _branch(ins):
         if kind == "scc1":
             return st.SCC[g.idx] != 0
         if kind == "vccz":
-            return (st.S[106, g.idx] == 0)
+            return st.S[106, g.idx] == 0
         if kind == "vccnz":
             return st.S[106, g.idx] != 0
         if kind == "execz":
@@ -45,13 +66,16 @@ def _branch(ins):
         raise Fault("unsupported", f"branch condition {kind} is not emulated")
 
     if kind == "always":
+
         def run(m, g):
             m.st.PC[g.idx] = target
+
         return run
 
     def run(m, g):
         taken = cond(m, g)
         m.st.PC[g.idx] = np.where(taken, target, m.st.PC[g.idx])
+
     return run
 
 
@@ -72,8 +96,12 @@ def _sleep(m, g):
 
 def _trap(ins):
     def run(m, g):
-        raise Fault("trap", f"the kernel executed {ins.text} (a device-side abort, e.g. "
-                    "assert() or __builtin_trap())")
+        raise Fault(
+            "trap",
+            f"the kernel executed {ins.text} (a device-side abort, e.g. "
+            "assert() or __builtin_trap())",
+        )
+
     return run
 
 
@@ -81,6 +109,7 @@ def _sendmsg(ins):
     def run(m, g):
         if "INTERRUPT" in ins.modifiers.get("raw", ""):
             m.services.poll(m)
+
     return run
 
 
@@ -89,6 +118,7 @@ def _getpc(ins):
 
     def run(m, g):
         m.st.swrite(dst.index, g, np.full(g.k, m.program.base + ins.pc + ins.size, U64), True)
+
     return run
 
 
@@ -98,6 +128,7 @@ def _setpc(ins):
     def run(m, g):
         target = m.st.sread(src, g, "b64").astype(np.int64) - m.program.base
         m.st.PC[g.idx] = target
+
     return run
 
 
@@ -108,6 +139,7 @@ def _swappc(ins):
         target = m.st.sread(src, g, "b64").astype(np.int64) - m.program.base
         m.st.swrite(dst.index, g, np.full(g.k, m.program.base + ins.pc + ins.size, U64), True)
         m.st.PC[g.idx] = target
+
     return run
 
 
@@ -118,6 +150,7 @@ def _call(ins):
     def run(m, g):
         m.st.swrite(dst.index, g, np.full(g.k, m.program.base + ins.pc + ins.size, U64), True)
         m.st.PC[g.idx] = target
+
     return run
 
 
@@ -130,6 +163,7 @@ def _getreg(ins):
         if "HW_REG_SHADER_CYCLES" in text or "SHADER_CYCLES" in text:
             value = m.wave_instructions & 0xFFFFF
         m.st.swrite(dst.index, g, np.full(g.k, value, U32))
+
     return run
 
 
@@ -139,6 +173,7 @@ def _clock(ins):
     def run(m, g):
         now = time.monotonic_ns() // 10  # 100 MHz "REALTIME"
         m.st.swrite(dst.index, g, np.full(g.k, now, U64), dst.count == 2)
+
     return run
 
 
@@ -148,13 +183,22 @@ def compile_control(ins):
         return lambda m, g: None
     if op == "s_branch" or op.startswith("s_cbranch_"):
         return _branch(ins)
-    table = {"s_endpgm": lambda: _endpgm, "s_barrier": lambda: _barrier,
-             "s_sleep": lambda: _sleep, "s_trap": lambda: _trap(ins),
-             "s_sendmsg": lambda: _sendmsg(ins), "s_getpc_b64": lambda: _getpc(ins),
-             "s_setpc_b64": lambda: _setpc(ins), "s_swappc_b64": lambda: _swappc(ins),
-             "s_call_b64": lambda: _call(ins), "s_getreg_b32": lambda: _getreg(ins),
-             "s_memtime": lambda: _clock(ins), "s_memrealtime": lambda: _clock(ins),
-             "s_sendmsg_rtn_b64": lambda: _clock(ins), "s_sendmsg_rtn_b32": lambda: _clock(ins)}
+    table = {
+        "s_endpgm": lambda: _endpgm,
+        "s_barrier": lambda: _barrier,
+        "s_sleep": lambda: _sleep,
+        "s_trap": lambda: _trap(ins),
+        "s_sendmsg": lambda: _sendmsg(ins),
+        "s_getpc_b64": lambda: _getpc(ins),
+        "s_setpc_b64": lambda: _setpc(ins),
+        "s_swappc_b64": lambda: _swappc(ins),
+        "s_call_b64": lambda: _call(ins),
+        "s_getreg_b32": lambda: _getreg(ins),
+        "s_memtime": lambda: _clock(ins),
+        "s_memrealtime": lambda: _clock(ins),
+        "s_sendmsg_rtn_b64": lambda: _clock(ins),
+        "s_sendmsg_rtn_b32": lambda: _clock(ins),
+    }
     make = table.get(op)
     return make() if make else None
 

@@ -4,14 +4,31 @@ loads, stores, atomics and ds_bpermute. Address checking lives in the machine's 
 from __future__ import annotations
 
 import numpy as np
-
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator.state import U32, U64, Fault, res
 
-_SIZES = {"u8": 1, "i8": 1, "u16": 2, "i16": 2, "b8": 1, "b16": 2, "b32": 4, "b64": 8,
-          "b96": 12, "b128": 16, "b256": 32, "b512": 64, "d16_b16": 2, "d16_hi_b16": 2,
-          "d16_u8": 1, "d16_i8": 1, "d16_hi_u8": 1, "d16_hi_i8": 1, "d16_hi_b8": 1,
-          "d16_b8": 1}
+_SIZES = {
+    "u8": 1,
+    "i8": 1,
+    "u16": 2,
+    "i16": 2,
+    "b8": 1,
+    "b16": 2,
+    "b32": 4,
+    "b64": 8,
+    "b96": 12,
+    "b128": 16,
+    "b256": 32,
+    "b512": 64,
+    "d16_b16": 2,
+    "d16_hi_b16": 2,
+    "d16_u8": 1,
+    "d16_i8": 1,
+    "d16_hi_u8": 1,
+    "d16_hi_i8": 1,
+    "d16_hi_b8": 1,
+    "d16_b8": 1,
+}
 
 F32 = np.float32
 
@@ -21,23 +38,32 @@ def _u32_to_f32(x):
 
 
 ATOMICS = {  # name -> (fn(old, src[, cmp]) computed on uint arrays, wide?)
-    "add_u32": lambda o, s: o + s, "sub_u32": lambda o, s: o - s,
-    "and_b32": lambda o, s: o & s, "or_b32": lambda o, s: o | s, "xor_b32": lambda o, s: o ^ s,
-    "swap_b32": lambda o, s: s, "storexchg_rtn_b32": lambda o, s: s,
+    "add_u32": lambda o, s: o + s,
+    "sub_u32": lambda o, s: o - s,
+    "and_b32": lambda o, s: o & s,
+    "or_b32": lambda o, s: o | s,
+    "xor_b32": lambda o, s: o ^ s,
+    "swap_b32": lambda o, s: s,
+    "storexchg_rtn_b32": lambda o, s: s,
     "min_i32": lambda o, s: np.minimum(o.view(np.int32), s.view(np.int32)).view(U32),
     "max_i32": lambda o, s: np.maximum(o.view(np.int32), s.view(np.int32)).view(U32),
-    "min_u32": np.minimum, "max_u32": np.maximum,
+    "min_u32": np.minimum,
+    "max_u32": np.maximum,
     "inc_u32": lambda o, s: np.where(o >= s, U32(0), o + U32(1)),
     "dec_u32": lambda o, s: np.where((o == 0) | (o > s), s, o - U32(1)),
     "add_f32": lambda o, s: (o.view(F32) + s.view(F32)).view(U32),
     "min_f32": lambda o, s: np.fmin(o.view(F32), s.view(F32)).view(U32),
     "max_f32": lambda o, s: np.fmax(o.view(F32), s.view(F32)).view(U32),
-    "add_u64": lambda o, s: o + s, "sub_u64": lambda o, s: o - s,
-    "and_b64": lambda o, s: o & s, "or_b64": lambda o, s: o | s, "xor_b64": lambda o, s: o ^ s,
+    "add_u64": lambda o, s: o + s,
+    "sub_u64": lambda o, s: o - s,
+    "and_b64": lambda o, s: o & s,
+    "or_b64": lambda o, s: o | s,
+    "xor_b64": lambda o, s: o ^ s,
     "swap_b64": lambda o, s: s,
     "min_i64": lambda o, s: np.minimum(o.view(np.int64), s.view(np.int64)).view(U64),
     "max_i64": lambda o, s: np.maximum(o.view(np.int64), s.view(np.int64)).view(U64),
-    "min_u64": np.minimum, "max_u64": np.maximum,
+    "min_u64": np.minimum,
+    "max_u64": np.maximum,
     "inc_u64": lambda o, s: np.where(o >= s, U64(0), o + U64(1)),
     "dec_u64": lambda o, s: np.where((o == 0) | (o > s), s, o - U64(1)),
     "add_f64": lambda o, s: (o.view(np.float64) + s.view(np.float64)).view(U64),
@@ -54,7 +80,7 @@ def _split(op: str) -> tuple[str, str]:
     body = op.split("_", 1)[1]
     for kind in ("load", "store", "atomic"):
         if body.startswith(kind + "_"):
-            return kind, body[len(kind) + 1:]
+            return kind, body[len(kind) + 1 :]
     return body, ""
 
 
@@ -62,20 +88,35 @@ def _ds_kind(op: str) -> tuple[str, str]:
     body = op[3:]
     for kind in ("load", "store"):
         if body.startswith(kind + "_"):
-            return kind, body[len(kind) + 1:]
-    for prefix in ("min_rtn_", "max_rtn_", "add_rtn_", "sub_rtn_", "and_rtn_", "or_rtn_",
-                   "xor_rtn_", "inc_rtn_", "dec_rtn_", "cmpstore_rtn_", "storexchg_rtn_",
-                   "add_", "sub_", "min_", "max_", "and_", "or_", "xor_", "inc_", "dec_",
-                   "cmpstore_"):
+            return kind, body[len(kind) + 1 :]
+    for prefix in (
+        "min_rtn_",
+        "max_rtn_",
+        "add_rtn_",
+        "sub_rtn_",
+        "and_rtn_",
+        "or_rtn_",
+        "xor_rtn_",
+        "inc_rtn_",
+        "dec_rtn_",
+        "cmpstore_rtn_",
+        "storexchg_rtn_",
+        "add_",
+        "sub_",
+        "min_",
+        "max_",
+        "and_",
+        "or_",
+        "xor_",
+        "inc_",
+        "dec_",
+        "cmpstore_",
+    ):
         if body.startswith(prefix):
             rtn = "_rtn_" in prefix
-            name = prefix.replace("rtn_", "") + body[len(prefix):]
+            name = prefix.replace("rtn_", "") + body[len(prefix) :]
             return ("atomic_rtn" if rtn else "atomic"), name
     return body, ""
-
-
-def _dwords(values: list[np.ndarray], nbytes: int) -> list[np.ndarray]:
-    return values if nbytes >= 4 else values
 
 
 def _load_result(vals, suffix):
@@ -91,8 +132,9 @@ def _write_dest(m, g, dst, vals, suffix, mask):
     if suffix.startswith("d16"):
         old = m.st.V[dst.index, g.idx]
         v = vals[0] & U32(0xFFFF)
-        merged = (old & U32(0xFFFF)) | (v << U32(16)) if "hi" in suffix else \
-            (old & U32(0xFFFF0000)) | v
+        merged = (
+            (old & U32(0xFFFF)) | (v << U32(16)) if "hi" in suffix else (old & U32(0xFFFF0000)) | v
+        )
         m.st.vwrite(dst.index, g, merged, mask)
         return
     for d, v in enumerate(vals):
@@ -108,7 +150,7 @@ def _scatter_full(shape, mask, values):
 
 
 def _store_data(m, g, src, nbytes, mask, suffix=""):
-    rows = m.st.V[src.index:src.index + max(nbytes // 4, 1), g.idx]
+    rows = m.st.V[src.index : src.index + max(nbytes // 4, 1), g.idx]
     data = [m.active(r, g, mask) for r in rows]
     if "d16_hi" in suffix:
         data = [data[0] >> U32(16)]
@@ -154,13 +196,28 @@ def compile_vmem(ins):
             full = [_scatter_full((g.k, 32), mask, v) for v in _load_result(vals, suffix)]
             _write_dest(m, g, dst, full, suffix, mask)
         elif kind == "store":
-            m.access(seg, addrs, mask, nbytes, "store", g, _store_data(m, g, data_op, nbytes,
-                                                                        mask, suffix))
+            m.access(
+                seg,
+                addrs,
+                mask,
+                nbytes,
+                "store",
+                g,
+                _store_data(m, g, data_op, nbytes, mask, suffix),
+            )
         else:
-            old = m.atomic(seg, addrs, mask, suffix, _atomic_data(m, g, data_op, suffix, mask), g,
-                           dst is not None)
+            old = m.atomic(
+                seg,
+                addrs,
+                mask,
+                suffix,
+                _atomic_data(m, g, data_op, suffix, mask),
+                g,
+                dst is not None,
+            )
             if dst is not None:
                 _write_atomic_result(m, g, dst, old, mask, wide)
+
     return run
 
 
@@ -211,6 +268,7 @@ def compile_ds(ins):
                 vals = m.lds_access(m.st.V[addr.index, g.idx] + U32(off), mask, nbytes, "load", g)
                 full = [_scatter_full((g.k, 32), mask, v) for v in _load_result(vals, suffix)]
                 _write_dest(m, g, dst, full, suffix, mask)
+
         return run
     if kind == "store":
         if suffix not in _SIZES:
@@ -221,8 +279,15 @@ def compile_ds(ins):
         def run(m, g):
             mask = m.st.exec_mask(g)
             if mask.any():
-                m.lds_access(m.st.V[addr.index, g.idx] + U32(off), mask, nbytes, "store", g,
-                             _store_data(m, g, data, nbytes, mask, suffix))
+                m.lds_access(
+                    m.st.V[addr.index, g.idx] + U32(off),
+                    mask,
+                    nbytes,
+                    "store",
+                    g,
+                    _store_data(m, g, data, nbytes, mask, suffix),
+                )
+
         return run
     if kind in ("atomic", "atomic_rtn") and suffix in ATOMICS:
         rtn = kind == "atomic_rtn"
@@ -235,10 +300,12 @@ def compile_ds(ins):
                 return
             wide = suffix.endswith("64")
             srcs = [_atomic_data(m, g, d, suffix, mask)[0] for d in data]
-            old = m.lds_atomic(m.st.V[addr.index, g.idx] + U32(off), mask, suffix, srcs, g,
-                               dst is not None)
+            old = m.lds_atomic(
+                m.st.V[addr.index, g.idx] + U32(off), mask, suffix, srcs, g, dst is not None
+            )
             if dst is not None:
                 _write_atomic_result(m, g, dst, old, mask, wide)
+
         return run
     return None
 
@@ -264,6 +331,7 @@ def _ds_2addr(ins, kind, suffix):
                 vals = m.lds_access(base + U32(o), mask, elem, "load", g)
                 for d, v in enumerate(vals):
                     m.st.vwrite(dst.index + i * nd + d, g, _scatter_full((g.k, 32), mask, v), mask)
+
         return run
 
     addr, d0, d1 = ops[0], ops[1], ops[2]
@@ -275,6 +343,7 @@ def _ds_2addr(ins, kind, suffix):
         base = m.st.V[addr.index, g.idx]
         for o, d in ((off0, d0), (off1, d1)):
             m.lds_access(base + U32(o), mask, elem, "store", g, _store_data(m, g, d, elem, mask))
+
     return run
 
 
@@ -288,6 +357,7 @@ def _bpermute(ins, off):
         # reading an inactive lane returns 0 on hardware
         gathered = np.take_along_axis(np.where(mask, src, U32(0)), lane.astype(np.int64), axis=1)
         m.st.vwrite(dst.index, g, gathered)
+
     return run
 
 
@@ -321,7 +391,8 @@ def compile_smem(ins):
         vals = m.scalar_load(addr, nbytes, g)
         for d, v in enumerate(vals):
             m.st.swrite(dst.index + d, g, v)
+
     return run
 
 
-__all__ = ["compile_vmem", "compile_ds", "compile_smem", "mem", "res", "Fault"]
+__all__ = ["Fault", "compile_ds", "compile_smem", "compile_vmem", "mem", "res"]

@@ -4,7 +4,6 @@ per-wave numpy vectors returning (result, SCC or None when SCC is unchanged)."""
 from __future__ import annotations
 
 import numpy as np
-
 from cass.runner.emulator.state import EXEC, U32, U64, res
 
 M32, M64 = U32(0xFFFFFFFF), U64(0xFFFFFFFFFFFFFFFF)
@@ -56,7 +55,7 @@ def _bfe(a, b, signed, width):
     off = (b & U32(0x3F if width == 64 else 0x1F)).astype(dt)
     size = ((b >> U32(16)) & U32(0x7F)).astype(dt)
     size = np.minimum(size, dt(width))
-    raw = (a.astype(dt) >> off)
+    raw = a.astype(dt) >> off
     mask = np.where(size >= width, ~dt(0), (dt(1) << np.minimum(size, dt(width - 1))) - dt(1))
     r = raw & mask
     if signed:
@@ -99,12 +98,19 @@ def _brev32(x):
 
 
 SOP2 = {  # name: (dst/src type, fn(a, b) -> (d, scc))
-    "s_add_u32": ("b32", _add_u32), "s_sub_u32": ("b32", _sub_u32),
-    "s_add_i32": ("b32", _add_i32), "s_sub_i32": ("b32", _sub_i32),
+    "s_add_u32": ("b32", _add_u32),
+    "s_sub_u32": ("b32", _sub_u32),
+    "s_add_i32": ("b32", _add_i32),
+    "s_sub_i32": ("b32", _sub_i32),
     "s_mul_i32": ("b32", lambda a, b: ((a * b).astype(U32), None)),
     "s_mul_hi_u32": ("b32", lambda a, b: (((a.astype(U64) * b) >> U64(32)).astype(U32), None)),
-    "s_mul_hi_i32": ("b32", lambda a, b: (((_i32(a).astype(np.int64) * _i32(b)) >> 32)
-                                          .astype(np.int32).view(U32), None)),
+    "s_mul_hi_i32": (
+        "b32",
+        lambda a, b: (
+            ((_i32(a).astype(np.int64) * _i32(b)) >> 32).astype(np.int32).view(U32),
+            None,
+        ),
+    ),
     "s_and_b32": ("b32", lambda a, b: (a & b, _nz(a & b))),
     "s_or_b32": ("b32", lambda a, b: (a | b, _nz(a | b))),
     "s_xor_b32": ("b32", lambda a, b: (a ^ b, _nz(a ^ b))),
@@ -120,12 +126,16 @@ SOP2 = {  # name: (dst/src type, fn(a, b) -> (d, scc))
     "s_or_not1_b64": ("b64", lambda a, b: (a | ~b, _nz(a | ~b))),
     "s_lshl_b32": ("b32", lambda a, b: _with_nz((a << _sh(b, 32)).astype(U32))),
     "s_lshr_b32": ("b32", lambda a, b: _with_nz(a >> _sh(b, 32))),
-    "s_ashr_i32": ("b32", lambda a, b: _with_nz((_i32(a) >> _sh(b, 32).astype(np.int32))
-                                                .view(U32))),
+    "s_ashr_i32": (
+        "b32",
+        lambda a, b: _with_nz((_i32(a) >> _sh(b, 32).astype(np.int32)).view(U32)),
+    ),
     "s_lshl_b64": ("b64", lambda a, b: _with_nz(a << (b & U64(63)))),
     "s_lshr_b64": ("b64", lambda a, b: _with_nz(a >> (b & U64(63)))),
-    "s_ashr_i64": ("b64", lambda a, b: _with_nz((_i64(a) >> (b & U64(63)).astype(np.int64))
-                                                .view(U64))),
+    "s_ashr_i64": (
+        "b64",
+        lambda a, b: _with_nz((_i64(a) >> (b & U64(63)).astype(np.int64)).view(U64)),
+    ),
     "s_bfe_u32": ("b32", lambda a, b: _bfe(a, b, False, 32)),
     "s_bfe_i32": ("b32", lambda a, b: _bfe(a, b, True, 32)),
     "s_bfm_b32": ("b32", _bfm),
@@ -133,8 +143,10 @@ SOP2 = {  # name: (dst/src type, fn(a, b) -> (d, scc))
     "s_max_i32": ("b32", lambda a, b: (np.where(_i32(a) > _i32(b), a, b), _nz(_i32(a) > _i32(b)))),
     "s_min_u32": ("b32", lambda a, b: (np.minimum(a, b), _nz(a < b))),
     "s_max_u32": ("b32", lambda a, b: (np.maximum(a, b), _nz(a > b))),
-    "s_absdiff_i32": ("b32", lambda a, b: (lambda d: (d, _nz(d)))(
-        np.abs(_i32(a).astype(np.int64) - _i32(b)).astype(U32))),
+    "s_absdiff_i32": (
+        "b32",
+        lambda a, b: _with_nz(np.abs(_i32(a).astype(np.int64) - _i32(b)).astype(U32)),
+    ),
     "s_pack_ll_b32_b16": ("b32", lambda a, b: ((a & U32(0xFFFF)) | (b << U32(16)), None)),
     "s_pack_lh_b32_b16": ("b32", lambda a, b: ((a & U32(0xFFFF)) | (b & U32(0xFFFF0000)), None)),
     "s_pack_hh_b32_b16": ("b32", lambda a, b: ((a >> U32(16)) | (b & U32(0xFFFF0000)), None)),
@@ -142,36 +154,55 @@ SOP2 = {  # name: (dst/src type, fn(a, b) -> (d, scc))
 for _n in (1, 2, 3, 4):
     SOP2[f"s_lshl{_n}_add_u32"] = ("b32", lambda a, b, n=_n: _add_u32((a << U32(n)).astype(U32), b))
 for _w, _t in ((32, "b32"), (64, "b64")):
-    SOP2[f"s_bfe_u{_w}" if _w == 64 else "s_bfe_u32"] = (_t, lambda a, b, w=_w: _bfe(a, b, False, w))
+    SOP2[f"s_bfe_u{_w}" if _w == 64 else "s_bfe_u32"] = (
+        _t,
+        lambda a, b, w=_w: _bfe(a, b, False, w),
+    )
 SOP2["s_bfe_i64"] = ("b64", lambda a, b: _bfe(a, b, True, 64))
 SOP2["s_bfe_u64"] = ("b64", lambda a, b: _bfe(a, b, False, 64))
 
 SOP1 = {  # name: (type, fn(a) -> (d, scc))
-    "s_mov_b32": ("b32", lambda a: (a, None)), "s_mov_b64": ("b64", lambda a: (a, None)),
-    "s_not_b32": ("b32", lambda a: (~a, _nz(~a))), "s_not_b64": ("b64", lambda a: (~a, _nz(~a))),
+    "s_mov_b32": ("b32", lambda a: (a, None)),
+    "s_mov_b64": ("b64", lambda a: (a, None)),
+    "s_not_b32": ("b32", lambda a: (~a, _nz(~a))),
+    "s_not_b64": ("b64", lambda a: (~a, _nz(~a))),
     "s_brev_b32": ("b32", lambda a: (_brev32(a), None)),
     "s_bcnt1_i32_b32": ("b32", lambda a: (_popc(a), _nz(_popc(a)))),
     "s_bcnt1_i32_b64": ("b64", lambda a: (_popc(a).astype(U64), _nz(_popc(a)))),
     "s_ctz_i32_b32": ("b32", lambda a: (_ctz(a, 32), None)),
     "s_ctz_i32_b64": ("b64", lambda a: (_ctz(a, 64).astype(U64), None)),
     "s_clz_i32_u32": ("b32", lambda a: (_clz(a, 32), None)),
-    "s_sext_i32_i8": ("b32", lambda a: (a.astype(np.uint8).view(np.int8).astype(np.int32)
-                                        .view(U32), None)),
-    "s_sext_i32_i16": ("b32", lambda a: (a.astype(np.uint16).view(np.int16).astype(np.int32)
-                                         .view(U32), None)),
-    "s_abs_i32": ("b32", lambda a: (lambda d: (d, _nz(d)))(np.abs(_i32(a)).view(U32))),
+    "s_sext_i32_i8": (
+        "b32",
+        lambda a: (a.astype(np.uint8).view(np.int8).astype(np.int32).view(U32), None),
+    ),
+    "s_sext_i32_i16": (
+        "b32",
+        lambda a: (a.astype(np.uint16).view(np.int16).astype(np.int32).view(U32), None),
+    ),
+    "s_abs_i32": ("b32", lambda a: _with_nz(np.abs(_i32(a)).view(U32))),
 }
 
 SAVEEXEC = {  # name: new EXEC from (s0, exec)
-    "and": lambda s, e: s & e, "or": lambda s, e: s | e, "xor": lambda s, e: s ^ e,
-    "and_not1": lambda s, e: s & ~e, "and_not0": lambda s, e: ~s & e,
-    "or_not1": lambda s, e: s | ~e, "or_not0": lambda s, e: ~s | e,
-    "nand": lambda s, e: ~(s & e), "nor": lambda s, e: ~(s | e), "xnor": lambda s, e: ~(s ^ e),
+    "and": lambda s, e: s & e,
+    "or": lambda s, e: s | e,
+    "xor": lambda s, e: s ^ e,
+    "and_not1": lambda s, e: s & ~e,
+    "and_not0": lambda s, e: ~s & e,
+    "or_not1": lambda s, e: s | ~e,
+    "or_not0": lambda s, e: ~s | e,
+    "nand": lambda s, e: ~(s & e),
+    "nor": lambda s, e: ~(s | e),
+    "xnor": lambda s, e: ~(s ^ e),
 }
 
 SOPC = {
-    "eq": np.equal, "lg": np.not_equal, "gt": np.greater, "ge": np.greater_equal,
-    "lt": np.less, "le": np.less_equal,
+    "eq": np.equal,
+    "lg": np.not_equal,
+    "gt": np.greater,
+    "ge": np.greater_equal,
+    "lt": np.less,
+    "le": np.less_equal,
 }
 
 
@@ -192,7 +223,7 @@ def compile_scalar(ins):
         return _sop1(ins, *SOP1[op])
     if op.endswith(("_saveexec_b32", "_wrexec_b32")):
         return _saveexec(ins, op)
-    if op.startswith("s_cmp_") or op.startswith("s_cmpk_"):
+    if op.startswith(("s_cmp_", "s_cmpk_")):
         return _compare(ins, op)
     if op in ("s_movk_i32", "s_cmovk_i32", "s_addk_i32", "s_mulk_i32"):
         return _sopk(ins, op)
@@ -212,6 +243,7 @@ def _sop2(ins, typ, fn):
         m.st.swrite(d.index, g, r, wide)
         if scc is not None:
             m.st.SCC[g.idx] = scc
+
     return run
 
 
@@ -229,6 +261,7 @@ def _carry_op(ins, sub):
             r, carry = s & U64(0xFFFFFFFF), (s >> U64(32)).astype(U32)
         m.st.swrite(d.index, g, r.astype(U32))
         m.st.SCC[g.idx] = carry
+
     return run
 
 
@@ -239,6 +272,7 @@ def _cselect(ins, wide):
     def run(m, g):
         x, y = m.st.sread(a, g, typ), m.st.sread(b, g, typ)
         m.st.swrite(d.index, g, np.where(m.st.SCC[g.idx] != 0, x, y), wide)
+
     return run
 
 
@@ -250,6 +284,7 @@ def _cmov(ins, wide):
         x = m.st.sread(a, g, typ)
         old = m.st.sread(d, g, typ)
         m.st.swrite(d.index, g, np.where(m.st.SCC[g.idx] != 0, x, old), wide)
+
     return run
 
 
@@ -263,6 +298,7 @@ def _sop1(ins, typ, fn):
         m.st.swrite(d.index, g, r if out_wide else np.asarray(r).astype(U32), out_wide)
         if scc is not None:
             m.st.SCC[g.idx] = scc
+
     return run
 
 
@@ -279,6 +315,7 @@ def _saveexec(ins, op):
         m.st.swrite(EXEC, g, new)
         m.st.swrite(d.index, g, new if wrexec else old)
         m.st.SCC[g.idx] = _nz(new)
+
     return run
 
 
@@ -298,6 +335,7 @@ def _compare(ins, op):
         x = _typed(m.st.sread(a, g, rtyp), typ)
         y = _typed(m.st.sread(b, g, rtyp), typ)
         m.st.SCC[g.idx] = SOPC[rel](x, y).astype(U32)
+
     return run
 
 
@@ -310,6 +348,7 @@ def _bitcmp(ins, op):
         x = m.st.sread(a, g, typ)
         bit = m.st.sread(b, g).astype(x.dtype) & x.dtype.type(63 if typ == "b64" else 31)
         m.st.SCC[g.idx] = (((x >> bit) & x.dtype.type(1)) == want).astype(U32)
+
     return run
 
 
@@ -332,6 +371,5 @@ def _sopk(ins, op):
             m.st.SCC[g.idx] = ov
         else:
             m.st.swrite(d.index, g, (cur * k).astype(U32))
+
     return run
-
-

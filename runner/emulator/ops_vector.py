@@ -4,13 +4,20 @@ v_cmpx), carries, lane ops, packed math (VOP3P) and VOPD pairs."""
 from __future__ import annotations
 
 import numpy as np
-
 from cass.runner.emulator import fpmath as fp
 from cass.runner.emulator.ops_vector_table import VALU
 from cass.runner.emulator.state import EXEC, LANES, U32, U64, Fault, pack_lanes, res, width_of
 
-_VIEW = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64,
-         "u32": np.uint32, "u64": np.uint64, "b32": np.uint32, "b64": np.uint64}
+_VIEW = {
+    "f32": np.float32,
+    "f64": np.float64,
+    "i32": np.int32,
+    "i64": np.int64,
+    "u32": np.uint32,
+    "u64": np.uint64,
+    "b32": np.uint32,
+    "b64": np.uint64,
+}
 _SIGN = {"f16": 0x8000, "f32": 0x80000000, "f64": 0x8000000000000000}
 
 
@@ -33,12 +40,18 @@ def typed(m, op, g, typ, hi=False):
     if typ in ("f16", "u16", "i16", "b16"):
         half = ((raw >> U32(16)) if hi else raw) & U32(0xFFFF)
         h16 = half.astype(np.uint16)
-        return h16.view(np.float16) if typ == "f16" else (
-            h16.view(np.int16).astype(np.int32) if typ == "i16" else h16.astype(np.uint32))
+        return (
+            h16.view(np.float16)
+            if typ == "f16"
+            else (h16.view(np.int16).astype(np.int32) if typ == "i16" else h16.astype(np.uint32))
+        )
     if typ in ("u24", "i24"):
         typ = "u32"
-    return raw.view(_VIEW[typ]) if raw.dtype.itemsize == np.dtype(_VIEW[typ]).itemsize else \
-        raw.astype(_VIEW[typ])
+    return (
+        raw.view(_VIEW[typ])
+        if raw.dtype.itemsize == np.dtype(_VIEW[typ]).itemsize
+        else raw.astype(_VIEW[typ])
+    )
 
 
 def _to_bits(value, typ):
@@ -49,8 +62,11 @@ def _to_bits(value, typ):
     if typ == "f16":
         return np.asarray(value, np.float16).view(np.uint16).astype(U32)
     if width_of(typ) == 64:
-        return np.asarray(value).astype(np.int64, copy=False).view(U64) if np.asarray(
-            value).dtype.kind == "i" else np.asarray(value).astype(U64)
+        return (
+            np.asarray(value).astype(np.int64, copy=False).view(U64)
+            if np.asarray(value).dtype.kind == "i"
+            else np.asarray(value).astype(U64)
+        )
     v = np.asarray(value)
     if v.dtype.kind == "i":
         v = v.astype(np.int64).astype(U64)
@@ -96,6 +112,7 @@ def _valu(ins, spec):
         with np.errstate(all="ignore"):
             value = fn(*args)
         write_result(m, g, dst, value, dtyp, ins, hi[3] if len(sel) > 3 else False)
+
     return run
 
 
@@ -105,13 +122,22 @@ def _cmp_fn(rel):
         "f": lambda a, b: np.zeros(np.broadcast(a, b).shape, bool),
         "t": lambda a, b: np.ones(np.broadcast(a, b).shape, bool),
         "tru": lambda a, b: np.ones(np.broadcast(a, b).shape, bool),
-        "lt": np.less, "eq": np.equal, "le": np.less_equal, "gt": np.greater,
-        "ne": np.not_equal, "ge": np.greater_equal,
-        "lg": lambda a, b: (a < b) | (a > b), "o": lambda a, b: ~(np.isnan(a) | np.isnan(b)),
-        "u": lambda a, b: np.isnan(a) | np.isnan(b), "nge": lambda a, b: ~(a >= b),
-        "nlg": lambda a, b: ~((a < b) | (a > b)), "ngt": lambda a, b: ~(a > b),
-        "nle": lambda a, b: ~(a <= b), "neq": lambda a, b: ~(a == b),
-        "nlt": lambda a, b: ~(a < b), "class": fp.cmp_class,
+        "lt": np.less,
+        "eq": np.equal,
+        "le": np.less_equal,
+        "gt": np.greater,
+        "ne": np.not_equal,
+        "ge": np.greater_equal,
+        "lg": lambda a, b: (a < b) | (a > b),
+        "o": lambda a, b: ~(np.isnan(a) | np.isnan(b)),
+        "u": lambda a, b: np.isnan(a) | np.isnan(b),
+        "nge": lambda a, b: ~(a >= b),
+        "nlg": lambda a, b: ~((a < b) | (a > b)),
+        "ngt": lambda a, b: ~(a > b),
+        "nle": lambda a, b: ~(a <= b),
+        "neq": lambda a, b: ~(a == b),
+        "nlt": lambda a, b: ~(a < b),
+        "class": fp.cmp_class,
     }
     return table[rel]
 
@@ -136,6 +162,7 @@ def _compare(ins):
             m.st.swrite(EXEC, g, bits)
         else:
             m.st.swrite(dst.index, g, bits, wide=dst.count == 2 and dst.index != 106)
+
     return run
 
 
@@ -175,6 +202,7 @@ def _carry(ins):
         m.st.vwrite(dst.index, g, r)
         if sdst.index != 124:
             m.st.swrite(sdst.index, g, pack_lanes(carry & m.st.exec_mask(g)))
+
     return run
 
 
@@ -187,18 +215,24 @@ def _cndmask(ins):
         x, y = typed(m, a, g, typ), typed(m, b, g, typ)
         value = np.where(_lane_bits(m, sel, g), y, x)
         m.st.vwrite(dst.index, g, value.view(U32) if value.dtype != U32 else value)
+
     return run
 
 
 def _div_scale(ins):
     typ = "f64" if ins.op.endswith("f64") else "f32"
-    dst, vcc, s0, s1, s2 = ins.operands[0], ins.operands[1], *[res(o, typ) for o in ins.operands[2:]]
+    dst, vcc, s0, s1, s2 = (
+        ins.operands[0],
+        ins.operands[1],
+        *[res(o, typ) for o in ins.operands[2:]],
+    )
 
     def run(m, g):
         with np.errstate(all="ignore"):
             d, flag = fp.div_scale(typed(m, s0, g, typ), typed(m, s1, g, typ), typed(m, s2, g, typ))
         write_result(m, g, dst, np.broadcast_to(d, (g.k, 32)), typ, ins)
         m.st.swrite(vcc.index, g, pack_lanes(np.broadcast_to(flag, (g.k, 32)) & m.st.exec_mask(g)))
+
     return run
 
 
@@ -211,12 +245,16 @@ def _div_fmas(ins):
         vcc = ((m.st.S[106, g.idx][:, None] >> LANES) & U32(1)).astype(bool)
         with np.errstate(all="ignore"):
             write_result(m, g, dst, fp.div_fmas(a, b, c, vcc), typ, ins)
+
     return run
 
 
 def _readlane(ins):
-    dst, src, lane = ins.operands[0], ins.operands[1], res(ins.operands[2]) if len(
-        ins.operands) > 2 else None
+    dst, src, lane = (
+        ins.operands[0],
+        ins.operands[1],
+        res(ins.operands[2]) if len(ins.operands) > 2 else None,
+    )
 
     def run(m, g):
         vals = m.st.V[src.index, g.idx]
@@ -226,6 +264,7 @@ def _readlane(ins):
         else:
             first = m.st.sread(lane, g).astype(np.int64) & 31
         m.st.swrite(dst.index, g, vals[np.arange(g.k), first])
+
     return run
 
 
@@ -237,6 +276,7 @@ def _writelane(ins):
         which = m.st.sread(lane, g).astype(np.int64) & 31
         mask = np.arange(32)[None, :] == which[:, None]
         m.st.vwrite(dst.index, g, np.broadcast_to(value[:, None], (g.k, 32)), mask)
+
     return run
 
 
@@ -250,15 +290,23 @@ def _mbcnt(ins):
         bits = mask if hi is False else U64(0) * mask
         cnt = np.bitwise_count(bits & below[None, :]).astype(U32)
         m.st.vwrite(dst.index, g, cnt + typed(m, b, g, "u32"))
+
     return run
 
 
 # --- packed (VOP3P) ---------------------------------------------------------------------
-_PACKED = {"v_pk_add_f16": np.add, "v_pk_mul_f16": np.multiply,
-           "v_pk_fma_f16": lambda a, b, c: fp.fma(a, b, c, np.float16),
-           "v_pk_max_f16": fp.ieee_max, "v_pk_min_f16": fp.ieee_min,
-           "v_pk_add_u16": np.add, "v_pk_sub_u16": np.subtract, "v_pk_mul_lo_u16": np.multiply,
-           "v_pk_lshlrev_b16": lambda a, b: b << (a & 15), "v_pk_lshrrev_b16": lambda a, b: b >> (a & 15)}
+_PACKED = {
+    "v_pk_add_f16": np.add,
+    "v_pk_mul_f16": np.multiply,
+    "v_pk_fma_f16": lambda a, b, c: fp.fma(a, b, c, np.float16),
+    "v_pk_max_f16": fp.ieee_max,
+    "v_pk_min_f16": fp.ieee_min,
+    "v_pk_add_u16": np.add,
+    "v_pk_sub_u16": np.subtract,
+    "v_pk_mul_lo_u16": np.multiply,
+    "v_pk_lshlrev_b16": lambda a, b: b << (a & 15),
+    "v_pk_lshrrev_b16": lambda a, b: b >> (a & 15),
+}
 
 
 def _packed_const(op, typ):
@@ -287,9 +335,12 @@ def _packed(ins):
         with np.errstate(all="ignore"):
             lo = fn(*[half(m, g, i, sel[i], neg_lo[i]) for i in range(n)])
             hi = fn(*[half(m, g, i, sel_hi[i], neg_hi[i]) for i in range(n)])
-        lo_bits, hi_bits = _to_bits(lo, typ if typ == "f16" else "b16"), _to_bits(
-            hi, typ if typ == "f16" else "b16")
+        lo_bits, hi_bits = (
+            _to_bits(lo, typ if typ == "f16" else "b16"),
+            _to_bits(hi, typ if typ == "f16" else "b16"),
+        )
         m.st.vwrite(dst.index, g, (lo_bits & U32(0xFFFF)) | (hi_bits << U32(16)))
+
     return run
 
 
@@ -311,6 +362,7 @@ def _fma_mix(ins):
             write_result(m, g, dst, r, "f32", ins)
         else:
             write_result(m, g, dst, r.astype(np.float16), "f16", ins, hi=lo_hi)
+
     return run
 
 
@@ -331,6 +383,7 @@ def _vopd(ins):
         y_dst = ins.second.operands[0].index
         after_x[y_dst] = m.st.V[y_dst]
         m.st.V = after_x
+
     return run
 
 
@@ -340,10 +393,18 @@ def _overlaps(ins):
 
 
 def _dual(part):
-    clone = type(part)(part.pc, part.size, part.words, part.text,
-                       "v_" + part.mnemonic[len("v_dual_"):], part.operands, part.modifiers)
+    clone = type(part)(
+        part.pc,
+        part.size,
+        part.words,
+        part.text,
+        "v_" + part.mnemonic[len("v_dual_") :],
+        part.operands,
+        part.modifiers,
+    )
     if clone.mnemonic == "v_cndmask_b32" and len(clone.operands) == 3:
         from cass.runner.emulator.decode import Operand
+
         clone.operands = clone.operands + [Operand("s", 106, 1, text="vcc_lo")]
     return clone
 
@@ -374,13 +435,17 @@ def _movrel(ins):
             sel = regs == reg
             sub = type(g)(waves[sel], int(sel.sum()), False)
             m.st.vwrite(int(reg), sub, value[sel], ex[sel])
+
     return run
 
 
 def _check_vgpr(m, regs):
     if regs.size and int(regs.max()) >= m.st.V.shape[0]:
-        raise Fault("unsupported", f"relative VGPR index v{int(regs.max())} is beyond the "
-                    f"{m.st.V.shape[0]} VGPRs allocated")
+        raise Fault(
+            "unsupported",
+            f"relative VGPR index v{int(regs.max())} is beyond the "
+            f"{m.st.V.shape[0]} VGPRs allocated",
+        )
 
 
 def _permlane(ins):
@@ -390,13 +455,14 @@ def _permlane(ins):
     lanes = np.arange(32)
 
     def run(m, g):
-        sel = (m.st.sread(s1, g).astype(np.uint64) | (m.st.sread(s2, g).astype(np.uint64) << 32))
+        sel = m.st.sread(s1, g).astype(np.uint64) | (m.st.sread(s2, g).astype(np.uint64) << 32)
         pick = ((sel[:, None] >> (4 * (lanes % 16)).astype(np.uint64)) & 15).astype(np.int64)
         row = lanes // 16
         source_row = (row ^ 1) if cross else row
         index = source_row[None, :] * 16 + pick
         value = np.take_along_axis(m.st.V[src.index, g.idx], index, axis=1)
         m.st.vwrite(dst.index, g, value)
+
     return run
 
 
@@ -412,8 +478,14 @@ def compile_vector(ins):
         return _valu(ins, VALU[op])
     if op.startswith(("v_cmp_", "v_cmpx_")):
         return _compare(ins)
-    if op in ("v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_add_co_ci_u32",
-              "v_sub_co_ci_u32", "v_subrev_co_ci_u32"):
+    if op in (
+        "v_add_co_u32",
+        "v_sub_co_u32",
+        "v_subrev_co_u32",
+        "v_add_co_ci_u32",
+        "v_sub_co_ci_u32",
+        "v_subrev_co_ci_u32",
+    ):
         return _carry(ins)
     if op in ("v_cndmask_b32",):
         return _cndmask(ins)
@@ -436,4 +508,4 @@ def compile_vector(ins):
     return None
 
 
-__all__ = ["compile_vector", "typed", "Fault"]
+__all__ = ["Fault", "compile_vector", "typed"]

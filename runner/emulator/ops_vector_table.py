@@ -8,7 +8,6 @@ VOP2, VOP3 and VOPD encodings (the decoder strips `_e32`/`_e64`/`v_dual_`).
 from __future__ import annotations
 
 import numpy as np
-
 from cass.runner.emulator import fpmath as fp
 
 u32, i32, u64, i64 = np.uint32, np.int32, np.uint64, np.int64
@@ -64,8 +63,9 @@ def _perm(s0, s1, sel):
         picked = ((data >> (np.minimum(bsel, 7).astype(u64) * u64(8))) & u64(0xFF)).astype(u32)
         sign = {8: 15, 9: 31, 10: 47, 11: 63}
         for code, bit in sign.items():
-            picked = np.where(bsel == code, ((data >> u64(bit)) & u64(1)).astype(u32) * 0xFF,
-                              picked)
+            picked = np.where(
+                bsel == code, ((data >> u64(bit)) & u64(1)).astype(u32) * 0xFF, picked
+            )
         picked = np.where(bsel == 12, u32(0), np.where(bsel >= 13, u32(0xFF), picked))
         out |= picked.astype(u32) << u32(8 * byte)
     return out
@@ -98,6 +98,7 @@ def _pk_rtz(a, b):
         over = np.abs(back) > np.abs(x)
         fixed = np.where(over & np.isfinite(x), np.nextafter(h, F16(0)), h)
         return fixed.astype(F16).view(np.uint16).astype(u32)
+
     return rtz(a) | (rtz(b) << u32(16))
 
 
@@ -139,14 +140,23 @@ VALU = {
     "v_mul_lo_u16": ("b16", ("u16", "u16"), lambda a, b: a * b),
     "v_mad_u16": ("b16", ("u16", "u16", "u16"), lambda a, b, c: a * b + c),
     "v_mul_u32_u24": ("b32", ("u32", "u32"), lambda a, b: _u24(a) * _u24(b)),
-    "v_mul_hi_u32_u24": ("b32", ("u32", "u32"),
-                         lambda a, b: ((_u24(a).astype(u64) * _u24(b)) >> u64(32)).astype(u32)),
+    "v_mul_hi_u32_u24": (
+        "b32",
+        ("u32", "u32"),
+        lambda a, b: ((_u24(a).astype(u64) * _u24(b)) >> u64(32)).astype(u32),
+    ),
     "v_mul_i32_i24": ("b32", ("u32", "u32"), lambda a, b: (_i24(a) * _i24(b)).astype(u32)),
-    "v_mul_hi_i32_i24": ("b32", ("u32", "u32"),
-                         lambda a, b: ((_i24(a) * _i24(b)) >> 32).astype(u32)),
+    "v_mul_hi_i32_i24": (
+        "b32",
+        ("u32", "u32"),
+        lambda a, b: ((_i24(a) * _i24(b)) >> 32).astype(u32),
+    ),
     "v_mad_u32_u24": ("b32", ("u32", "u32", "u32"), lambda a, b, c: _u24(a) * _u24(b) + c),
-    "v_mad_i32_i24": ("b32", ("u32", "u32", "i32"),
-                      lambda a, b, c: (_i24(a) * _i24(b) + c).astype(u32)),
+    "v_mad_i32_i24": (
+        "b32",
+        ("u32", "u32", "i32"),
+        lambda a, b, c: (_i24(a) * _i24(b) + c).astype(u32),
+    ),
     "v_mul_lo_u32": ("b32", ("u32", "u32"), lambda a, b: a * b),
     "v_mul_hi_u32": ("b32", ("u32", "u32"), _mul_hi_u32),
     "v_mul_hi_i32": ("b32", ("i32", "i32"), _mul_hi_i32),
@@ -162,10 +172,16 @@ VALU = {
     "v_max3_i32": ("b32", ("i32",) * 3, lambda a, b, c: np.maximum(np.maximum(a, b), c)),
     "v_min3_u32": ("b32", ("u32",) * 3, lambda a, b, c: np.minimum(np.minimum(a, b), c)),
     "v_max3_u32": ("b32", ("u32",) * 3, lambda a, b, c: np.maximum(np.maximum(a, b), c)),
-    "v_med3_i32": ("b32", ("i32",) * 3, lambda a, b, c: np.maximum(np.minimum(a, b), np.minimum(
-        np.maximum(a, b), c))),
-    "v_med3_u32": ("b32", ("u32",) * 3, lambda a, b, c: np.maximum(np.minimum(a, b), np.minimum(
-        np.maximum(a, b), c))),
+    "v_med3_i32": (
+        "b32",
+        ("i32",) * 3,
+        lambda a, b, c: np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c)),
+    ),
+    "v_med3_u32": (
+        "b32",
+        ("u32",) * 3,
+        lambda a, b, c: np.maximum(np.minimum(a, b), np.minimum(np.maximum(a, b), c)),
+    ),
     "v_add3_u32": ("b32", ("u32",) * 3, lambda a, b, c: a + b + c),
     "v_add_lshl_u32": ("b32", ("u32",) * 3, lambda a, b, c: (a + b) << _sh(c, 32)),
     "v_lshl_add_u32": ("b32", ("u32",) * 3, lambda a, b, c: (a << _sh(b, 32)) + c),
@@ -174,33 +190,54 @@ VALU = {
     "v_or3_b32": ("b32", ("u32",) * 3, lambda a, b, c: a | b | c),
     "v_xor3_b32": ("b32", ("u32",) * 3, lambda a, b, c: a ^ b ^ c),
     "v_xad_u32": ("b32", ("u32",) * 3, lambda a, b, c: (a ^ b) + c),
-    "v_alignbit_b32": ("b32", ("u32",) * 3, lambda a, b, c: (
-        ((a.astype(u64) << u64(32)) | b.astype(u64)) >> (c & u32(31)).astype(u64)).astype(u32)),
-    "v_alignbyte_b32": ("b32", ("u32",) * 3, lambda a, b, c: (
-        ((a.astype(u64) << u64(32)) | b.astype(u64)) >> ((c & u32(3)) * u32(8)).astype(u64))
-        .astype(u32)),
+    "v_alignbit_b32": (
+        "b32",
+        ("u32",) * 3,
+        lambda a, b, c: (
+            ((a.astype(u64) << u64(32)) | b.astype(u64)) >> (c & u32(31)).astype(u64)
+        ).astype(u32),
+    ),
+    "v_alignbyte_b32": (
+        "b32",
+        ("u32",) * 3,
+        lambda a, b, c: (
+            ((a.astype(u64) << u64(32)) | b.astype(u64)) >> ((c & u32(3)) * u32(8)).astype(u64)
+        ).astype(u32),
+    ),
     "v_bfe_u32": ("b32", ("u32",) * 3, lambda a, b, c: _bfe(a, b, c, False)),
     "v_bfe_i32": ("b32", ("u32",) * 3, lambda a, b, c: _bfe(a, b, c, True)),
     "v_bfi_b32": ("b32", ("u32",) * 3, lambda a, b, c: (a & b) | (~a & c)),
-    "v_bfm_b32": ("b32", ("u32", "u32"), lambda a, b: ((u32(1) << (a & u32(31))) - u32(1))
-                  << (b & u32(31))),
+    "v_bfm_b32": (
+        "b32",
+        ("u32", "u32"),
+        lambda a, b: ((u32(1) << (a & u32(31))) - u32(1)) << (b & u32(31)),
+    ),
     "v_perm_b32": ("b32", ("u32",) * 3, _perm),
     "v_bcnt_u32_b32": ("b32", ("u32", "u32"), lambda a, b: np.bitwise_count(a).astype(u32) + b),
     "v_sad_u32": ("b32", ("u32",) * 3, lambda a, b, c: np.where(a > b, a - b, b - a) + c),
     "v_mad_u64_u32": ("b64", ("u32", "u32", "u64"), lambda a, b, c: a.astype(u64) * b + c),
     "v_mad_i64_i32": ("b64", ("i32", "i32", "i64"), lambda a, b, c: a.astype(i64) * b + c),
-    "v_cvt_pk_i16_i32": ("b32", ("i32", "i32"), lambda a, b: _sat16(a, -32768, 32767)
-                         | (_sat16(b, -32768, 32767) << u32(16))),
-    "v_cvt_pk_u16_u32": ("b32", ("u32", "u32"), lambda a, b: _sat16(a, 0, 65535)
-                         | (_sat16(b, 0, 65535) << u32(16))),
+    "v_cvt_pk_i16_i32": (
+        "b32",
+        ("i32", "i32"),
+        lambda a, b: _sat16(a, -32768, 32767) | (_sat16(b, -32768, 32767) << u32(16)),
+    ),
+    "v_cvt_pk_u16_u32": (
+        "b32",
+        ("u32", "u32"),
+        lambda a, b: _sat16(a, 0, 65535) | (_sat16(b, 0, 65535) << u32(16)),
+    ),
     "v_pack_b32_f16": ("b32", ("b16", "b16"), lambda a, b: (a & u32(0xFFFF)) | (b << u32(16))),
     # float32
     "v_add_f32": ("f32", ("f32", "f32"), np.add),
     "v_sub_f32": ("f32", ("f32", "f32"), np.subtract),
     "v_subrev_f32": ("f32", ("f32", "f32"), lambda a, b: b - a),
     "v_mul_f32": ("f32", ("f32", "f32"), np.multiply),
-    "v_mul_legacy_f32": ("f32", ("f32", "f32"),
-                         lambda a, b: np.where((a == 0) | (b == 0), F32(0), a * b)),
+    "v_mul_legacy_f32": (
+        "f32",
+        ("f32", "f32"),
+        lambda a, b: np.where((a == 0) | (b == 0), F32(0), a * b),
+    ),
     "v_min_f32": ("f32", ("f32", "f32"), fp.ieee_min),
     "v_max_f32": ("f32", ("f32", "f32"), fp.ieee_max),
     "v_min3_f32": ("f32", ("f32",) * 3, lambda a, b, c: fp.ieee_min(fp.ieee_min(a, b), c)),

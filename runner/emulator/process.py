@@ -40,11 +40,13 @@ class EmulatorStats:
         return self.lane_instructions / self.emulation_cpu_s if self.emulation_cpu_s else 0.0
 
     def summary(self) -> str:
-        return (f"cass emulator: {self.kernel_launches} launches, {self.instructions:,} wave "
-                f"instructions, {self.lane_instructions:,} lane instructions, lane utilisation "
-                f"{100 * self.lane_utilisation:.1f}%, device time {self.device_time_ns / 1e6:.3f}"
-                f" ms, emulation {self.emulation_wall_s:.3f} s "
-                f"({self.lane_instructions_per_s / 1e6:.1f}M lane-instr/s)")
+        return (
+            f"cass emulator: {self.kernel_launches} launches, {self.instructions:,} wave "
+            f"instructions, {self.lane_instructions:,} lane instructions, lane utilisation "
+            f"{100 * self.lane_utilisation:.1f}%, device time {self.device_time_ns / 1e6:.3f}"
+            f" ms, emulation {self.emulation_wall_s:.3f} s "
+            f"({self.lane_instructions_per_s / 1e6:.1f}M lane-instr/s)"
+        )
 
 
 @dataclass
@@ -63,17 +65,30 @@ class EmulatorRun:
     def fault_reports(self) -> list[dict[str, str]]:
         from cass.runner.emulator.faults import parse_fault_line
 
-        return [parse_fault_line(ln) for ln in self.stderr.splitlines()
-                if ln.startswith("cass-emulator: fault ")]
+        return [
+            parse_fault_line(ln)
+            for ln in self.stderr.splitlines()
+            if ln.startswith("cass-emulator: fault ")
+        ]
 
 
-def run_program(executable: Path, args=(), *, stdin=None, cwd=None, timeout_s: float = 60,
-                env=None, trace: str | None = None) -> EmulatorRun:
+def run_program(
+    executable: Path,
+    args=(),
+    *,
+    stdin=None,
+    cwd=None,
+    timeout_s: float = 60,
+    env=None,
+    trace: str | None = None,
+) -> EmulatorRun:
     """Run `executable` (built by `build_hip_program`) on the emulated gfx1100 GPU."""
     executable = Path(executable)
     if not executable.exists():
-        raise CassError(f"{executable}: no such program (build it with `cass run-hip` or "
-                        "build_hip_program first)")
+        raise CassError(
+            f"{executable}: no such program (build it with `cass run-hip` or "
+            "build_hip_program first)"
+        )
     with tempfile.TemporaryDirectory(prefix="cass-emu-") as tmp:
         stats_path = Path(tmp) / "stats.json"
         run_env = dict(os.environ if env is None else env)
@@ -82,10 +97,15 @@ def run_program(executable: Path, args=(), *, stdin=None, cwd=None, timeout_s: f
         if trace:
             run_env["CASS_EMULATOR_TRACE"] = trace
         data = stdin.encode() if isinstance(stdin, str) else stdin
-        proc = subprocess.Popen([str(executable.resolve()), *map(str, args)], cwd=cwd,
-                                env=run_env, stdin=subprocess.PIPE if data is not None else
-                                subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
+        proc = subprocess.Popen(
+            [str(executable.resolve()), *map(str, args)],
+            cwd=cwd,
+            env=run_env,
+            stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
         timed_out = False
         try:
             out, err = proc.communicate(data, timeout=timeout_s)
@@ -97,9 +117,15 @@ def run_program(executable: Path, args=(), *, stdin=None, cwd=None, timeout_s: f
         if stats_path.exists():
             try:
                 raw = json.loads(stats_path.read_text())
-                stats = EmulatorStats(**{k: raw[k] for k in EmulatorStats.__dataclass_fields__
-                                         if k in raw})
+                stats = EmulatorStats(
+                    **{k: raw[k] for k in EmulatorStats.__dataclass_fields__ if k in raw}
+                )
             except (ValueError, TypeError):
                 pass
-    return EmulatorRun(out.decode("utf-8", "replace"), err.decode("utf-8", "replace"),
-                       proc.returncode if not timed_out else -9, timed_out, stats)
+    return EmulatorRun(
+        out.decode("utf-8", "replace"),
+        err.decode("utf-8", "replace"),
+        proc.returncode if not timed_out else -9,
+        timed_out,
+        stats,
+    )

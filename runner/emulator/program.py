@@ -12,14 +12,24 @@ from cass.runner.emulator.ops_scalar import compile_scalar
 from cass.runner.emulator.ops_vector import compile_vector
 from cass.runner.emulator.state import Fault
 
-
-FLOW_OPS = {"s_branch", "s_endpgm", "s_barrier", "s_setpc_b64", "s_swappc_b64", "s_call_b64",
-            "s_sleep", "s_trap", "<none>", "<unparsed>"}
+FLOW_OPS = {
+    "s_branch",
+    "s_endpgm",
+    "s_barrier",
+    "s_setpc_b64",
+    "s_swappc_b64",
+    "s_call_b64",
+    "s_sleep",
+    "s_trap",
+    "<none>",
+    "<unparsed>",
+}
 
 
 def _unsupported(ins: Instruction, why: str):
     def run(m, g):
         raise Fault("unsupported", why)
+
     return run
 
 
@@ -30,9 +40,12 @@ def compile_instruction(ins: Instruction):
     if ins.mnemonic.endswith(("_dpp", "_sdwa")) or "dpp8" in ins.modifiers:
         from cass.runner.emulator.dpp import compile_dpp
 
-        return compile_dpp(ins) or _unsupported(ins, f"{ins.mnemonic} with "
-                                                     f"{ins.text.split(' ', 1)[-1]}: this DPP "
-                                                     "form is not supported by the emulator")
+        return compile_dpp(ins) or _unsupported(
+            ins,
+            f"{ins.mnemonic} with "
+            f"{ins.text.split(' ', 1)[-1]}: this DPP "
+            "form is not supported by the emulator",
+        )
     try:
         if op.startswith(("global_", "flat_", "scratch_")):
             handler = compile_vmem(ins)
@@ -80,7 +93,10 @@ class Program:
             ins = self.instructions.get(pc)
             if ins is None:
                 missing = Instruction(pc, 4, (), "<no instruction>", "<none>")
-                return missing, _unsupported(missing, f"jump to 0x{pc:x}, which is not the start "
-                                             "of an instruction in the code object")
+                return missing, _unsupported(
+                    missing,
+                    f"jump to 0x{pc:x}, which is not the start "
+                    "of an instruction in the code object",
+                )
             handler = self.handlers[pc] = compile_instruction(ins)
         return self.instructions[pc], handler

@@ -11,12 +11,20 @@ import time
 from dataclasses import asdict, dataclass
 
 import numpy as np
-
-from cass.runner.emulator import codeobject, memory as mem
+from cass.runner.emulator import codeobject
+from cass.runner.emulator import memory as mem
 from cass.runner.emulator.build import cache_dir
 from cass.runner.emulator.hostcall import HostcallBuffer
-from cass.runner.emulator.launch import (DYNAMIC_STACK_BYTES, Block, Budget, Dims, batch_size,
-                                         build_kernargs, dispatch_packet, initial_state)
+from cass.runner.emulator.launch import (
+    DYNAMIC_STACK_BYTES,
+    Block,
+    Budget,
+    Dims,
+    batch_size,
+    build_kernargs,
+    dispatch_packet,
+    initial_state,
+)
 from cass.runner.emulator.machine import Machine
 from cass.runner.emulator.program import Program
 from cass.runner.emulator.state import Fault
@@ -59,8 +67,9 @@ def host_allocations() -> list[mem.Region]:
     base, size = ctypes.c_uint64(), ctypes.c_uint64()
     kind, serial = ctypes.c_int(), ctypes.c_int()
     for i in range(count):
-        if lib.cass_rt_allocation_get(i, ctypes.byref(base), ctypes.byref(size),
-                                      ctypes.byref(kind), ctypes.byref(serial)):
+        if lib.cass_rt_allocation_get(
+            i, ctypes.byref(base), ctypes.byref(size), ctypes.byref(kind), ctypes.byref(serial)
+        ):
             label = f"{_KINDS.get(kind.value, 'allocation')} #{serial.value}"
             out.append(mem.Region(base.value, size.value, label))
     return out
@@ -90,8 +99,16 @@ class Device:
         self.extra_regions.append(mem.Region(address, size, label))
 
     # --- launches ----------------------------------------------------------------------------
-    def launch(self, module: int, name: str, grid, block, shmem: int, args_ptr: int = 0,
-               blob: bytes | None = None) -> int:
+    def launch(
+        self,
+        module: int,
+        name: str,
+        grid,
+        block,
+        shmem: int,
+        args_ptr: int = 0,
+        blob: bytes | None = None,
+    ) -> int:
         co, program = self.modules[module]
         kernel = co.kernels.get(name)
         if kernel is None:
@@ -125,24 +142,51 @@ class Device:
         kd_address = co.base + co.symbols.get(kernel.name + ".kd", (0,))[0]
         packet = dispatch_packet(kd_address, kernarg.address, dims, lds, private)
         regions = host_allocations()
-        self.stats.peak_device_memory = max(self.stats.peak_device_memory,
-                                            sum(r.size for r in regions))
+        self.stats.peak_device_memory = max(
+            self.stats.peak_device_memory, sum(r.size for r in regions)
+        )
         regions += self.extra_regions + [
-            mem.Region(co.base, co.span, "code object"), kernarg.region(), packet.region(),
-            queue.region(), mem.Region(hostcall.address, hostcall.size, "hostcall buffer")]
+            mem.Region(co.base, co.span, "code object"),
+            kernarg.region(),
+            packet.region(),
+            queue.region(),
+            mem.Region(hostcall.address, hostcall.size, "hostcall buffer"),
+        ]
         table = mem.AllocationTable(regions)
-        pointers = {"dispatch": packet.address, "queue": queue.address,
-                    "kernarg": kernarg.address, "private": private}
+        pointers = {
+            "dispatch": packet.address,
+            "queue": queue.address,
+            "kernarg": kernarg.address,
+            "private": private,
+        }
         budget = Budget(self.kernel_timeout)
         for first in range(0, dims.groups, per_batch):
             groups = min(per_batch, dims.groups - first)
-            m = Machine(program, kernel, table, groups * wpg, groups, lds_allocated, private,
-                        hostcall, budget)
+            m = Machine(
+                program,
+                kernel,
+                table,
+                groups * wpg,
+                groups,
+                lds_allocated,
+                private,
+                hostcall,
+                budget,
+            )
             m.trace = self._trace_filter(kernel.name)
             if lds > LDS_LIMIT:
-                self._report(m, kernel, dims, first, wpg,
-                             Fault("lds", f"the launch needs {lds} bytes of LDS per workgroup "
-                                   f"(static + dynamic); gfx1100 has {LDS_LIMIT}"))
+                self._report(
+                    m,
+                    kernel,
+                    dims,
+                    first,
+                    wpg,
+                    Fault(
+                        "lds",
+                        f"the launch needs {lds} bytes of LDS per workgroup "
+                        f"(static + dynamic); gfx1100 has {LDS_LIMIT}",
+                    ),
+                )
             initial_state(m, kernel, dims, first, groups, pointers)
             try:
                 with np.errstate(all="ignore"):
@@ -193,11 +237,16 @@ def print_fault(m: Machine, kernel, dims: Dims, first: int, wpg: int, fault: Fau
     wave = wave or 0
     wg_linear = first + int(m.wave_wg[wave])
     gx, gy, gz = (int(v) for v in dims.group_xyz(np.array(wg_linear)))
-    fields = [("kind", fault.kind), ("kernel", kernel.name), ("workgroup", f"({gx},{gy},{gz})"),
-              ("wave", str(wave % wpg)), ("lane", str(fault.lane if fault.lane is not None else
-                                                      "-")), ("pc", f"0x{pc:x}"),
-              ("function", m.program.co.function_name_at(pc)),
-              ("instruction", _quote(ins.text if ins else "?"))]
+    fields = [
+        ("kind", fault.kind),
+        ("kernel", kernel.name),
+        ("workgroup", f"({gx},{gy},{gz})"),
+        ("wave", str(wave % wpg)),
+        ("lane", str(fault.lane if fault.lane is not None else "-")),
+        ("pc", f"0x{pc:x}"),
+        ("function", m.program.co.function_name_at(pc)),
+        ("instruction", _quote(ins.text if ins else "?")),
+    ]
     if fault.address is not None:
         fields.append(("address", f"0x{fault.address:x}"))
         fields.append(("space", fault.space or "global"))

@@ -9,7 +9,6 @@ import subprocess
 from dataclasses import dataclass, field
 
 import numpy as np
-
 from cass.runner.diagnostics import CassError
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator.decode import Instruction, parse_text
@@ -24,8 +23,14 @@ _ENC = re.compile(r"^\s*(\S.*?)\s*;\s*encoding:\s*\[(.*)\]")
 def assemble(lines: list[str]) -> list[tuple[str, tuple[int, ...]]]:
     """Assemble then disassemble with LLVM: [(canonical text, words)] per input line."""
     src = "\n".join(lines) + "\n"
-    proc = subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-show-encoding"],
-                          input=src, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-show-encoding"],
+        input=src,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     if proc.returncode != 0:
         raise CassError(f"llvm-mc rejected the snippet:\n{proc.stderr.strip()}")
     encoded = []
@@ -33,14 +38,24 @@ def assemble(lines: list[str]) -> list[tuple[str, tuple[int, ...]]]:
         m = _ENC.match(line)
         if m:
             data = bytes(int(b, 16) for b in m.group(2).split(","))
-            words = tuple(int.from_bytes(data[i:i + 4], "little") for i in range(0, len(data), 4))
+            words = tuple(int.from_bytes(data[i : i + 4], "little") for i in range(0, len(data), 4))
             encoded.append(words)
-    hexwords = " ".join(f"0x{b:02x}" for words in encoded for w in words
-                        for b in w.to_bytes(4, "little"))
-    dis = subprocess.run([LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "--disassemble"],
-                         input=hexwords, capture_output=True, text=True, timeout=60)
-    texts = [ln.split("//")[0].strip() for ln in dis.stdout.splitlines()
-             if ln.strip() and not ln.strip().startswith(".")]
+    hexwords = " ".join(
+        f"0x{b:02x}" for words in encoded for w in words for b in w.to_bytes(4, "little")
+    )
+    dis = subprocess.run(
+        [LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "--disassemble"],
+        input=hexwords,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    texts = [
+        ln.split("//")[0].strip()
+        for ln in dis.stdout.splitlines()
+        if ln.strip() and not ln.strip().startswith(".")
+    ]
     return list(zip(texts, encoded))
 
 
@@ -98,10 +113,20 @@ class Snippet:
         for text, words in assemble([*self.lines, "s_endpgm"]):
             program[pc] = parse_text(text, pc, words)
             pc += 4 * len(words)
-        regions = [mem.Region(b.ctypes.data, b.nbytes, f"buffer {i}")
-                   for i, b in enumerate(self.buffers)]
-        m = Machine(_Listing(program), _Kernel(), mem.AllocationTable(regions), 1, 1,
-                    self.lds_bytes, 1 << 16, _NoServices(), _NoBudget())
+        regions = [
+            mem.Region(b.ctypes.data, b.nbytes, f"buffer {i}") for i, b in enumerate(self.buffers)
+        ]
+        m = Machine(
+            _Listing(program),
+            _Kernel(),
+            mem.AllocationTable(regions),
+            1,
+            1,
+            self.lds_bytes,
+            1 << 16,
+            _NoServices(),
+            _NoBudget(),
+        )
         st = m.st
         st.alive[0] = True
         for reg, value in self.vgpr.items():

@@ -11,7 +11,6 @@ from __future__ import annotations
 import struct
 
 import numpy as np
-
 from cass.runner.emulator.decode import Operand
 
 LANES = np.arange(32, dtype=np.uint32)
@@ -23,15 +22,30 @@ MASK32 = 0xFFFFFFFF
 class Fault(Exception):
     """A kernel fault: reported with kernel, workgroup, wave, PC, instruction, address."""
 
-    def __init__(self, kind: str, message: str, *, wave: int | None = None,
-                 lane: int | None = None, address: int | None = None, space: str = "") -> None:
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        wave: int | None = None,
+        lane: int | None = None,
+        address: int | None = None,
+        space: str = "",
+    ) -> None:
         super().__init__(message)
         self.kind, self.message = kind, message
         self.wave, self.lane, self.address, self.space = wave, lane, address, space
 
 
+_WIDTHS: dict[str, int] = {}
+
+
 def width_of(typ: str) -> int:
-    return int(typ[1:]) if typ[1:].isdigit() else 32
+    """Bits of an operand type name (`f64` -> 64, `b16` -> 16, `u24` -> 24)."""
+    width = _WIDTHS.get(typ)
+    if width is None:
+        width = _WIDTHS[typ] = int(typ[1:]) if typ[1:].isdigit() else 32
+    return width
 
 
 def _float_bits(value: float, typ: str) -> int:
@@ -66,7 +80,7 @@ def const_bits(op: Operand, typ: str) -> int:
 class Group:
     """The waves executing one instruction together."""
 
-    __slots__ = ("idx", "k", "full", "_exec", "_all")
+    __slots__ = ("_all", "_exec", "full", "idx", "k")
 
     def __init__(self, idx, k: int, full: bool) -> None:
         self.idx, self.k, self.full = idx, k, full

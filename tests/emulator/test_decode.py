@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from cass.runner.emulator import codeobject
 from cass.runner.emulator.build import device_lib_dir
 from cass.runner.emulator.decode import disassemble_text, parse_listing, parse_operand, parse_text
@@ -18,10 +17,18 @@ pytestmark = pytest.mark.toolchain
 PROGRAMS = Path(__file__).parent / "programs"
 
 OPERANDS = [
-    ("v5", ("v", 5, 1)), ("v[2:3]", ("v", 2, 2)), ("s[4:7]", ("s", 4, 4)),
-    ("vcc_lo", ("s", 106, 1)), ("exec_lo", ("s", 126, 1)), ("null", ("s", 124, 1)),
-    ("m0", ("s", 125, 1)), ("0x3f800000", ("int", 0, 1)), ("-16", ("int", 0, 1)),
-    ("0.5", ("float", 0, 1)), ("src_shared_base", ("special", 0, 1)), ("off", ("off", 0, 1)),
+    ("v5", ("v", 5, 1)),
+    ("v[2:3]", ("v", 2, 2)),
+    ("s[4:7]", ("s", 4, 4)),
+    ("vcc_lo", ("s", 106, 1)),
+    ("exec_lo", ("s", 126, 1)),
+    ("null", ("s", 124, 1)),
+    ("m0", ("s", 125, 1)),
+    ("0x3f800000", ("int", 0, 1)),
+    ("-16", ("int", 0, 1)),
+    ("0.5", ("float", 0, 1)),
+    ("src_shared_base", ("special", 0, 1)),
+    ("off", ("off", 0, 1)),
 ]
 
 
@@ -46,13 +53,31 @@ def test_modifiers_and_source_modifiers():
 def code_objects(tmp_path_factory) -> list[bytes]:
     out = tmp_path_factory.mktemp("co")
     images = []
-    for name, opt in (("histogram", "-O0"), ("double_math", "-O3"), ("warp_ops", "-O2"),
-                      ("device_printf", "-O2")):
+    for name, opt in (
+        ("histogram", "-O0"),
+        ("double_math", "-O3"),
+        ("warp_ops", "-O2"),
+        ("device_printf", "-O2"),
+    ):
         target = out / f"{name}{opt}.co"
-        subprocess.run(["clang++-16", "-x", "hip", "--offload-arch=gfx1100", "--rocm-path=/usr",
-                        f"--rocm-device-lib-path={device_lib_dir()}", opt, "--cuda-device-only",
-                        "-o", str(target), str(PROGRAMS / f"{name}.hip")],
-                       check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [
+                "clang++-16",
+                "-x",
+                "hip",
+                "--offload-arch=gfx1100",
+                "--rocm-path=/usr",
+                f"--rocm-device-lib-path={device_lib_dir()}",
+                opt,
+                "--cuda-device-only",
+                "-o",
+                str(target),
+                str(PROGRAMS / f"{name}.hip"),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
         images.append(target.read_bytes())
     return images
 
@@ -85,8 +110,13 @@ def test_code_object_loader_reads_kernels_and_metadata(code_objects):
 
 
 def test_bundle_without_gfx1100_is_a_clear_error():
-    bundle = (codeobject.BUNDLE_MAGIC + (1).to_bytes(8, "little") + (64).to_bytes(8, "little")
-              + (0).to_bytes(8, "little") + (len(b"hipv4-amdgcn-amd-amdhsa--gfx90a")).to_bytes(
-                  8, "little") + b"hipv4-amdgcn-amd-amdhsa--gfx90a")
+    bundle = (
+        codeobject.BUNDLE_MAGIC
+        + (1).to_bytes(8, "little")
+        + (64).to_bytes(8, "little")
+        + (0).to_bytes(8, "little")
+        + (len(b"hipv4-amdgcn-amd-amdhsa--gfx90a")).to_bytes(8, "little")
+        + b"hipv4-amdgcn-amd-amdhsa--gfx90a"
+    )
     with pytest.raises(codeobject.CodeObjectError, match="gfx1100"):
         codeobject.load(bundle)

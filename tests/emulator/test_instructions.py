@@ -9,7 +9,6 @@ import struct
 
 import numpy as np
 import pytest
-
 from cass.runner.emulator.snippet import Snippet
 
 pytestmark = pytest.mark.toolchain
@@ -43,8 +42,11 @@ VALU_CASES = [
     ("v_sub_f32 v0, -v1, |v2|", {1: f32(1.0), 2: f32(-2.0)}, f32(-3.0)),
     ("v_max_f32 v0, v1, v2", {1: NAN, 2: f32(5.0)}, f32(5.0)),
     ("v_min_f32 v0, v1, v2", {1: f32(-0.0), 2: f32(0.0)}, f32(-0.0)),
-    ("v_fma_f32 v0, v1, v2, v3", {1: f32(1 + 2**-23), 2: f32(1 - 2**-23), 3: f32(-1.0)},
-     f32(-(2**-46))),
+    (
+        "v_fma_f32 v0, v1, v2, v3",
+        {1: f32(1 + 2**-23), 2: f32(1 - 2**-23), 3: f32(-1.0)},
+        f32(-(2**-46)),
+    ),
     ("v_fmac_f32 v0, v1, v2", {0: f32(1.0), 1: f32(2.0), 2: f32(3.0)}, f32(7.0)),
     ("v_rcp_f32 v0, v1", {1: f32(0.0)}, INF),
     ("v_rcp_f32 v0, v1", {1: f32(3.0)}, f32(np.float32(1) / np.float32(3))),
@@ -141,18 +143,21 @@ def test_f64(text, a, b, expect):
 
 def test_f64_conversions_and_division_sequence():
     # 1/3 through the compiler's division expansion: div_scale, rcp, fma chain, fmas, fixup
-    lines = ["v_div_scale_f64 v[4:5], null, v[2:3], v[2:3], v[0:1]",
-             "v_rcp_f64 v[6:7], v[4:5]",
-             "v_fma_f64 v[8:9], -v[4:5], v[6:7], 1.0",
-             "v_fma_f64 v[6:7], v[6:7], v[8:9], v[6:7]",
-             "v_fma_f64 v[8:9], -v[4:5], v[6:7], 1.0",
-             "v_fma_f64 v[6:7], v[6:7], v[8:9], v[6:7]",
-             "v_div_scale_f64 v[8:9], vcc_lo, v[0:1], v[2:3], v[0:1]",
-             "v_mul_f64 v[10:11], v[8:9], v[6:7]",
-             "v_fma_f64 v[4:5], -v[4:5], v[10:11], v[8:9]",
-             "v_div_fmas_f64 v[4:5], v[4:5], v[6:7], v[10:11]",
-             "v_div_fixup_f64 v[12:13], v[4:5], v[2:3], v[0:1]",
-             "v_cvt_i32_f64 v14, v[12:13]", "v_cvt_f64_i32 v[16:17], v14"]
+    lines = [
+        "v_div_scale_f64 v[4:5], null, v[2:3], v[2:3], v[0:1]",
+        "v_rcp_f64 v[6:7], v[4:5]",
+        "v_fma_f64 v[8:9], -v[4:5], v[6:7], 1.0",
+        "v_fma_f64 v[6:7], v[6:7], v[8:9], v[6:7]",
+        "v_fma_f64 v[8:9], -v[4:5], v[6:7], 1.0",
+        "v_fma_f64 v[6:7], v[6:7], v[8:9], v[6:7]",
+        "v_div_scale_f64 v[8:9], vcc_lo, v[0:1], v[2:3], v[0:1]",
+        "v_mul_f64 v[10:11], v[8:9], v[6:7]",
+        "v_fma_f64 v[4:5], -v[4:5], v[10:11], v[8:9]",
+        "v_div_fmas_f64 v[4:5], v[4:5], v[6:7], v[10:11]",
+        "v_div_fixup_f64 v[12:13], v[4:5], v[2:3], v[0:1]",
+        "v_cvt_i32_f64 v14, v[12:13]",
+        "v_cvt_f64_i32 v[16:17], v14",
+    ]
     regs = dict(zip((0, 1), f64(1.0))) | dict(zip((2, 3), f64(3.0)))
     m = Snippet(lines, vgpr=regs).run()
     assert as_f64(m.st.V[12, 0, 0], m.st.V[13, 0, 0]) == 1.0 / 3.0
@@ -169,9 +174,10 @@ def test_div_fixup_special_cases():
 
 def test_compare_writes_lane_mask_and_cmpx_writes_exec():
     lanes = np.arange(32)
-    m = Snippet(["v_cmp_gt_i32 vcc_lo, v1, v2", "v_cmp_class_f32 s4, v3, 3",
-                 "v_cmpx_lt_u32 v1, v2"],
-                vgpr={1: lanes, 2: 16, 3: [NAN if i % 2 else f32(1.0) for i in range(32)]}).run()
+    m = Snippet(
+        ["v_cmp_gt_i32 vcc_lo, v1, v2", "v_cmp_class_f32 s4, v3, 3", "v_cmpx_lt_u32 v1, v2"],
+        vgpr={1: lanes, 2: 16, 3: [NAN if i % 2 else f32(1.0) for i in range(32)]},
+    ).run()
     assert int(m.st.S[106, 0]) == 0xFFFE0000  # lanes 17..31 have v1 > 16
     assert int(m.st.S[4, 0]) == 0xAAAAAAAA  # odd lanes hold NaN (class bits 0|1)
     assert int(m.st.S[126, 0]) == 0x0000FFFF
@@ -179,18 +185,24 @@ def test_compare_writes_lane_mask_and_cmpx_writes_exec():
 
 def test_carry_chain_64bit_add():
     lo = [0xFFFFFFFF] * 16 + [1] * 16
-    m = Snippet(["v_add_co_u32 v0, vcc_lo, v1, v2",
-                 "v_add_co_ci_u32 v3, vcc_lo, v4, v5, vcc_lo"],
-                vgpr={1: lo, 2: 1, 4: 7, 5: 0xFFFFFFFF}).run()
+    m = Snippet(
+        ["v_add_co_u32 v0, vcc_lo, v1, v2", "v_add_co_ci_u32 v3, vcc_lo, v4, v5, vcc_lo"],
+        vgpr={1: lo, 2: 1, 4: 7, 5: 0xFFFFFFFF},
+    ).run()
     assert list(m.st.V[0, 0, :2]) == [0, 0] and int(m.st.V[0, 0, 20]) == 2
     assert int(m.st.V[3, 0, 0]) == 7 and int(m.st.V[3, 0, 20]) == 6
     assert int(m.st.S[106, 0]) == 0xFFFFFFFF
 
 
 def test_v_mad_u64_u32_and_64bit_shift():
-    m = Snippet(["v_mad_u64_u32 v[0:1], null, v2, v3, v[4:5]", "v_lshlrev_b64 v[6:7], 40, v[4:5]",
-                 "v_ashrrev_i64 v[8:9], 63, v[10:11]"],
-                vgpr={2: 0xFFFFFFFF, 3: 0xFFFFFFFF, 4: 5, 5: 0, 10: 0, 11: 0x80000000}).run()
+    m = Snippet(
+        [
+            "v_mad_u64_u32 v[0:1], null, v2, v3, v[4:5]",
+            "v_lshlrev_b64 v[6:7], 40, v[4:5]",
+            "v_ashrrev_i64 v[8:9], 63, v[10:11]",
+        ],
+        vgpr={2: 0xFFFFFFFF, 3: 0xFFFFFFFF, 4: 5, 5: 0, 10: 0, 11: 0x80000000},
+    ).run()
     value = int(m.st.V[0, 0, 0]) | (int(m.st.V[1, 0, 0]) << 32)
     assert value == 0xFFFFFFFF * 0xFFFFFFFF + 5
     assert int(m.st.V[7, 0, 0]) == 5 << 8 and int(m.st.V[6, 0, 0]) == 0
@@ -221,8 +233,9 @@ SALU_CASES = [  # (lines, sgprs, register, expected, expected SCC or None)
 ]
 
 
-@pytest.mark.parametrize("lines,sgpr,reg,expect,scc", SALU_CASES,
-                         ids=[" ; ".join(c[0]) for c in SALU_CASES])
+@pytest.mark.parametrize(
+    "lines,sgpr,reg,expect,scc", SALU_CASES, ids=[" ; ".join(c[0]) for c in SALU_CASES]
+)
 def test_salu(lines, sgpr, reg, expect, scc):
     m = Snippet(lines, sgpr=sgpr).run()
     if reg is not None:
@@ -232,8 +245,14 @@ def test_salu(lines, sgpr, reg, expect, scc):
 
 
 def test_branches_and_exec_divergence():
-    lines = ["v_cmpx_gt_u32 16, v0", "s_cbranch_execz 2", "v_mov_b32 v1, 7", "s_nop 0",
-             "s_mov_b32 exec_lo, -1", "v_add_nc_u32 v1, v1, 1"]
+    lines = [
+        "v_cmpx_gt_u32 16, v0",
+        "s_cbranch_execz 2",
+        "v_mov_b32 v1, 7",
+        "s_nop 0",
+        "s_mov_b32 exec_lo, -1",
+        "v_add_nc_u32 v1, v1, 1",
+    ]
     m = Snippet(lines, vgpr={0: np.arange(32), 1: 0}).run()
     assert list(m.st.V[1, 0]) == [8] * 16 + [1] * 16
 
@@ -241,14 +260,28 @@ def test_branches_and_exec_divergence():
 def test_global_memory_load_store_and_atomics():
     buf = np.zeros(64, np.uint32)
     base = buf.ctypes.data
-    lines = ["global_store_b32 v[0:1], v2, off", "global_load_b32 v3, v[0:1], off offset:0",
-             "global_atomic_add_u32 v4, v[5:6], v7, off glc",
-             "global_atomic_cmpswap_b32 v8, v[5:6], v[9:10], off offset:4 glc"]
+    lines = [
+        "global_store_b32 v[0:1], v2, off",
+        "global_load_b32 v3, v[0:1], off offset:0",
+        "global_atomic_add_u32 v4, v[5:6], v7, off glc",
+        "global_atomic_cmpswap_b32 v8, v[5:6], v[9:10], off offset:4 glc",
+    ]
     addr = base + 4 * np.arange(32)
     target = base + 200
-    m = Snippet(lines, vgpr={0: addr & 0xFFFFFFFF, 1: addr >> 32, 2: np.arange(32) * 3,
-                             5: target & 0xFFFFFFFF, 6: target >> 32, 7: 1, 9: 99, 10: 0},
-                buffers=[buf]).run()
+    m = Snippet(
+        lines,
+        vgpr={
+            0: addr & 0xFFFFFFFF,
+            1: addr >> 32,
+            2: np.arange(32) * 3,
+            5: target & 0xFFFFFFFF,
+            6: target >> 32,
+            7: 1,
+            9: 99,
+            10: 0,
+        },
+        buffers=[buf],
+    ).run()
     assert list(buf[:32]) == list(np.arange(32) * 3)
     assert list(m.st.V[3, 0]) == list(np.arange(32) * 3)
     assert sorted(m.st.V[4, 0]) == list(range(32)) and buf[50] == 32
@@ -261,19 +294,38 @@ def test_out_of_bounds_is_a_fault_naming_the_address():
     buf = np.zeros(4, np.uint32)
     addr = buf.ctypes.data + 16
     with pytest.raises(Fault) as info:
-        Snippet(["global_load_b32 v0, v[1:2], off"],
-                vgpr={1: addr & 0xFFFFFFFF, 2: addr >> 32}, buffers=[buf]).run()
+        Snippet(
+            ["global_load_b32 v0, v[1:2], off"],
+            vgpr={1: addr & 0xFFFFFFFF, 2: addr >> 32},
+            buffers=[buf],
+        ).run()
     assert info.value.address == addr and info.value.kind == "memory"
 
 
 def test_lds_and_bpermute():
-    lines = ["ds_store_b32 v0, v1", "ds_load_b32 v2, v3", "ds_add_u32 v4, v5",
-             "ds_load_b32 v6, v4", "ds_bpermute_b32 v7, v8, v1",
-             "ds_store_2addr_b32 v9, v1, v5 offset0:2 offset1:3",
-             "ds_load_2addr_b32 v[10:11], v9 offset0:2 offset1:3"]
+    lines = [
+        "ds_store_b32 v0, v1",
+        "ds_load_b32 v2, v3",
+        "ds_add_u32 v4, v5",
+        "ds_load_b32 v6, v4",
+        "ds_bpermute_b32 v7, v8, v1",
+        "ds_store_2addr_b32 v9, v1, v5 offset0:2 offset1:3",
+        "ds_load_2addr_b32 v[10:11], v9 offset0:2 offset1:3",
+    ]
     lanes = np.arange(32)
-    m = Snippet(lines, vgpr={0: lanes * 4, 1: lanes + 100, 3: (31 - lanes) * 4, 4: 256, 5: 2,
-                             8: ((lanes + 1) % 32) * 4, 9: 512}, lds_bytes=1024).run()
+    m = Snippet(
+        lines,
+        vgpr={
+            0: lanes * 4,
+            1: lanes + 100,
+            3: (31 - lanes) * 4,
+            4: 256,
+            5: 2,
+            8: ((lanes + 1) % 32) * 4,
+            9: 512,
+        },
+        lds_bytes=1024,
+    ).run()
     assert list(m.st.V[2, 0]) == list(131 - lanes)
     assert int(m.st.V[6, 0, 0]) == 64
     assert list(m.st.V[7, 0]) == list((lanes + 1) % 32 + 100)
@@ -282,19 +334,27 @@ def test_lds_and_bpermute():
 
 def test_lds_compare_store_one_winner_per_address():
     lanes = np.arange(32)
-    m = Snippet(["ds_store_b32 v0, v1", "ds_cmpstore_rtn_b32 v2, v0, v3, v4",
-                 "ds_load_b32 v5, v0"],
-                vgpr={0: 0, 1: 7, 3: lanes + 100, 4: 7}, lds_bytes=64).run()
+    m = Snippet(
+        ["ds_store_b32 v0, v1", "ds_cmpstore_rtn_b32 v2, v0, v3, v4", "ds_load_b32 v5, v0"],
+        vgpr={0: 0, 1: 7, 3: lanes + 100, 4: 7},
+        lds_bytes=64,
+    ).run()
     # every lane targets the same word: lane 0 swaps 7 -> 100, the others see 100 and fail
     assert int(m.st.V[2, 0, 0]) == 7 and set(m.st.V[2, 0, 1:]) == {100}
     assert int(m.st.V[5, 0, 0]) == 100
 
 
 def test_mixed_precision_fma_writes_the_selected_half():
-    m = Snippet(["v_fma_mixlo_f16 v4, v6, s4, v7", "v_fma_mixhi_f16 v4, v6, s1, v5",
-                 "v_pk_mul_f16 v8, 0.5, v9", "v_pk_mul_f16 v10, 0x3400, v9 op_sel_hi:[0,1]"],
-                vgpr={6: f32(2.0), 7: f32(1.0), 5: f32(0.5), 9: 0x44004000},
-                sgpr={4: f32(3.0), 1: f32(4.0)}).run()
+    m = Snippet(
+        [
+            "v_fma_mixlo_f16 v4, v6, s4, v7",
+            "v_fma_mixhi_f16 v4, v6, s1, v5",
+            "v_pk_mul_f16 v8, 0.5, v9",
+            "v_pk_mul_f16 v10, 0x3400, v9 op_sel_hi:[0,1]",
+        ],
+        vgpr={6: f32(2.0), 7: f32(1.0), 5: f32(0.5), 9: 0x44004000},
+        sgpr={4: f32(3.0), 1: f32(4.0)},
+    ).run()
     assert int(m.st.V[4, 0, 0]) == 0x48404700  # hi 8.5, lo 7.0
     assert int(m.st.V[8, 0, 0]) == 0x40003C00  # (4, 2) * 0.5
     assert int(m.st.V[10, 0, 0]) == 0x3C003800  # (4, 2) * 0.25
@@ -302,11 +362,15 @@ def test_mixed_precision_fma_writes_the_selected_half():
 
 def test_dpp_lane_permutations():
     lanes = np.arange(32)
-    m = Snippet(["v_mov_b32_dpp v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1",
-                 "v_add_nc_u32_dpp v2, v1, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
-                 "v_mov_b32_dpp v4, v1 dpp8:[7,6,5,4,3,2,1,0]",
-                 "v_mov_b32_dpp v5, v1 row_shl:1 row_mask:0x1 bank_mask:0xf"],
-                vgpr={1: lanes, 3: 1000, 5: 77}).run()
+    m = Snippet(
+        [
+            "v_mov_b32_dpp v0, v1 row_shr:1 row_mask:0xf bank_mask:0xf bound_ctrl:1",
+            "v_add_nc_u32_dpp v2, v1, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
+            "v_mov_b32_dpp v4, v1 dpp8:[7,6,5,4,3,2,1,0]",
+            "v_mov_b32_dpp v5, v1 row_shl:1 row_mask:0x1 bank_mask:0xf",
+        ],
+        vgpr={1: lanes, 3: 1000, 5: 77},
+    ).run()
     shr = [0 if i % 16 == 0 else i - 1 for i in lanes]
     assert list(m.st.V[0, 0]) == shr
     assert list(m.st.V[2, 0]) == [(i ^ 1) + 1000 for i in lanes]
@@ -317,12 +381,17 @@ def test_dpp_lane_permutations():
 
 def test_relative_vgpr_moves_and_row_permutes():
     lanes = np.arange(32)
-    m = Snippet(["v_movrels_b32 v0, v10", "v_movreld_b32 v20, v1",
-                 "v_permlanex16_b32 v2, v3, 0, 0", "v_permlane16_b32 v4, v3, s4, s5",
-                 "v_maxmin_f32 v5, v6, v7, v8"],
-                vgpr={10: 1, 12: 42, 1: 9, 3: lanes + 100, 6: f32(1.0), 7: f32(5.0),
-                      8: f32(3.0)},
-                sgpr={125: 2, 4: 0x76543210, 5: 0xFEDCBA98}).run()
+    m = Snippet(
+        [
+            "v_movrels_b32 v0, v10",
+            "v_movreld_b32 v20, v1",
+            "v_permlanex16_b32 v2, v3, 0, 0",
+            "v_permlane16_b32 v4, v3, s4, s5",
+            "v_maxmin_f32 v5, v6, v7, v8",
+        ],
+        vgpr={10: 1, 12: 42, 1: 9, 3: lanes + 100, 6: f32(1.0), 7: f32(5.0), 8: f32(3.0)},
+        sgpr={125: 2, 4: 0x76543210, 5: 0xFEDCBA98},
+    ).run()
     assert int(m.st.V[0, 0, 0]) == 42 and int(m.st.V[22, 0, 0]) == 9
     assert list(m.st.V[2, 0]) == [116] * 16 + [100] * 16  # lane 0 of the other row
     assert list(m.st.V[4, 0]) == list(lanes + 100)  # identity select within each row

@@ -9,17 +9,31 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from cass.runner.emulator import FAULT_EXIT_CODE, build_hip_program, run_program
 
 pytestmark = pytest.mark.toolchain
 
 PROGRAMS = Path(__file__).parent / "programs"
-SELF_CHECKING = ["vector_add", "reduction", "histogram", "warp_ops", "double_math",
-                 "constant_dynamic", "grids", "streams_events", "jacobi", "math_ops"]
+SELF_CHECKING = [
+    "vector_add",
+    "reduction",
+    "histogram",
+    "warp_ops",
+    "double_math",
+    "constant_dynamic",
+    "grids",
+    "streams_events",
+    "jacobi",
+    "math_ops",
+]
 BUILDS = [(name, "-O2") for name in SELF_CHECKING] + [
-    ("device_printf", "-O2"), ("out_of_bounds", "-O2"), ("vector_add", "-O0"),
-    ("reduction", "-O3"), ("math_ops", "-O3"), ("device_printf", "-O3")]
+    ("device_printf", "-O2"),
+    ("out_of_bounds", "-O2"),
+    ("vector_add", "-O0"),
+    ("reduction", "-O3"),
+    ("math_ops", "-O3"),
+    ("device_printf", "-O3"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -28,15 +42,19 @@ def executables(tmp_path_factory) -> dict[tuple[str, str], Path]:
 
     def build(item):
         name, opt = item
-        return item, build_hip_program(PROGRAMS / f"{name}.hip", out / f"{name}{opt}",
-                                       extra_args=[opt])
+        return item, build_hip_program(
+            PROGRAMS / f"{name}.hip", out / f"{name}{opt}", extra_args=[opt]
+        )
 
     with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
         return dict(pool.map(build, BUILDS))
 
 
-@pytest.mark.parametrize("name,opt", [b for b in BUILDS if b[0] in SELF_CHECKING],
-                         ids=[f"{n}{o}" for n, o in BUILDS if n in SELF_CHECKING])
+@pytest.mark.parametrize(
+    "name,opt",
+    [b for b in BUILDS if b[0] in SELF_CHECKING],
+    ids=[f"{n}{o}" for n, o in BUILDS if n in SELF_CHECKING],
+)
 def test_program_matches_cpu_reference(executables, name, opt):
     run = run_program(executables[(name, opt)], timeout_s=240)
     assert run.exit_code == 0, run.stdout + run.stderr
@@ -51,8 +69,9 @@ def test_device_printf_through_hostcall(executables, opt):
     assert run.exit_code == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0] == "before" and lines[-1] == "after"
-    expected = {f"block {b} thread {t} value {100 + t} {0.5 * t:.2f} ok"
-                for b in range(2) for t in range(3)}
+    expected = {
+        f"block {b} thread {t} value {100 + t} {0.5 * t:.2f} ok" for b in range(2) for t in range(3)
+    }
     assert set(lines[1:-1]) == expected
 
 
@@ -79,9 +98,19 @@ def test_module_api_and_managed_memory(tmp_path):
     from cass.runner.toolchain import hip_clang_command
 
     code_object = tmp_path / "kernel.co"
-    subprocess.run([*hip_clang_command(), "--cuda-device-only", "-O2", "-o", str(code_object),
-                    str(PROGRAMS / "module_kernel.hip")], check=True, capture_output=True,
-                   timeout=300)
+    subprocess.run(
+        [
+            *hip_clang_command(),
+            "--cuda-device-only",
+            "-O2",
+            "-o",
+            str(code_object),
+            str(PROGRAMS / "module_kernel.hip"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     exe = build_hip_program(PROGRAMS / "module_managed.hip", tmp_path / "module_managed")
     run = run_program(exe, [str(code_object)], timeout_s=120)
     assert run.exit_code == 0, run.stdout + run.stderr
@@ -90,18 +119,22 @@ def test_module_api_and_managed_memory(tmp_path):
 
 def test_missing_runtime_function_fails_loudly_by_name(tmp_path):
     src = tmp_path / "texture.hip"
-    src.write_text("#include <hip/hip_runtime.h>\nint main() { hipArray_t a = nullptr;\n"
-                   "  hipFreeArray(a); return 0; }\n")
+    src.write_text(
+        "#include <hip/hip_runtime.h>\nint main() { hipArray_t a = nullptr;\n"
+        "  hipFreeArray(a); return 0; }\n"
+    )
     run = run_program(build_hip_program(src, tmp_path / "texture"), timeout_s=60)
     assert run.exit_code != 0 and "hipFreeArray is not implemented" in run.stderr
 
 
 def test_endless_kernel_hits_its_time_budget(tmp_path):
     src = tmp_path / "spin.hip"
-    src.write_text("#include <hip/hip_runtime.h>\n"
-                   "__global__ void spin(volatile int* f) { while (*f == 0) {} }\n"
-                   "int main() { int* f; hipMalloc(&f, 4); hipMemset(f, 0, 4);\n"
-                   "  spin<<<1, 32>>>(f); hipDeviceSynchronize(); return 0; }\n")
+    src.write_text(
+        "#include <hip/hip_runtime.h>\n"
+        "__global__ void spin(volatile int* f) { while (*f == 0) {} }\n"
+        "int main() { int* f; hipMalloc(&f, 4); hipMemset(f, 0, 4);\n"
+        "  spin<<<1, 32>>>(f); hipDeviceSynchronize(); return 0; }\n"
+    )
     exe = build_hip_program(src, tmp_path / "spin", extra_args=["-O2"])
     env = dict(os.environ, CASS_EMULATOR_KERNEL_TIMEOUT_S="1")
     run = run_program(exe, timeout_s=120, env=env)

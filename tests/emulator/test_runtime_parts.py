@@ -7,7 +7,6 @@ import struct
 
 import numpy as np
 import pytest
-
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator import msgpack
 from cass.runner.emulator.faults import parse_fault_line
@@ -44,9 +43,11 @@ def test_printf_formatting(fmt, args, expect):
 
 
 def test_fault_line_round_trip():
-    line = ('cass-emulator: fault kind=memory kernel=_Z1kPi workgroup=(1,2,0) wave=3 lane=7 '
-            'pc=0x1700 instruction="global_store_b32 v[0:1], v2, off" address=0x10 '
-            'message="store of 4 bytes outside every allocation"')
+    line = (
+        "cass-emulator: fault kind=memory kernel=_Z1kPi workgroup=(1,2,0) wave=3 lane=7 "
+        'pc=0x1700 instruction="global_store_b32 v[0:1], v2, off" address=0x10 '
+        'message="store of 4 bytes outside every allocation"'
+    )
     report = parse_fault_line(line)
     assert report["workgroup"] == "(1,2,0)" and report["lane"] == "7"
     assert report["instruction"] == "global_store_b32 v[0:1], v2, off"
@@ -54,14 +55,16 @@ def test_fault_line_round_trip():
 
 
 def test_msgpack_reader():
-    blob = bytes([0x82, 0xA1, 0x61, 0x93, 0x01, 0xCD, 0x01, 0x00, 0xC3, 0xA1, 0x62, 0xCB]) + \
-        struct.pack(">d", 1.5)
+    blob = bytes(
+        [0x82, 0xA1, 0x61, 0x93, 0x01, 0xCD, 0x01, 0x00, 0xC3, 0xA1, 0x62, 0xCB]
+    ) + struct.pack(">d", 1.5)
     assert msgpack.unpack(blob) == {"a": [1, 256, True], "b": 1.5}
 
 
 def test_allocation_table_and_nearest():
-    table = mem.AllocationTable([mem.Region(0x1000, 256, "hipMalloc #1"),
-                                 mem.Region(0x3000, 16, "hipMalloc #2")])
+    table = mem.AllocationTable(
+        [mem.Region(0x1000, 256, "hipMalloc #1"), mem.Region(0x3000, 16, "hipMalloc #2")]
+    )
     assert table.first_bad(np.array([0x1000, 0x10FC], np.uint64), 4) == -1
     assert table.first_bad(np.array([0x1000, 0x10FD], np.uint64), 4) == 1
     assert table.first_bad(np.array([0x2000], np.uint64), 1) == 0
@@ -72,11 +75,17 @@ def test_allocation_table_and_nearest():
 def test_atomics_serialise_lanes_sharing_an_address():
     arena = np.zeros(16, np.uint8)
     lanes = np.array([0, 0, 4, 0], np.int64)
-    old = mem.atomic(arena, lanes, lambda o, s: o + s, [np.array([1, 2, 3, 4], np.uint32)],
-                     False, "add_u32")
+    old = mem.atomic(
+        arena, lanes, lambda o, s: o + s, [np.array([1, 2, 3, 4], np.uint32)], False, "add_u32"
+    )
     assert list(old) == [0, 1, 0, 3] and list(arena.view(np.uint32)[:2]) == [7, 3]
-    swapped = mem.atomic(arena, np.array([0, 0], np.int64), None,
-                         [np.array([9, 10], np.uint32), np.array([7, 9], np.uint32)], False,
-                         "cmpswap_b32")
+    swapped = mem.atomic(
+        arena,
+        np.array([0, 0], np.int64),
+        None,
+        [np.array([9, 10], np.uint32), np.array([7, 9], np.uint32)],
+        False,
+        "cmpswap_b32",
+    )
     # lane 0 swaps 7 -> 9; lane 1 then sees 9 (its comparand) and swaps in 10
     assert list(swapped) == [7, 9] and arena.view(np.uint32)[0] == 10
