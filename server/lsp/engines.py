@@ -51,6 +51,11 @@ def get_engine(name: str, model: str = "") -> Engine:
         raise CassError(
             f"no engine named {name!r} is available in this cass (available: {available})"
         )
+    if name == "model" and not model:
+        raise CassError(
+            "the model engine needs a model: set cass.model.path (a .gguf file or a checkpoint "
+            "folder) or cass.model.serverUrl, or choose the rules engine (cass.engine)"
+        )
     key = (name, model if name in MODEL_ENGINES else "")
     with _lock:
         if key in _instances:

@@ -84,7 +84,7 @@ async def test_engine_that_fails_to_load(
     selection = {"start": {"line": 19, "character": 0}, "end": {"line": 21, "character": 0}}
     result = await run_command(bare, "cass.portSelectionToNewDocument", uri, selection)
     assert result["status"] == "error", result
-    assert "model" in result["message"]
+    assert "broken.gguf" in result["message"] and "GGUF" in result["message"]
     assert await diagnostics_of(bare, uri)  # the rules engine's findings go on regardless
     await still_serving(bare, project)
     await bare.shutdown_session()
@@ -124,3 +124,18 @@ async def test_turning_diagnostics_off_and_on(vscode: LanguageClient, project: P
     vscode._configuration[""] = {"cass": {"diagnostics": {"enable": True}}}
     vscode.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings=None))
     await wait_for(lambda: bool(vscode.diagnostics[uri]), what="diagnostics to return")
+
+
+async def test_model_engine_without_a_model_names_the_settings(
+    bare: LanguageClient, project: Path
+) -> None:
+    await start(bare, "vscode", project, {"engine": "model"})
+    uri = open_file(bare, project / "src" / "saxpy.cu")
+    selection = {"start": {"line": 19, "character": 0}, "end": {"line": 21, "character": 0}}
+    result = await run_command(bare, "cass.portSelectionToNewDocument", uri, selection)
+    assert result["status"] == "error"
+    assert (
+        "set cass.model.path" in result["message"] and "cass.model.serverUrl" in result["message"]
+    )
+    await still_serving(bare, project)
+    await bare.shutdown_session()
