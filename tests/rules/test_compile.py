@@ -1,65 +1,65 @@
-"""Every example and benchmark program, once ported, compiles for gfx1100 (host and device) with
-clang-16 against Debian's HIP 5.2 headers; golden snippets are also compiled to objects."""
+"""Ported programs compile for gfx1100 (host and device) with clang-16 against Debian's HIP 5.2
+headers. Every benchmark and example program is ported here (no error diagnostics except the
+known gaps); a sample — the examples plus the first program of each benchmark domain — is
+compiled, to keep the suite fast. `benchmarks/bench_rules_port_tasks.py` compiles all of them."""
 
 from __future__ import annotations
 
-import concurrent.futures
-import os
 from pathlib import Path
 
 import pytest
 from cass.models.engine import Target
-from cass.models.rules import port_unit
-from cass.runner.diagnostics import Severity
+from cass.models.rules.corpus import port_and_check, port_program
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = sorted((ROOT / "models" / "bench" / "tasks").rglob("*.cu")) + sorted(
-    (ROOT / "examples").rglob("*.cu")
-)
-# Libraries Debian does not package (so nothing here can compile against them), and programs whose
-# port is reported as needing a newer HIP than 5.2: the port must name the gap at its line.
-NOT_PACKAGED = {"hipcub/hipcub.hpp": "hipCUB", "thrust/": "rocThrust"}
-NEEDS_NEWER_HIP = {"unified_addressing_copies"}
+TASKS = ROOT / "models" / "bench" / "tasks"
+EXAMPLES = sorted((ROOT / "examples").rglob("*.cu"))
+PROGRAMS = sorted(TASKS.rglob("*.cu")) + EXAMPLES
+# Programs using APIs HIP 5.2 lacks: the port must report them at their line (program folder -> codes).
+KNOWN_GAPS = {
+    "unified_addressing_copies": {
+        "CASS011"
+    },  # cudaPointerAttributes .type, cudaMemoryTypeManaged: HIP 6.0
+    "hmac_sha1_uva": {"CASS011"},  # cudaPointerAttributes: HIP 6.0
+    "tree_depth_recursion": {"CASS010"},  # cudaDeviceSetLimit(cudaLimitStackSize): not in HIP 5.2
+}
 
 pytestmark = pytest.mark.toolchain
 
 
-def _port(path: Path, tmp: Path) -> tuple[Path, list]:
-    unit = port_unit(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)), Target())
-    out = tmp / (str(path.relative_to(ROOT)).replace(os.sep, "__")[:-3] + ".hip")
-    out.write_text(unit.render(), encoding="utf-8", newline="")
-    return out, [d for d in unit.diagnostics if d.severity is Severity.ERROR]
+def _sample() -> list[Path]:
+    firsts = []
+    for domain in sorted(p for p in TASKS.iterdir() if p.is_dir()):
+        programs = sorted(domain.rglob("*.cu"))
+        firsts += programs[:1]
+    return EXAMPLES + firsts
 
 
-def _missing_library(text: str) -> str | None:
-    return next(
-        (lib for header, lib in NOT_PACKAGED.items() if f"#include <{header}" in text), None
-    )
-
-
-def test_every_program_ports_and_compiles_for_gfx1100(tmp_path, hip_compile):
+def test_every_program_ports_without_errors(tmp_path):
     assert len(PROGRAMS) >= 5
-    jobs, outcomes = [], {}
+    failures = {}
     for program in PROGRAMS:
-        out, errors = _port(program, tmp_path)
-        name = program.parent.name if program.name == "main.cu" else program.stem
-        if name in NEEDS_NEWER_HIP:
-            assert errors and {e.code for e in errors} <= {"CASS011"}, errors
-            continue
-        assert not errors, [e.render() for e in errors]
-        library = _missing_library(out.read_text())
-        if library:
-            outcomes[name] = f"needs {library} (not packaged by Debian)"
-            continue
-        jobs.append((name, out))
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        results = dict(
-            zip([n for n, _ in jobs], pool.map(lambda j: hip_compile(j[1], "-fsyntax-only"), jobs))
-        )
-    failures = {n: r.stderr[-1500:] for n, r in results.items() if r.returncode != 0}
-    assert not failures, failures
-    compiled = len(results)
-    assert compiled >= 0.9 * len(PROGRAMS), (compiled, outcomes)
+        _, errors = port_program(program, ROOT, tmp_path, Target())
+        if program.parent.name in KNOWN_GAPS:
+            codes = {e.rsplit("[", 1)[1].rstrip("]") for e in errors}
+            assert codes == KNOWN_GAPS[program.parent.name], errors
+        elif errors:
+            failures[str(program.relative_to(ROOT))] = errors
+    assert not failures
+
+
+def test_sampled_ports_compile_for_gfx1100(tmp_path, hip_compile):
+    sample = [p for p in _sample() if p.parent.name not in KNOWN_GAPS]
+    outcomes = port_and_check(
+        sample, ROOT, tmp_path, lambda path: hip_compile(path, "-fsyntax-only")
+    )
+    failed = {
+        str(o.program.relative_to(ROOT)): o.detail
+        for o in outcomes
+        if o.status in ("compile-error", "reported")
+    }
+    assert not failed
+    assert sum(o.status == "compiles" for o in outcomes) >= 0.8 * len(sample)
 
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.cu"))
