@@ -326,7 +326,7 @@ def _ds_2addr(ins, kind, suffix):
             mask = m.st.exec_mask(g)
             if not mask.any():
                 return
-            base = m.st.V[addr.index, g.idx]
+            base = m.st.V[addr.index, g.idx].copy()  # the loads may overwrite the address
             for i, o in enumerate((off0, off1)):
                 vals = m.lds_access(base + U32(o), mask, elem, "load", g)
                 for d, v in enumerate(vals):

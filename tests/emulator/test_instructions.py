@@ -332,6 +332,16 @@ def test_lds_and_bpermute():
     assert int(m.st.V[11, 0, 0]) == 2
 
 
+def test_lds_two_address_load_into_its_own_address_register():
+    lanes = np.arange(32)
+    m = Snippet(
+        ["ds_store_2addr_b32 v0, v1, v2 offset1:1", "ds_load_2addr_b32 v[0:1], v0 offset1:1"],
+        vgpr={0: lanes * 8, 1: lanes + 500, 2: lanes + 900},
+        lds_bytes=512,
+    ).run()
+    assert list(m.st.V[0, 0]) == list(lanes + 500) and list(m.st.V[1, 0]) == list(lanes + 900)
+
+
 def test_lds_compare_store_one_winner_per_address():
     lanes = np.arange(32)
     m = Snippet(
