@@ -2,13 +2,13 @@
 lane of the same 16-lane row (DPP16: quad_perm, row_shl/shr/ror, row_mirror, row_half_mirror,
 row_share, row_xmask) or 8-lane group (DPP8), with row_mask/bank_mask write masks and bound_ctrl.
 
-The plain instruction's handler runs with src0 replaced by the permuted values and EXEC narrowed to
-the lanes DPP lets write; both are restored afterwards."""
+The plain instruction's handler runs with src0 redirected to the machine's spare VGPR row (v[-1])
+holding the permuted values, and EXEC narrowed to the lanes DPP lets write (restored after)."""
 
 from __future__ import annotations
 
 import numpy as np
-from cass.runner.emulator.decode import Instruction
+from cass.runner.emulator.decode import Instruction, Operand
 from cass.runner.emulator.state import EXEC, U32, Group, pack_lanes
 
 LANES = np.arange(32)
@@ -66,15 +66,12 @@ def compile_dpp(ins: Instruction):
     src = source_lanes(ins.modifiers)
     if src is None or len(ins.operands) < 2 or ins.operands[1].kind != "v":
         return None
-    plain = Instruction(
-        ins.pc,
-        ins.size,
-        ins.words,
-        ins.text,
-        ins.mnemonic.removesuffix("_dpp"),
-        ins.operands,
-        {k: v for k, v in ins.modifiers.items() if k not in _DPP_KEYS},
-    )
+    src0_op = ins.operands[1]
+    spare = Operand("v", -1, 1, neg=src0_op.neg, abs=src0_op.abs, text=f"dpp({src0_op.text})")
+    kept = {k: v for k, v in ins.modifiers.items() if k not in _DPP_KEYS}
+    operands = [ins.operands[0], spare, *ins.operands[2:]]
+    name = ins.mnemonic.removesuffix("_dpp")
+    plain = Instruction(ins.pc, ins.size, ins.words, ins.text, name, operands, kept)
     inner = compile_vector(plain)
     if inner is None:
         return None
@@ -85,8 +82,7 @@ def compile_dpp(ins: Instruction):
     ).astype(bool)
     bound_zero = "bound_ctrl" in ins.modifiers  # printed only when the BC bit is set
     fetch_inactive = ins.modifiers.get("fi", "0") not in ("0",)
-    src0 = ins.operands[1].index
-    dst = ins.operands[0]
+    src0 = src0_op.index
 
     def run(m, g):
         st = m.st
@@ -97,18 +93,13 @@ def compile_dpp(ins: Instruction):
         readable = np.broadcast_to(src >= 0, (g.k, 32))
         if not fetch_inactive:
             readable = readable & np.take_along_axis(active, index, axis=1)
-        permuted = np.where(readable, fetched, U32(0))
         writes = active & enabled & (readable | bound_zero)
-        old_src, old_exec = values.copy(), st.S[EXEC, g.idx].copy()
-        st.V[src0, g.idx] = permuted
+        old_exec = st.S[EXEC, g.idx].copy()
+        st.V[-1, g.idx] = np.where(readable, fetched, U32(0))
         st.swrite(EXEC, g, pack_lanes(writes))
         try:
             inner(m, Group(g.idx, g.k, g.full))
         finally:
-            if dst.kind == "v" and dst.index == src0:
-                st.V[src0, g.idx] = np.where(writes, st.V[src0, g.idx], old_src)
-            else:
-                st.V[src0, g.idx] = old_src
             st.swrite(EXEC, g, old_exec)
 
     return run

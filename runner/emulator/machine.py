@@ -50,7 +50,7 @@ class Machine:
     ) -> None:
         self.program, self.kernel, self.table = program, kernel, table
         nv = max(kernel.vgpr_count, program.max_vgpr + 1, 1)
-        self.st = WaveState(waves, nv)
+        self.st = WaveState(waves, nv + 1)  # the last row (v[-1]) holds DPP-permuted sources
         self.wave_wg = np.zeros(waves, np.int64)
         self.wg_count = wg_count
         self.waves_per_group = max(1, waves // max(wg_count, 1))
@@ -117,7 +117,11 @@ class Machine:
 
     def step(self, pc: int, g: Group):
         """Execute one instruction for group `g`; returns (instruction, changes control flow)."""
-        ins, handler = self.program.at(pc)
+        try:
+            ins, handler = self.program.at(pc)
+        except Exception as exc:  # a decoder defect: still a located report
+            self.current = (pc, None, g)
+            raise Fault("internal", f"emulator error {type(exc).__name__}: {exc}") from exc
         self.current = (pc, ins, g)
         if self.trace is not None:
             self._trace(pc, ins, g)

@@ -378,8 +378,9 @@ def test_dpp_lane_permutations():
             "v_add_nc_u32_dpp v2, v1, v3 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
             "v_mov_b32_dpp v4, v1 dpp8:[7,6,5,4,3,2,1,0]",
             "v_mov_b32_dpp v5, v1 row_shl:1 row_mask:0x1 bank_mask:0xf",
+            "v_or_b32_dpp v6, v6, v6 row_shl:1 row_mask:0xf bank_mask:0xf bound_ctrl:1",
         ],
-        vgpr={1: lanes, 3: 1000, 5: 77},
+        vgpr={1: lanes, 3: 1000, 5: 77, 6: 1 << lanes},
     ).run()
     shr = [0 if i % 16 == 0 else i - 1 for i in lanes]
     assert list(m.st.V[0, 0]) == shr
@@ -387,6 +388,9 @@ def test_dpp_lane_permutations():
     assert list(m.st.V[4, 0]) == [(i & ~7) + 7 - (i & 7) for i in lanes]
     # row 1 masked off; lane 15 has no source (no bound_ctrl): both keep their old value
     assert list(m.st.V[5, 0]) == [i + 1 for i in range(15)] + [77] * 17
+    # src1 is the unpermuted register even when it is the same VGPR as src0
+    pairs = [(1 << i) | ((1 << (i + 1)) if i % 16 != 15 else 0) for i in lanes]
+    assert list(m.st.V[6, 0]) == [p & 0xFFFFFFFF for p in pairs]
 
 
 def test_relative_vgpr_moves_and_row_permutes():
