@@ -147,6 +147,15 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
         ),
     ),
     (
+        "CASS032",
+        E,
+        "warpSize used as a constant expression",
+        (
+            "From HIP 7.0 `warpSize` is no longer `constexpr`; array bounds and template arguments "
+            "using it do not compile. Use a constant (64 is safe on every target) or query it at run time."
+        ),
+    ),
+    (
         "CASS040",
         I,
         "__CUDA_ARCH__ guard rewritten",

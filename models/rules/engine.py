@@ -34,6 +34,8 @@ PIPELINE: tuple[Pass, ...] = (
     checks.report_lex_problems,
     checks.check_launch_brackets,
     checks.report_unportable,
+    checks.check_constant_warp_size,
+    checks.map_thrust_execution_policy,
     ptx.translate_inline_ptx,
     preprocessor.rewrite_cuda_macros,
     signatures.rewrite_graph_instantiate,

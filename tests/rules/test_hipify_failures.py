@@ -268,8 +268,23 @@ CASES = [
         None,
         [],
     ),
+    (
+        "legacy __ballot truncated",
+        "__device__ int f(int p){ unsigned m = __ballot(p); return __popc(m); }",
+        "unsigned long long m = __ballot(p); return __popcll(m);",
+        None,
+        ["CASS022"],
+    ),
+    (
+        "thrust policy",
+        "#include <thrust/sort.h>\nvoid f(int* p, cudaStream_t s){ thrust::sort(thrust::cuda::par.on(s), p, p + 4); }",
+        "thrust::hip::par.on(s)",
+        None,
+        [],
+    ),
+    ("warpSize constant on HIP 7", "__global__ void k(){ __shared__ float s[warpSize]; }", None, None, ["CASS032"]),
 ]
-HIP_VERSIONS = {"bf16 on 6.0": "6.0"}
+HIP_VERSIONS = {"bf16 on 6.0": "6.0", "warpSize constant on HIP 7": "7.0"}
 WAVE64 = {"lane & 31 on wave64", "smem[32] on wave64"}
 
 

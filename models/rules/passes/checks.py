@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from cass.models.rules.tables import parse_version
 from cass.models.rules.unit import Unit
 
 
@@ -39,6 +40,37 @@ def check_launch_brackets(unit: Unit) -> None:
                 f"`{name}<<<...>>>` launches a kernel from device code (dynamic parallelism), "
                 "which HIP does not support; launch it from the host or inline the work",
             )
+
+
+def check_constant_warp_size(unit: Unit) -> None:
+    """HIP 7 made `warpSize` a run-time value: `T a[warpSize]`, `f<warpSize>()` stop compiling."""
+    if parse_version(unit.target.hip_version) < (7, 0):
+        return
+    for i in unit.positions(("warpSize",)):
+        prev, nxt = unit.prev_text(i), unit.next_text(i)
+        if (prev == "[" and nxt == "]") or (
+            prev in ("<", ",") and nxt in (">", ",") and unit.code[i].pp == -1
+        ):
+            tok = unit.code[i]
+            unit.report(
+                "CASS032",
+                tok.start,
+                tok.end,
+                "`warpSize` as a constant expression does not compile "
+                f"with HIP {unit.target.hip_version}; use a constant or a run-time size",
+            )
+
+
+def map_thrust_execution_policy(unit: Unit) -> None:
+    """`thrust::cuda::par.on(s)` -> `thrust::hip::par.on(s)` (rocThrust's policy namespace)."""
+    for i in unit.positions(("cuda",)):
+        if (
+            unit.prev_text(i) == "::"
+            and unit.prev_text(i, 2) == "thrust"
+            and unit.next_text(i) == "::"
+        ):
+            tok = unit.code[i]
+            unit.replace(tok.start, tok.end, "hip")
 
 
 def _once_per_line(unit: Unit, code: str, tok_start: int, seen: set[tuple[str, int]]) -> bool:
