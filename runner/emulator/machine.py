@@ -53,6 +53,7 @@ class Machine:
         self.st = WaveState(waves, nv + 1)  # the last row (v[-1]) holds DPP-permuted sources
         self.wave_wg = np.zeros(waves, np.int64)
         self.wg_count = wg_count
+        self.gws_target = 1
         self.waves_per_group = max(1, waves // max(wg_count, 1))
         self.lds_bytes = lds_bytes
         self.lds = np.zeros(max(wg_count * ((lds_bytes + 7) & ~7), 8), np.uint8)
@@ -90,7 +91,7 @@ class Machine:
         """The next group: every runnable wave at the lowest PC (now and then the highest)."""
         st = self.st
         while True:
-            runnable = st.alive & ~st.barrier
+            runnable = st.alive & ~st.barrier & ~st.gws
             if runnable.any():
                 break
             if not st.alive.any():
@@ -152,7 +153,11 @@ class Machine:
         pending = np.bincount(self.wave_wg[st.alive & ~st.barrier], minlength=self.wg_count)
         release = st.barrier & (pending[self.wave_wg] == 0)
         st.barrier[release] = False
-        return bool(release.any())
+        released = bool(release.any())
+        if st.gws.any() and int(st.gws.sum()) >= self.gws_target:
+            st.gws[:] = False
+            released = True
+        return released
 
     def waves_of(self, g: Group) -> np.ndarray:
         return np.arange(self.st.W) if g.full else g.idx

@@ -252,6 +252,8 @@ def compile_ds(ins):
     off = int(ins.modifiers.get("offset", "0") or 0, 0)
     if op == "ds_bpermute_b32":
         return _bpermute(ins, off)
+    if op in ("ds_gws_init", "ds_gws_barrier"):
+        return _gws(ins, op, off)
     if op in ("ds_swizzle_b32", "ds_permute_b32"):
         return None
     if kind in ("load", "store") and suffix.startswith("2addr"):
@@ -343,6 +345,24 @@ def _ds_2addr(ins, kind, suffix):
         base = m.st.V[addr.index, g.idx]
         for o, d in ((off0, d0), (off1, d1)):
             m.lds_access(base + U32(o), mask, elem, "store", g, _store_data(m, g, d, elem, mask))
+
+    return run
+
+
+def _gws(ins, op, off):
+    """Global wave sync (cooperative-groups grid.sync): ds_gws_barrier waits until the number
+    of waves given by the data operand (+1, + offset) have arrived, across the whole grid."""
+    data = ins.operands[0]
+
+    def run(m, g):
+        mask = m.st.exec_mask(g)
+        first = np.where(mask.any(axis=1), mask.argmax(axis=1), 0)
+        count = int(m.st.V[data.index, g.idx][np.arange(g.k), first].max()) + off + 1
+        if op == "ds_gws_init":
+            return
+        m.gws_target = count
+        m.st.gws[g.idx] = True
+        m._release_barriers()
 
     return run
 

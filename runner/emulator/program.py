@@ -14,6 +14,7 @@ from cass.runner.emulator.state import Fault
 
 FLOW_OPS = {
     "s_branch",
+    "ds_gws_barrier",
     "s_endpgm",
     "s_barrier",
     "s_setpc_b64",
@@ -72,6 +73,7 @@ class Program:
         self.handlers: dict[int, object] = {}
         self.flows: dict[int, bool] = {}
         self.max_vgpr = 0
+        self.uses_grid_sync = any(i.op.startswith("ds_gws") for i in self.instructions.values())
         for ins in self.instructions.values():
             for part in (ins, ins.second) if ins.second else (ins,):
                 for o in part.operands:

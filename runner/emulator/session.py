@@ -134,6 +134,8 @@ class Device:
         lds_allocated = -(-lds // LDS_GRANULE) * LDS_GRANULE  # hardware allocates 512-byte granules
         private = desc.private_segment_size + (DYNAMIC_STACK_BYTES if desc.enabled(11) else 0)
         per_batch = batch_size(kernel, dims, program)
+        if program.uses_grid_sync:  # a grid-wide barrier needs every workgroup resident
+            per_batch = dims.groups
         wpg = (dims.threads + 31) // 32
         uses_hostcall = any(a.get(".value_kind") == "hidden_hostcall_buffer" for a in kernel.args)
         hostcall = HostcallBuffer(per_batch * wpg if uses_hostcall else 1)

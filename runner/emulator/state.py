@@ -101,7 +101,7 @@ class WaveState:
         self.PC = np.zeros(waves, np.int64)
         self.alive = np.zeros(waves, bool)
         self.barrier = np.zeros(waves, bool)
-        self.sleeping = np.zeros(waves, bool)
+        self.gws = np.zeros(waves, bool)  # waiting at a grid-wide (GWS) barrier
         self.exec_bool = np.zeros((waves, 32), bool)  # EXEC as lanes, kept in sync by swrite
         self.exec_full = np.zeros(waves, bool)
 

@@ -25,6 +25,7 @@ SELF_CHECKING = [
     "streams_events",
     "jacobi",
     "math_ops",
+    "grid_sync",
 ]
 BUILDS = [(name, "-O2") for name in SELF_CHECKING] + [
     ("device_printf", "-O2"),
