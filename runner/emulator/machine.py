@@ -54,6 +54,9 @@ class Machine:
         self.wave_wg = np.zeros(waves, np.int64)
         self.wg_count = wg_count
         self.gws_target = 1
+        descriptor = getattr(kernel, "descriptor", None)
+        mode = descriptor.denorm_mode if descriptor is not None else 0xF
+        self.set_denorm_mode(mode)
         self.waves_per_group = max(1, waves // max(wg_count, 1))
         self.lds_bytes = lds_bytes
         self.lds = np.zeros(max(wg_count * ((lds_bytes + 7) & ~7), 8), np.uint8)
@@ -136,6 +139,11 @@ class Machine:
         except Exception as exc:  # an emulator defect: still a located report, never a crash
             raise Fault("internal", f"emulator error {type(exc).__name__}: {exc}") from exc
         return ins, self.program.flow(pc)
+
+    def set_denorm_mode(self, mode: int) -> None:
+        """FLOAT_DENORM_MODE: bits 1:0 for f32, 3:2 for f16/f64; 0 flushes inputs and outputs."""
+        self.flush32 = (mode & 3) == 0
+        self.flush64 = ((mode >> 2) & 3) == 0
 
     def _trace(self, pc: int, ins, g: Group) -> None:
         waves = self.waves_of(g)

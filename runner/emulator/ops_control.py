@@ -30,7 +30,6 @@ NOOPS = {
     "s_sethalt",
     "s_incperflevel",
     "s_decperflevel",
-    "s_denorm_mode",
     "s_round_mode",
     "s_setreg_b32",
     "s_setreg_imm32_b32",
@@ -177,12 +176,23 @@ def _clock(ins):
     return run
 
 
+def _denorm_mode(ins):
+    mode = int(ins.operands[0].value) if ins.operands else 0xF
+
+    def run(m, g):
+        m.set_denorm_mode(mode)  # lock-step waves run the same mode switch together
+
+    return run
+
+
 def compile_control(ins):
     op = ins.op
     if op in NOOPS or op.startswith("s_waitcnt"):
         return lambda m, g: None
     if op == "s_branch" or op.startswith("s_cbranch_"):
         return _branch(ins)
+    if op == "s_denorm_mode":
+        return _denorm_mode(ins)
     table = {
         "s_endpgm": lambda: _endpgm,
         "s_barrier": lambda: _barrier,

@@ -47,6 +47,10 @@ def typed(m, op, g, typ, hi=False):
         )
     if typ in ("u24", "i24"):
         typ = "u32"
+    if typ == "f32" and m.flush32:
+        return _flush(raw.view(np.float32))
+    if typ == "f64" and m.flush64:
+        return _flush(raw.view(np.float64))
     return (
         raw.view(_VIEW[typ])
         if raw.dtype.itemsize == np.dtype(_VIEW[typ]).itemsize
@@ -73,7 +77,15 @@ def _to_bits(value, typ):
     return (v & (0xFFFF if width_of(typ) == 16 else 0xFFFFFFFF)).astype(U32)
 
 
+def _flush(x):
+    """Denormals to signed zero (FLOAT_DENORM_MODE flush, e.g. -fgpu-flush-denormals-to-zero)."""
+    tiny = np.finfo(x.dtype).tiny
+    return np.where(np.abs(x) < tiny, np.copysign(x.dtype.type(0), x), x).astype(x.dtype)
+
+
 def write_result(m, g, dst, value, typ, ins, hi=False, mask=None):
+    if (typ == "f32" and m.flush32) or (typ == "f64" and m.flush64):
+        value = _flush(np.asarray(value, np.float32 if typ == "f32" else np.float64))
     if typ in ("f32", "f64", "f16") and "clamp" in ins.modifiers:
         value = np.clip(value, 0, 1)
     omod = ins.modifiers

@@ -141,6 +141,22 @@ def test_f64(text, a, b, expect):
     assert got == expect or (math.isnan(expect) and math.isnan(got))
 
 
+def test_denorm_mode_flushes_f32_inputs_and_outputs():
+    m = Snippet(
+        [
+            "v_add_f32 v0, v1, v2",
+            "s_denorm_mode 0",
+            "v_add_f32 v3, v1, v2",
+            "v_mul_f32 v4, v5, v5",
+            "s_denorm_mode 15",
+            "v_add_f32 v6, v1, v2",
+        ],
+        vgpr={1: DENORM, 2: DENORM, 5: f32(1e-20)},
+    ).run()
+    assert int(m.st.V[0, 0, 0]) == 2 and int(m.st.V[6, 0, 0]) == 2
+    assert int(m.st.V[3, 0, 0]) == 0 and int(m.st.V[4, 0, 0]) == 0
+
+
 def test_f64_conversions_and_division_sequence():
     # 1/3 through the compiler's division expansion: div_scale, rcp, fma chain, fmas, fixup
     lines = [
