@@ -15,7 +15,7 @@ from lsprotocol import types as lsp
 
 from . import engines, mirrors
 from .bridge import LineIndex, fix_edit, fix_from_data, line_ending, minimal_edits, with_line_ending
-from .documents import Snapshot, require_kind, require_size
+from .documents import Snapshot, require_kind, require_size, sass_arch_of
 from .jobs import run_in_child
 from .progress import on_current_text
 from .server import CassServer
@@ -242,6 +242,8 @@ async def translate_sass(server: CassServer, uri: str, selection: lsp.Range | No
     if target is not None:
         _refuse_foreign_assembly(server, target)
     spans: dict[int | None, tuple[int, int]] = {}
+    # a selection rarely holds cuobjdump's "code for sm_NN" line: take it from the whole file
+    sass_target = engines.target_of(server.settings, sass_arch_of(snap.text))
 
     async def compute(current: Snapshot) -> Translation:
         span = (
@@ -249,7 +251,7 @@ async def translate_sass(server: CassServer, uri: str, selection: lsp.Range | No
         )
         spans[current.version] = span
         return await translate(
-            server, "assembly", current.text[span[0] : span[1]], current.name, "lift"
+            server, "assembly", current.text[span[0] : span[1]], current.name, "lift", sass_target
         )
 
     snap, translation = await on_current_text(server, uri, compute, "translating it")

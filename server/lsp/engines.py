@@ -22,8 +22,8 @@ from .settings import Settings
 _CHECKOUT = Path(__file__).resolve().parents[2]
 
 
-def target_of(settings: Settings) -> Target:
-    return Target(gfx_arch=settings.gfx_arch, hip_version=settings.hip_version)
+def target_of(settings: Settings, sass_arch: str | None = None) -> Target:
+    return Target(gfx_arch=settings.gfx_arch, hip_version=settings.hip_version, sass_arch=sass_arch)
 
 
 def _registry() -> Any:
@@ -92,15 +92,20 @@ def translate_source(
     return _run(chosen, request)
 
 
-def translate_assembly(text: str, path: str, settings: Settings) -> Translation:
-    """NVIDIA SASS -> RDNA3 assembly with the `lift` engine."""
+def translate_assembly(
+    text: str, path: str, settings: Settings, target: Target | None = None
+) -> Translation:
+    """NVIDIA SASS -> RDNA3 assembly with the `lift` engine. The SASS architecture comes from
+    `target`, else from the text's "code for sm_NN" line."""
     registry = _registry()
     if "lift" not in getattr(registry, "ENGINES", {}):
         raise CassError(
             "no assembly engine is available: the SASS lifter (engine `lift`) is not installed "
             "in this cass; update cass to translate SASS to RDNA3"
         )
-    target = replace(target_of(settings), sass_arch=sass_arch_of(text))
+    target = target or target_of(settings)
+    if target.sass_arch is None:
+        target = replace(target, sass_arch=sass_arch_of(text))
     request = TranslationRequest(level="assembly", text=text, path=path, target=target)
     return _run(get_engine("lift"), request)
 

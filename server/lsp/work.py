@@ -15,7 +15,8 @@ def translate(
 ) -> tuple[Translation, str]:
     """The translation and the version of the engine that made it (for mirror headers)."""
     if level == "assembly":
-        return engines.translate_assembly(text, path, settings), engines.engine_version("lift")
+        translation = engines.translate_assembly(text, path, settings, target)
+        return translation, engines.engine_version("lift")
     translation = engines.translate_source(text, path, settings, engine, target)
     return translation, engines.engine_version(engine, engines.model_of(settings))
 
