@@ -37,6 +37,7 @@ class TransformersBackend:
 
     def __init__(self, path: Path, options: ModelOptions) -> None:
         torch, transformers = _libraries()
+        transformers.utils.logging.disable_progress_bar()
         if not (path / "config.json").is_file():
             raise CassError(f"{path}: not a Hugging Face checkpoint (no config.json)")
         self.torch = torch
@@ -50,7 +51,7 @@ class TransformersBackend:
                                        "original_max_position_embeddings": trained}
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
             self.model = transformers.AutoModelForCausalLM.from_pretrained(
-                path, config=config, torch_dtype=_dtype(torch, options.dtype), local_files_only=True
+                path, config=config, dtype=_dtype(torch, options.dtype), local_files_only=True
             ).to(options.device)
         except (OSError, ValueError, RuntimeError) as exc:
             raise CassError(f"{path}: transformers could not load the checkpoint ({exc})") from None

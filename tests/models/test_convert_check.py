@@ -21,7 +21,7 @@ def test_convert_writes_a_qwen2_gguf_with_tokenizer_and_template(checkpoints, tm
     assert main(["model", "convert", str(checkpoints["random"]), "--quant", quant, "-o", str(out)]) == 0
     info = read_gguf(out)
     require_chat_model(info)
-    assert info.architecture == "qwen2" and info.context_length == 2048
+    assert info.architecture == "qwen2" and info.context_length == 4096
     assert info.tensor_types[matrix_type] == 2 * 7 + 2  # 7 matrices a layer, embedding, output
     assert info.tensor_types["F32"] == 2 * 5 + 1  # 2 norms + 3 biases a layer, final norm
     assert "<|im_start|>" in info.chat_template and info.vocab_size % 32 == 0

@@ -115,3 +115,13 @@ def test_auto_delivers_the_rules_port_when_the_model_is_down():
     translation = auto.translate(TranslationRequest("source", INLINE_PTX, "fast.cu"))
     warning = [d for d in translation.diagnostics if d.code == "model-unavailable"]
     assert warning and "not reachable" in warning[0].message and "__global__ void scale" in translation.text
+
+
+def test_the_editors_port_to_hip_uses_the_model(ggufs):
+    from cass.server.lsp import engines
+    from cass.server.lsp.settings import Settings
+
+    settings = Settings(engine="model", model_path=str(ggufs["answering"]))
+    translation = engines.translate_source(CUDA, "saxpy.cu", settings)
+    assert translation.text == (SAXPY / "saxpy.hip").read_text() and translation.engine == "model"
+    assert engines.engine_version("model", str(ggufs["answering"])).endswith("llama_cpp:answering-q8_0.gguf")

@@ -55,7 +55,7 @@ def build_tokenizer(folder: Path, answer: str | None):
     return fast
 
 
-def build_checkpoint(folder: Path, answer: str | None = None, seed: int = 0) -> Path:
+def build_checkpoint(folder: Path, answer: str | None = None, seed: int = 0, hidden: int = 64, layers: int = 2) -> Path:
     """A Qwen2 checkpoint in `folder` (safetensors, float32): random, or answering `answer`."""
     import torch
     from transformers import Qwen2Config, Qwen2ForCausalLM
@@ -63,8 +63,8 @@ def build_checkpoint(folder: Path, answer: str | None = None, seed: int = 0) -> 
     folder.mkdir(parents=True, exist_ok=True)
     tokenizer = build_tokenizer(folder, answer)
     vocab = -(-len(tokenizer) // 32) * 32
-    config = Qwen2Config(vocab_size=vocab, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=2048,
+    config = Qwen2Config(vocab_size=vocab, hidden_size=hidden, intermediate_size=2 * hidden, num_hidden_layers=layers,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=4096,
                          tie_word_embeddings=False, eos_token_id=tokenizer.eos_token_id,
                          pad_token_id=tokenizer.pad_token_id)  # fmt: skip
     torch.manual_seed(seed)
