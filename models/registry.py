@@ -1,6 +1,6 @@
 """The explicit engine registry: engine name -> factory. No plugin discovery.
 
-Other engines (`lift`, `model`) add their line to `ENGINES` when they land.
+Other engines add their line to `ENGINES` when they land.
 """
 
 from __future__ import annotations
@@ -23,6 +23,12 @@ def _model(model: str = "") -> Engine:
     return ModelEngine(model)
 
 
+def _lift() -> Engine:
+    from cass.models.lift.engine import LiftEngine
+
+    return LiftEngine()
+
+
 def _auto(model: str = "") -> Engine:
     from cass.models.llm.engine import AutoEngine
 
@@ -33,6 +39,7 @@ ENGINES: dict[str, Callable[..., Engine]] = {
     "rules": _rules,
     "model": _model,  # a CASS model: model=PATH.gguf | CHECKPOINT_DIR | http(s)://URL
     "auto": _auto,  # rules first, the model for what the rules engine could not port
+    "lift": _lift,  # SASS -> gfx1100 by binary translation (assembly level)
 }
 MODEL_ENGINES = frozenset({"model", "auto"})
 

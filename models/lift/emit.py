@@ -1,0 +1,291 @@
+"""The LLVM IR builder the semantic passes write into: register file, operands, blocks.
+
+Every R/UR register is an `alloca i32` and every P/UP an `alloca i1` in the entry block: a read
+is a load, a write a store; RZ/URZ read 0, PT/UPT read true, writes to them vanish. `opt -O3`
+turns it all into SSA. 64-bit values are register pairs {Rn+1:Rn}; floats are bitcasts at use.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+from cass.models.lift.ir import CBank, FImm, Imm, Instruction, Mem, Operand, Reg, Target
+from cass.models.lift.params import ParamLayout
+from cass.models.lift.targets import LlvmTarget
+
+
+class LiftError(Exception):
+    """An instruction the lifter cannot translate; becomes a located diagnostic."""
+
+    def __init__(self, ins: Instruction | None, message: str) -> None:
+        super().__init__(message)
+        self.ins = ins
+        self.message = message
+
+
+# c[0x0][off] below the parameters: driver-filled values (design brief §3.2).
+CBANK0_SPECIALS = {0x0: "ntid.x", 0x4: "ntid.y", 0x8: "ntid.z", 0xC: "nctaid.x", 0x10: "nctaid.y",
+                   0x14: "nctaid.z"}  # fmt: skip
+
+
+@dataclass
+class Emitter:
+    target: LlvmTarget
+    layout: ParamLayout
+    stack_size: int = 0
+    shared_size: int = 0
+    body: list[str] = field(default_factory=list)
+    regs: set[str] = field(default_factory=set)
+    counter: int = 0
+    terminated: bool = False
+    ins: Instruction | None = None
+    shared_symbol: str = '@"sass.shared"'
+    uses_shared: bool = False
+    uses_stack: bool = False
+
+    # ---------------------------------------------------------------- basics
+    def tmp(self, hint: str = "t") -> str:
+        self.counter += 1
+        return f"%{hint}{self.counter}"
+
+    def emit(self, line: str) -> None:
+        self.body.append("  " + line)
+
+    def op(self, expr: str, hint: str = "t") -> str:
+        """Emit `%tN = expr` and return %tN."""
+        name = self.tmp(hint)
+        self.emit(f"{name} = {expr}")
+        return name
+
+    def label(self, name: str) -> None:
+        if not self.terminated:
+            self.emit(f"br label %{name}")
+        self.body.append(f"{name}:")
+        self.terminated = False
+
+    def branch(self, cond: str, then: str, other: str) -> None:
+        self.emit(f"br i1 {cond}, label %{then}, label %{other}")
+        self.terminated = True
+
+    def jump(self, dest: str) -> None:
+        self.emit(f"br label %{dest}")
+        self.terminated = True
+
+    def fresh_block(self, hint: str) -> str:
+        self.counter += 1
+        return f"{hint}.{self.counter}"
+
+    def fail(self, message: str) -> LiftError:
+        return LiftError(self.ins, message)
+
+    @property
+    def pspace(self) -> str:
+        return self.target.ptr(self.target.private_as)
+
+    # ---------------------------------------------------------------- registers
+    def slot(self, reg: Reg) -> str:
+        self.regs.add(reg.name)
+        return f"%r.{reg.name}"
+
+    def load_reg(self, reg: Reg) -> str:
+        if reg.is_zero:
+            return "0"
+        if reg.is_true:
+            return "true"
+        if reg.kind == "SR":
+            raise self.fail(f"special register {reg.name} read as an ordinary operand")
+        ty = "i1" if reg.is_pred else "i32"
+        return self.op(f"load {ty}, {self.pspace} {self.slot(reg)}")
+
+    def store_reg(self, reg: Reg, value: str) -> None:
+        if reg.is_zero or reg.is_true:
+            return
+        ty = "i1" if reg.is_pred else "i32"
+        self.emit(f"store {ty} {value}, {self.pspace} {self.slot(reg)}")
+
+    # ---------------------------------------------------------------- integer operands
+    def raw32(self, o: Operand) -> str:
+        """An operand's 32 bits without applying modifiers."""
+        if isinstance(o, Reg):
+            return self.load_reg(o)
+        if isinstance(o, Imm):
+            return str(_s32(o.value))
+        if isinstance(o, FImm):
+            return str(_s32(parse_float_bits(o.text, 32)))
+        if isinstance(o, CBank):
+            return self.cbank(o, 4)
+        raise self.fail(f"operand {o} is not a value")
+
+    def i32(self, o: Operand) -> str:
+        """Integer read: `-x` is two's complement, `~x` bitwise not, `|x|` absolute value."""
+        v = self.raw32(o)
+        if getattr(o, "absolute", False):
+            v = self.op(f"call i32 @llvm.abs.i32(i32 {v}, i1 false)")
+        if getattr(o, "neg", False) and not isinstance(o, Imm):
+            v = self.op(f"sub i32 0, {v}")
+        if getattr(o, "invert", False):
+            v = self.op(f"xor i32 {v}, -1")
+        return v
+
+    def pred(self, o: Operand) -> str:
+        assert isinstance(o, Reg), o
+        v = self.load_reg(o)
+        return self.op(f"xor i1 {v}, true") if o.invert else v
+
+    def set_pred(self, o: Operand, value: str) -> None:
+        if isinstance(o, Reg) and not o.is_true:
+            self.store_reg(o, value)
+
+    def write(self, o: Operand, value: str) -> None:
+        assert isinstance(o, Reg), o
+        self.store_reg(o, value)
+
+    # ---------------------------------------------------------------- 64-bit pairs
+    def pair(self, o: Operand) -> str:
+        """The i64 {hi:lo} value of a register pair, a 64-bit immediate or a 64-bit c[] read."""
+        if isinstance(o, Reg):
+            if o.is_zero:
+                return "0"
+            lo, hi = self.load_reg(o), self.load_reg(o.offset(1))
+            return self.join(lo, hi)
+        if isinstance(o, Imm):
+            return str(o.value)
+        if isinstance(o, CBank):
+            return self.cbank(o, 8)
+        raise self.fail(f"operand {o} is not a 64-bit value")
+
+    def join(self, lo: str, hi: str) -> str:
+        zl = self.op(f"zext i32 {lo} to i64")
+        zh = self.op(f"zext i32 {hi} to i64")
+        sh = self.op(f"shl i64 {zh}, 32")
+        return self.op(f"or i64 {sh}, {zl}")
+
+    def split(self, v: str) -> tuple[str, str]:
+        lo = self.op(f"trunc i64 {v} to i32")
+        sh = self.op(f"lshr i64 {v}, 32")
+        return lo, self.op(f"trunc i64 {sh} to i32")
+
+    def write_pair(self, o: Operand, v: str) -> None:
+        assert isinstance(o, Reg), o
+        lo, hi = self.split(v)
+        self.store_reg(o, lo)
+        self.store_reg(o.offset(1), hi)
+
+    # ---------------------------------------------------------------- floats
+    def f32(self, o: Operand, ftz: bool = False) -> str:
+        if isinstance(o, FImm):
+            v = float_literal(o.text, 32)
+        else:
+            v = self.op(f"bitcast i32 {self.raw32(o)} to float")
+        if ftz:
+            v = self.op(f"call float @sass.ftz(float {v})")
+        if getattr(o, "absolute", False):
+            v = self.op(f"call float @llvm.fabs.f32(float {v})")
+        if getattr(o, "neg", False):
+            v = self.op(f"fneg float {v}")
+        return v
+
+    def write_f32(self, o: Operand, v: str) -> None:
+        self.write(o, self.op(f"bitcast float {v} to i32"))
+
+    def f64(self, o: Operand) -> str:
+        if isinstance(o, FImm):
+            v = float_literal(o.text, 64)
+        elif isinstance(o, Imm):  # a 32-bit immediate on a double op is the high word
+            v = self.op(f"bitcast i64 {(o.value & 0xFFFFFFFF) << 32} to double")
+        else:
+            v = self.op(f"bitcast i64 {self.pair(o)} to double")
+        if getattr(o, "absolute", False):
+            v = self.op(f"call double @llvm.fabs.f64(double {v})")
+        if getattr(o, "neg", False):
+            v = self.op(f"fneg double {v}")
+        return v
+
+    def write_f64(self, o: Operand, v: str) -> None:
+        self.write_pair(o, self.op(f"bitcast double {v} to i64"))
+
+    # ---------------------------------------------------------------- constant bank
+    def cbank(self, c: CBank, width: int) -> str:
+        ty = f"i{8 * width}"
+        if c.bank != 0:
+            raise self.fail(f"constant bank c[{c.bank:#x}] (user __constant__ data or a literal pool) "
+                            "is not available from SASS text; give the cubin")  # fmt: skip
+        base = self.layout.base
+        if c.reg is None and c.offset < base:
+            return self.cbank_special(c.offset, width)
+        offset = str(c.offset - base)
+        if c.reg is not None:
+            offset = self.op(f"add i32 {self.i32(c.reg)}, {c.offset - base}")
+        ptr = self.op(f"getelementptr i8, {self.pspace} %param.image, i32 {offset}")
+        return self.op(f"load {ty}, {self.pspace} {ptr}, align 4")
+
+    def cbank_special(self, offset: int, width: int) -> str:
+        if width == 8 and offset in (0x118, 0x208):
+            return "0"  # the global memory descriptor: meaningless off NVIDIA
+        if width == 8 and offset == 0x20:
+            self.uses_stack = True
+            return "%stack.base"
+        if width == 4 and offset in (0x20, 0x24):
+            self.uses_stack = True
+            lo, hi = self.split("%stack.base")
+            return lo if offset == 0x20 else hi
+        if width == 4 and offset == 0x28:
+            return str(self.stack_size)
+        if width == 4 and offset in CBANK0_SPECIALS:
+            return self.op(f"call i32 @sass.{CBANK0_SPECIALS[offset]}()")
+        if width == 8 and offset in CBANK0_SPECIALS and offset + 4 in CBANK0_SPECIALS:
+            lo = self.op(f"call i32 @sass.{CBANK0_SPECIALS[offset]}()")
+            hi = self.op(f"call i32 @sass.{CBANK0_SPECIALS[offset + 4]}()")
+            return self.join(lo, hi)
+        if width == 4 and offset == 0x2C:
+            return self.op("call i32 @sass.dynamic.smem()")
+        raise self.fail(f"c[0x0][{offset:#x}] is a driver constant the lifter does not model")
+
+    def target_of(self, o: Operand) -> int:
+        if isinstance(o, Target):
+            return o.address
+        raise self.fail(f"expected a branch target, got {o}")
+
+
+def _s32(v: int) -> int:
+    v &= 0xFFFFFFFF
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
+def parse_float_bits(text: str, bits: int) -> int:
+    t = text.upper().lstrip("+")
+    neg = t.startswith("-")
+    t = t.lstrip("-")
+    if t in ("INF",):
+        value = float("inf")
+    elif t in ("QNAN", "NAN", "SNAN"):
+        return (0x7FC00000 if bits == 32 else 0x7FF8000000000000) | ((1 << (bits - 1)) if neg else 0)
+    else:
+        value = float(t)
+    value = -value if neg else value
+    fmt, ifmt = ("<f", "<I") if bits == 32 else ("<d", "<Q")
+    if bits == 16:
+        return struct.unpack("<H", struct.pack("<e", value))[0]
+    return struct.unpack(ifmt, struct.pack(fmt, value))[0]
+
+
+def float_literal(text: str, bits: int) -> str:
+    """An LLVM float/double literal (hex form: exact for every value, NaN and infinity)."""
+    if bits == 32:
+        as_double = struct.unpack("<d", struct.pack("<d", struct.unpack("<f", struct.pack("<I", parse_float_bits(text, 32)))[0]))[0]
+        if as_double != as_double:
+            return "0x7FF8000000000000"
+        return f"0x{struct.unpack('<Q', struct.pack('<d', as_double))[0]:016X}"
+    return f"0x{parse_float_bits(text, 64):016X}"
+
+
+def imm_value(o: Operand) -> int:
+    if isinstance(o, Imm):
+        return o.value
+    if isinstance(o, FImm):
+        return int(float(o.text))
+    raise ValueError(o)
+
+
+__all__ = ["Emitter", "LiftError", "Mem", "float_literal", "imm_value", "parse_float_bits"]

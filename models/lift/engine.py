@@ -1,0 +1,30 @@
+"""The `lift` engine: assembly-level translation (SASS text -> gfx1100 assembly) by the lifter."""
+
+from __future__ import annotations
+
+import time
+
+from cass.models.engine import Translation, TranslationRequest
+from cass.models.lift.pipeline import lift_sass
+from cass.runner.diagnostics import CassError, Diagnostic, Severity
+
+VERSION = "0.1"
+
+
+class LiftEngine:
+    name = "lift"
+    version = VERSION
+
+    def translate(self, request: TranslationRequest) -> Translation:
+        start = time.perf_counter()
+        if request.level != "assembly":
+            raise CassError("the lift engine translates SASS (assembly level); use the rules engine for CUDA source")
+        target = "nvptx" if request.target.gfx_arch in ("nvptx", "sm_90") else "gfx1100"
+        if request.target.gfx_arch not in ("gfx1100", "nvptx", "sm_90"):
+            diag = Diagnostic(request.path, 1, 1, Severity.WARNING, "lift-target",
+                              f"the lifter emits gfx1100 code; {request.target.gfx_arch} was asked for")  # fmt: skip
+            extra: tuple[Diagnostic, ...] = (diag,)
+        else:
+            extra = ()
+        result = lift_sass(request.text, path=request.path, arch=request.target.sass_arch, target=target)
+        return Translation(result.assembly, result.diagnostics + extra, self.name, time.perf_counter() - start)

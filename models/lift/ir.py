@@ -1,0 +1,133 @@
+"""The typed IR of a SASS listing: operands, instructions, functions.
+
+Small frozen classes in the style of llvmlite: the parser builds them, the passes read them.
+Register operands carry their source modifiers (`-x`, `|x|`, `~x`, `!p`, half selectors).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ZERO_REGS = frozenset({"RZ", "URZ", "SRZ"})
+TRUE_PREDS = frozenset({"PT", "UPT"})
+
+
+@dataclass(frozen=True)
+class Reg:
+    """A register: R, UR (uniform), P, UP (predicates), B (barrier) or SR_* (special)."""
+
+    name: str  # "R4", "RZ", "UR6", "P0", "PT", "SR_TID.X"
+    neg: bool = False  # -x
+    absolute: bool = False  # |x|
+    invert: bool = False  # ~x (integer) or !p (predicate)
+    half: str = ""  # "H0_H0", "H1_H1", "H0", "H1", "F32" (packed-half selectors)
+    wide: bool = False  # "R2.64" in an address
+
+    @property
+    def kind(self) -> str:
+        if self.name.startswith("SR"):
+            return "SR"
+        return self.name.rstrip("0123456789Z").rstrip("T") or self.name
+
+    @property
+    def is_pred(self) -> bool:
+        return self.kind in ("P", "UP")
+
+    @property
+    def is_zero(self) -> bool:
+        return self.name in ZERO_REGS
+
+    @property
+    def is_true(self) -> bool:
+        return self.name in TRUE_PREDS
+
+    @property
+    def index(self) -> int:
+        digits = self.name.lstrip("URPB")
+        return int(digits) if digits.isdigit() else -1
+
+    def offset(self, k: int) -> Reg:
+        """The k-th register after this one (pairs and quads); RZ stays RZ."""
+        if self.is_zero or k == 0:
+            return self
+        prefix = self.name.rstrip("0123456789")
+        return Reg(f"{prefix}{self.index + k}")
+
+
+@dataclass(frozen=True)
+class Imm:
+    value: int
+    neg: bool = False
+
+
+@dataclass(frozen=True)
+class FImm:
+    """A floating-point immediate as printed (decimal, `+INF`, `-QNAN`...)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class CBank:
+    """`c[bank][offset]` or `c[bank][Rx+offset]`, possibly negated or abs'd."""
+
+    bank: int
+    offset: int
+    reg: Reg | None = None
+    neg: bool = False
+    absolute: bool = False
+    invert: bool = False
+
+
+@dataclass(frozen=True)
+class Mem:
+    """A memory address `[R2.64+0x4]`, `[R7.X4+UR4+0x10]`, `desc[UR4][R2.64]`."""
+
+    reg: Reg | None
+    offset: int = 0
+    ureg: Reg | None = None
+    scale: int = 1
+
+
+@dataclass(frozen=True)
+class Target:
+    """A branch/call target: a byte address within the function."""
+
+    address: int
+
+
+Operand = Reg | Imm | FImm | CBank | Mem | Target
+
+
+@dataclass(frozen=True)
+class Instruction:
+    address: int
+    opcode: str  # "IMAD"
+    mods: tuple[str, ...]  # ("WIDE", "U32")
+    operands: tuple[Operand, ...]
+    guard: Reg | None = None  # @P0 / @!P0
+    line: int = 0  # 1-based line in the input text
+    text: str = ""  # the instruction as printed
+
+    @property
+    def full(self) -> str:
+        return ".".join((self.opcode, *self.mods))
+
+    def has(self, *mods: str) -> bool:
+        return any(m in self.mods for m in mods)
+
+
+@dataclass
+class Function:
+    name: str
+    instructions: list[Instruction] = field(default_factory=list)
+    line: int = 0  # line of the `Function :` header
+    labels: dict[str, int] = field(default_factory=dict)  # nvdisasm label -> address
+
+
+@dataclass
+class Listing:
+    """A parsed SASS text: its architecture (when printed) and its functions in order."""
+
+    arch: str | None
+    functions: list[Function]

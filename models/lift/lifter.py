@@ -1,0 +1,170 @@
+"""The lifter pipeline: a parsed SASS function -> one LLVM IR kernel, pass by pass.
+
+    layout    = infer_layout(fn, arch)          parameters in constant bank 0
+    cfg       = build_cfg(fn)                   leaders, call return points
+    resources = estimate_resources(fn, arch)    local stack and shared window sizes
+    body      = lift_body(fn, cfg, emitter)     per-instruction semantics, predication
+    kernel    = kernel_text(fn, emitter)        signature, entry block, register file
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cass.models.lift import sem_ctrl, sem_float, sem_half, sem_int, sem_mem, sem_warp
+from cass.models.lift.cfg import TRANSFERS, Cfg, block_name, build_cfg
+from cass.models.lift.emit import Emitter, LiftError
+from cass.models.lift.ir import Function, Imm, Instruction, Mem, Reg
+from cass.models.lift.params import ParamLayout, infer_layout
+from cass.models.lift.targets import LlvmTarget
+
+HANDLERS = {**sem_int.HANDLERS, **sem_float.HANDLERS, **sem_mem.HANDLERS, **sem_warp.HANDLERS,
+            **sem_ctrl.HANDLERS, **sem_half.HANDLERS}  # fmt: skip
+SHARED_DEFAULT = 40 * 1024  # bytes of LDS for the NVIDIA shared window when the text cannot say
+LDS_LIMIT = 64 * 1024
+SM90_SHARED_RESERVE = 0x400
+
+
+@dataclass(frozen=True)
+class LiftedKernel:
+    name: str
+    text: str  # the LLVM function (and its LDS global)
+    errors: tuple[LiftError, ...]
+    layout: ParamLayout
+    shared_size: int
+    stack_size: int
+    instructions: int
+
+
+def handler_for(opcode: str):
+    if opcode in HANDLERS:
+        return HANDLERS[opcode]
+    if opcode.startswith("U") and opcode[1:] in HANDLERS:
+        return HANDLERS[opcode[1:]]  # uniform datapath twin (UIADD3, ULEA, UMOV...)
+    return None
+
+
+def estimate_resources(fn: Function, arch: str | None) -> tuple[int, int]:
+    """(stack bytes, shared window bytes) from the text: frame adjustments of R1, shared offsets."""
+    frame, shared_bound, uses_shared, calls = 0, 0, False, False
+    for ins in fn.instructions:
+        ops = ins.operands
+        if ops and isinstance(ops[0], Reg) and ops[0].name == "R1" and any(
+            isinstance(o, Reg) and o.name == "R1" for o in ops[1:]
+        ):
+            frame += sum(-o.value for o in ops if isinstance(o, Imm) and o.value < 0)
+        if ins.opcode in ("LDS", "STS", "ATOMS", "LDSM"):
+            uses_shared = True
+            mem = next((o for o in ops if isinstance(o, Mem)), None)
+            if mem is not None:
+                shared_bound = max(shared_bound, (mem.offset & 0xFFFFFF) + 16)
+        calls |= ins.opcode == "CALL"
+    uses_local = frame > 0 or any(i.opcode in ("LDL", "STL") for i in fn.instructions)
+    stack = 0
+    if uses_local:
+        stack = max(1024, frame * (64 if calls else 1) + 256)
+        stack = min(stack, 64 * 1024)
+    shared = 0
+    if uses_shared:
+        reserve = SM90_SHARED_RESERVE if (arch or "").startswith("sm_9") else 0
+        shared = min(LDS_LIMIT, max(shared_bound, reserve + SHARED_DEFAULT))
+    return stack, shared
+
+
+def lift_function(fn: Function, arch: str | None, target: LlvmTarget) -> LiftedKernel:
+    layout = infer_layout(fn, arch)
+    cfg = build_cfg(fn)
+    stack, shared = estimate_resources(fn, arch)
+    e = Emitter(target, layout, stack_size=stack, shared_size=shared)
+    e.shared_symbol = f'@"sass.shared.{fn.name}"'
+    errors = lift_body(fn, cfg, e)
+    return LiftedKernel(fn.name, kernel_text(fn, e), tuple(errors), layout, shared, stack, len(fn.instructions))
+
+
+def lift_body(fn: Function, cfg: Cfg, e: Emitter) -> list[LiftError]:
+    errors: list[LiftError] = []
+    e.body.append("body:")
+    e.jump(block_name(fn.instructions[0].address))
+    following = [i.address for i in fn.instructions[1:]] + [None]
+    for ins, nxt in zip(fn.instructions, following, strict=True):
+        if ins.address in cfg.leaders:
+            e.label(block_name(ins.address))
+        elif e.terminated:
+            e.label(e.fresh_block("dead"))
+        e.emit(f"; {ins.address:04x}: {ins.text.replace(chr(10), ' ')}")
+        e.ins = ins
+        try:
+            lift_instruction(e, ins, cfg, nxt)
+        except LiftError as exc:
+            errors.append(exc)
+            e.terminated = False
+    if not e.terminated:
+        e.jump("exit")
+    e.body.append("exit:")
+    e.emit("ret void")
+    return errors
+
+
+def lift_instruction(e: Emitter, ins: Instruction, cfg: Cfg, nxt: int | None) -> None:
+    if ins.opcode in TRANSFERS:
+        sem_ctrl.lift_control(e, ins, cfg, nxt)
+        return
+    handler = handler_for(ins.opcode)
+    if handler is None:
+        raise LiftError(ins, f"unsupported SASS instruction {ins.full}")
+    if ins.guard is None or (ins.guard.is_true and not ins.guard.invert):
+        handler(e, ins)
+        return
+    then, skip = e.fresh_block("then"), e.fresh_block("skip")
+    e.branch(e.pred(ins.guard), then, skip)
+    e.label(then)
+    handler(e, ins)
+    e.label(skip)
+
+
+def llvm_param_type(size: int, align: int, target: LlvmTarget) -> str:
+    if size in (1, 2, 4, 8) and align == size:
+        return f"i{size * 8}"
+    if target.private_as == 5:
+        return f"ptr addrspace(4) byref([{size} x i8]) align {align}"
+    return f"ptr byval([{size} x i8]) align {align}"
+
+
+def kernel_text(fn: Function, e: Emitter) -> str:
+    t = e.target
+    sp = e.pspace
+    params, entry = [], []
+    image = max(e.layout.size, 4)
+    entry.append(f"  %param.image = alloca [{image} x i8], align 16, addrspace({t.private_as})"
+                 if t.private_as else f"  %param.image = alloca [{image} x i8], align 16")
+    for k, p in enumerate(e.layout.params):
+        ty = llvm_param_type(p.size, p.align, t)
+        params.append(f"{ty} %p{k}")
+        entry.append(f"  %p{k}.at = getelementptr i8, {sp} %param.image, i32 {p.offset}")
+        if ty.startswith("i"):
+            entry.append(f"  store {ty} %p{k}, {sp} %p{k}.at, align {p.align}")
+        else:
+            src = "p4" if t.private_as else "p0"
+            dst = "p5" if t.private_as else "p0"
+            entry.append(f"  call void @llvm.memcpy.{dst}.{src}.i64({sp} %p{k}.at, "
+                         f"{t.ptr(4 if t.private_as else 0)} %p{k}, i64 {p.size}, i1 false)")  # fmt: skip
+    aspace = f", addrspace({t.private_as})" if t.private_as else ""
+    for name in sorted(e.regs):
+        ty = "i1" if name.startswith(("P", "UP")) else "i32"
+        entry.append(f"  %r.{name} = alloca {ty}{aspace}")
+        entry.append(f"  store {ty} {'false' if ty == 'i1' else '0'}, {sp} %r.{name}")
+    if e.uses_stack or e.stack_size:
+        entry.append(f"  %stack = alloca [{max(e.stack_size, 16)} x i8], align 16{aspace}")
+        if t.private_as:
+            entry.append(f"  %stack.flat = addrspacecast {sp} %stack to ptr")
+            entry.append("  %stack.base = ptrtoint ptr %stack.flat to i64")
+        else:
+            entry.append("  %stack.base = ptrtoint ptr %stack to i64")
+    entry.append("  br label %body")
+    cc = f"{t.kernel_cc} " if t.kernel_cc else ""
+    head = f'define {cc}void @"{fn.name}"({", ".join(params)}) #0 {{'
+    lds = ""
+    if e.uses_shared:
+        lds = f"{e.shared_symbol} = internal addrspace(3) global [{max(e.shared_size, 16)} x i8] undef, align 16\n"
+    body = "\n".join(e.body)
+    return f"{lds}{head}\nentry:\n" + "\n".join(entry) + f"\n{body}\n}}\n"

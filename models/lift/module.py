@@ -1,0 +1,56 @@
+"""Assemble lifted kernels into one LLVM module per target and compile it with opt-16/llc-16.
+
+    module_text(kernels, target)  -> .ll text (header, runtime, kernels, attributes)
+    compile_module(text, target)  -> gfx1100 assembly (.s) or PTX
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+from cass.models.lift.targets import LlvmTarget
+from cass.runner.diagnostics import CassError
+
+TOOL_TIMEOUT_S = 120
+OPT_FLAGS = ("-O3", "--simplifycfg-hoist-common=false")  # LLVM 16 hoists convergent collectives otherwise
+
+
+def module_text(kernel_texts: list[str], names: list[str], target: LlvmTarget) -> str:
+    from cass.models.lift.targets import RUNTIME_DIR
+
+    parts = [f'target datalayout = "{target.datalayout}"', f'target triple = "{target.triple}"', ""]
+    parts.append((RUNTIME_DIR / "common.ll").read_text(encoding="utf-8"))
+    parts.append(target.runtime())
+    if target.private_as:
+        parts.append("declare void @llvm.memcpy.p5.p4.i64(ptr addrspace(5), ptr addrspace(4), i64, i1)")
+        parts.append('attributes #0 = { "amdgpu-flat-work-group-size"="1,1024" }')
+    else:
+        parts.append("declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)")
+        parts.append("attributes #0 = { nounwind }")
+        refs = ", ".join(f"!{i}" for i in range(len(names)))
+        parts.append(f"!nvvm.annotations = !{{{refs}}}")
+        parts += [f'!{i} = !{{ptr @"{n}", !"kernel", i32 1}}' for i, n in enumerate(names)]
+    parts += kernel_texts
+    return "\n".join(parts) + "\n"
+
+
+def _run(argv: list[str], stdin: str, what: str) -> str:
+    try:
+        proc = subprocess.run(argv, input=stdin, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
+    except FileNotFoundError:
+        raise CassError(f"{argv[0]} is not installed; install llvm-16 (run `cass setup`)") from None
+    except subprocess.TimeoutExpired:
+        raise CassError(f"{what}: {argv[0]} took longer than {TOOL_TIMEOUT_S} s") from None
+    if proc.returncode != 0:
+        raise CassError(f"{what} failed (a lifter defect, please report it):\n{proc.stderr.strip()[:2000]}")
+    return proc.stdout
+
+
+def optimize(text: str, target: LlvmTarget) -> str:
+    return _run(["opt-16", *OPT_FLAGS, f"-mtriple={target.triple}", "-S", "-"], text, "optimizing the lifted IR")
+
+
+def compile_module(text: str, target: LlvmTarget) -> str:
+    """Optimized IR -> target assembly text (gfx1100 `.s` or PTX)."""
+    optimized = optimize(text, target)
+    return _run(["llc-16", "-O3", *target.llc_args, "-o", "-", "-"], optimized, f"llc-16 for {target.name}")

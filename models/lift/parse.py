@@ -1,0 +1,182 @@
+"""SASS text (cuobjdump -sass or nvdisasm output) -> `Listing` of typed instructions.
+
+Accepted line shapes:
+    /*00d0*/   @!P0 LDG.E R3, desc[UR4][R2.64] ;   /* 0x... */      (cuobjdump, nvdisasm -hex)
+    .L_x_3:                                                            (nvdisasm labels)
+    Function : _Z6vecaddPKfS0_Pfi        .text._Z6vecaddPKfS0_Pfi:     (function headers)
+Encodings, `.reuse` flags and `.headerflags` are ignored. A line that looks like an instruction but
+does not parse is a located `CassError`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from cass.models.lift.ir import CBank, FImm, Function, Imm, Instruction, Listing, Mem, Operand, Reg, Target
+from cass.runner.diagnostics import CassError
+
+_ARCH = re.compile(r"(?:code for|\.target)\s+(sm_\d+a?)")
+_FUNC_CUOBJDUMP = re.compile(r"^\s*Function\s*:\s*(\S+)\s*$")
+_FUNC_NVDISASM = re.compile(r"^\s*\.text\.(\S+):\s*$")
+_LABEL = re.compile(r"^\s*([.$\w]+):\s*$")
+_INSN = re.compile(r"^\s*/\*([0-9a-fA-F]+)\*/\s*(.*?)\s*;?\s*(?:/\*\s*0x[0-9a-fA-F]+\s*\*/\s*)?$")
+_ENCODING_ONLY = re.compile(r"^\s*/\*\s*0x[0-9a-fA-F]+\s*\*/\s*$")
+_GUARD = re.compile(r"^@(!?)(U?P[0-6T])\s+")
+_REG = re.compile(r"^(RZ|R\d+|URZ|UR\d+|PT|P\d|UPT|UP\d|B\d+|SRZ|SR_[A-Za-z0-9_]+(?:\.[XYZ])?)((?:\.\w+)*)$")
+_HEX = re.compile(r"^[+-]?0x[0-9a-fA-F]+$")
+_FLOAT = re.compile(r"^[+-]?(?:\d+\.?\d*(?:e[+-]?\d+)?|INF|QNAN|NAN|SNAN)$", re.IGNORECASE)
+_CBANK = re.compile(r"^c\[(0x[0-9a-f]+)\]\[(.*)\]$")
+_BRANCHY = frozenset({"BRA", "CALL", "BSSY", "BRX", "JMP", "JMX", "BREAK", "SSY", "PBK", "RET", "BPT"})
+
+
+def parse_listing(text: str, path: str = "<input>") -> Listing:
+    """Parse a whole SASS listing; instructions before any header form a function named `kernel`."""
+    arch_match = _ARCH.search(text)
+    functions: list[Function] = []
+    current: Function | None = None
+    pending_labels: list[str] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split("//", 1)[0] if "//" in raw and "/*" not in raw else raw
+        if not line.strip() or _ENCODING_ONLY.match(line):
+            continue
+        if m := _FUNC_CUOBJDUMP.match(line) or _FUNC_NVDISASM.match(line):
+            current = Function(m.group(1), line=number)
+            functions.append(current)
+            continue
+        if m := _LABEL.match(line):
+            pending_labels.append(m.group(1))
+            continue
+        m = _INSN.match(line)
+        if not m:
+            continue  # directives, headers, section names
+        if current is None:
+            current = Function("kernel", line=number)
+            functions.append(current)
+        address = int(m.group(1), 16)
+        for label in pending_labels:
+            current.labels[label] = address
+        pending_labels.clear()
+        current.instructions.append(parse_instruction(m.group(2), address, number, path))
+    for fn in functions:
+        fn.instructions = [_resolve_labels(ins, fn, path) for ins in fn.instructions]
+    return Listing(arch_match.group(1) if arch_match else None, [f for f in functions if f.instructions])
+
+
+def parse_instruction(body: str, address: int, line: int = 0, path: str = "<input>") -> Instruction:
+    """One instruction body such as `@!P0 IMAD.WIDE R2, R9, 0x4, R2` (no trailing `;`)."""
+    text = body.strip().rstrip(";").strip()
+    guard = None
+    if m := _GUARD.match(text):
+        guard = Reg(m.group(2), invert=bool(m.group(1)))
+        text = text[m.end():]
+    text = re.sub(r"\s+(`\([^)]*\)|0x[0-9a-f]+)\s*$", "", text) if text.startswith("RET") else text
+    head, _, rest = text.partition(" ")
+    parts = head.split(".")
+    opcode, mods = parts[0], tuple(parts[1:])
+    if not re.fullmatch(r"[A-Z][A-Z0-9_]*", opcode):
+        raise CassError(f"{path}:{line}: cannot read the SASS instruction '{body.strip()}'")
+    try:
+        operands = tuple(parse_operand(tok) for tok in split_operands(rest))
+    except ValueError as exc:
+        raise CassError(f"{path}:{line}: cannot read operand {exc} of '{body.strip()}'") from None
+    if opcode in _BRANCHY:
+        operands = tuple(Target(o.value) if isinstance(o, Imm) and i == len(operands) - 1 else o
+                         for i, o in enumerate(operands))  # fmt: skip
+    return Instruction(address, opcode, mods, operands, guard, line, body.strip())
+
+
+def split_operands(rest: str) -> list[str]:
+    out, depth, cur = [], 0, []
+    for ch in rest:
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
+
+
+def parse_operand(tok: str) -> Operand:
+    tok = tok.strip().replace(".reuse", "")
+    if tok.startswith("`(") and tok.endswith(")"):
+        return _LabelRef(tok[2:-1])
+    neg = invert = absolute = False
+    if tok.startswith("-") and not _HEX.match(tok) and not _FLOAT.match(tok):
+        neg, tok = True, tok[1:]
+    elif tok.startswith("~"):
+        invert, tok = True, tok[1:]
+    elif tok.startswith("!"):
+        invert, tok = True, tok[1:]
+    if tok.startswith("|") and tok.endswith("|"):
+        absolute, tok = True, tok[1:-1]
+    if m := _REG.match(tok):
+        mods = [x for x in m.group(2).split(".") if x and x != "reuse"]
+        wide = "64" in mods
+        half = next((x for x in mods if x != "64"), "")
+        return Reg(m.group(1), neg, absolute, invert, half, wide)
+    if m := _CBANK.match(tok):
+        inner = m.group(2)
+        mem = _parse_address(inner)
+        reg = None if mem.reg is None or mem.reg.is_zero else mem.reg
+        return CBank(int(m.group(1), 16), mem.offset, reg, neg, absolute, invert)
+    if _HEX.match(tok):
+        value = int(tok, 16)
+        return Imm(-value if neg else value)
+    if _FLOAT.match(tok):
+        return FImm(("-" if neg else "") + tok)
+    if tok.startswith("desc["):
+        close = tok.index("]")
+        tok = tok[close + 1:]
+    if tok.startswith("[") and tok.endswith("]"):
+        return _parse_address(tok[1:-1])
+    raise ValueError(f"'{tok}'")
+
+
+def _parse_address(inner: str) -> Mem:
+    regs: list[Reg] = []
+    offset, scale = 0, 1
+    for term in inner.replace(" ", "").replace("-", "+-").split("+"):
+        if not term:
+            continue
+        if _HEX.match(term):
+            offset += int(term, 16)
+            continue
+        m = _REG.match(term)
+        if not m:
+            raise ValueError(f"'[{inner}]'")
+        mods = [x for x in m.group(2).split(".") if x and x != "reuse"]
+        scale = next((int(x[1:]) for x in mods if re.fullmatch(r"X\d+", x)), scale)
+        regs.append(Reg(m.group(1), wide="64" in mods))
+    vector = [r for r in regs if r.kind != "UR"]
+    uniform = [r for r in regs if r.kind == "UR"]
+    if not vector:
+        return Mem(uniform[0] if uniform else None, offset, None, scale)
+    return Mem(vector[0], offset, uniform[0] if uniform else None, scale)
+
+
+class _LabelRef(Target):
+    def __init__(self, name: str) -> None:
+        super().__init__(-1)
+        object.__setattr__(self, "name", name)
+
+
+def _resolve_labels(ins: Instruction, fn: Function, path: str) -> Instruction:
+    if not any(isinstance(o, _LabelRef) for o in ins.operands):
+        return ins
+    ops = []
+    for o in ins.operands:
+        if isinstance(o, _LabelRef):
+            name = o.name  # type: ignore[attr-defined]
+            if name not in fn.labels:
+                if ins.opcode == "RET":
+                    continue  # `RET.REL.NODEC R20 `(fn)` names the function, not a target
+                raise CassError(f"{path}:{ins.line}: branch to unknown label '{name}'")
+            o = Target(fn.labels[name])
+        ops.append(o)
+    return Instruction(ins.address, ins.opcode, ins.mods, tuple(ops), ins.guard, ins.line, ins.text)

@@ -1,0 +1,102 @@
+"""Control flow: branches, EXIT, CALL/RET, barriers, and the no-op bookkeeping opcodes.
+
+Policy for divergence guards (design brief §6.4): `BRA.DIV` is never taken and `BRA.CONV` always
+is, so warp collectives run on their converged fast path. `BSSY/BSYNC/BMOV` and `WARPSYNC` have no
+per-thread effect: LLVM's structurizer reconverges at post-dominators, where ptxas put BSYNC.
+"""
+
+from __future__ import annotations
+
+from cass.models.lift.cfg import Cfg, block_name
+from cass.models.lift.emit import Emitter
+from cass.models.lift.ir import Imm, Instruction, Reg, Target
+
+NO_OPS = frozenset({"BSSY", "BSYNC", "NOP", "YIELD", "DEPBAR", "ERRBAR", "CGAERRBAR", "CCTL", "ENDCOLLECTIVE",
+                    "PMTRIG", "FENCE", "WARPSYNC", "BPT", "NANOSLEEP", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK",
+                    "CCTLL"})  # fmt: skip
+
+
+def next_block(cfg: Cfg, ins: Instruction, following: int | None) -> str:
+    return block_name(following) if following is not None else "exit"
+
+
+def lift_control(e: Emitter, ins: Instruction, cfg: Cfg, following: int | None) -> bool:
+    """Emit a control instruction; False when `ins` is not one."""
+    fall = next_block(cfg, ins, following)
+    op = ins.opcode
+    if op == "EXIT":
+        _guarded_jump(e, ins, None, "exit", fall)
+        return True
+    if op == "BRA":
+        if ins.has("DIV"):
+            e.jump(fall)
+            return True
+        target = block_name(_target(e, ins))
+        cond = next((o for o in ins.operands if isinstance(o, Reg) and o.is_pred), None)
+        if ins.has("CONV"):
+            cond = None
+        _guarded_jump(e, ins, cond, target, fall)
+        return True
+    if op == "CALL":
+        if not ins.has("REL"):
+            raise e.fail(f"{ins.full}: calls to absolute addresses (printf, device functions in other "
+                         "sections) are not supported")  # fmt: skip
+        _guarded_jump(e, ins, None, block_name(_target(e, ins)), fall)
+        return True
+    if op == "RET":
+        _ret(e, ins, cfg)
+        return True
+    if op in ("BRX", "JMX", "JMP", "KILL"):
+        raise e.fail(f"{ins.full} (indirect branches) is not supported")
+    return False
+
+
+def bmov(e: Emitter, ins: Instruction) -> None:
+    """`BMOV.32.CLEAR Rx, B6` saves a convergence barrier (no per-thread meaning): Rx = 0."""
+    d = ins.operands[0] if ins.operands else None
+    if isinstance(d, Reg) and d.kind == "R":
+        e.write(d, "0")
+
+
+def _target(e: Emitter, ins: Instruction) -> int:
+    t = next((o for o in ins.operands if isinstance(o, Target)), None)
+    if t is None:
+        raise e.fail(f"{ins.full} without a resolvable target")
+    return t.address
+
+
+def _guarded_jump(e: Emitter, ins: Instruction, cond: Reg | None, target: str, fall: str) -> None:
+    conds = [e.pred(r) for r in (ins.guard, cond) if r is not None and not (r.is_true and not r.invert)]
+    if not conds:
+        e.jump(target)
+        return
+    c = conds[0] if len(conds) == 1 else e.op(f"and i1 {conds[0]}, {conds[1]}")
+    e.branch(c, target, fall)
+
+
+def _ret(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
+    reg = next((o for o in ins.operands if isinstance(o, Reg)), None)
+    if reg is None or not cfg.return_points:
+        raise e.fail(f"{ins.full}: return without a known call site")
+    if ins.guard is not None:
+        raise e.fail(f"predicated {ins.full} is not supported")
+    where = e.i32(reg)
+    cases = "  ".join(f"i32 {a}, label %{block_name(a)}" for a in cfg.return_points)
+    e.emit(f"switch i32 {where}, label %exit [ {cases} ]")
+    e.terminated = True
+
+
+def barrier(e: Emitter, ins: Instruction) -> None:
+    if not ins.has("SYNC") or ins.has("RED", "ARV"):
+        raise e.fail(f"{ins.full} (barrier reductions and arrive) is not supported")
+    ident = ins.operands[0] if ins.operands else Imm(0)
+    if not (isinstance(ident, Imm) and ident.value == 0) or len(ins.operands) > 1:
+        raise e.fail(f"{ins.full}: only barrier 0 over the whole block is supported")
+    e.emit("call void @sass.bar.sync()")
+
+
+def _no_op(e: Emitter, ins: Instruction) -> None:
+    return None
+
+
+HANDLERS = {**{op: _no_op for op in NO_OPS}, "BAR": barrier, "BMOV": bmov}

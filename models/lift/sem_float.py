@@ -1,0 +1,266 @@
+"""Floating-point semantics: FP32/FP64 arithmetic, compares, MUFU, conversions.
+
+Default rounding is IEEE round-to-nearest-even with no fast-math flags (ptxas never relies on
+reassociation). `.FTZ` flushes denormal inputs and results; `.RZ/.RM/.RP` on FP32 are emulated
+exactly by the runtime (`@sass.fma.dir`); `.SAT` clamps to [0, 1].
+"""
+
+from __future__ import annotations
+
+from cass.models.lift.emit import Emitter
+from cass.models.lift.ir import Instruction, Operand
+from cass.models.lift.sem_int import BOOL_OPS, Handler, combine
+
+FCMP = {"EQ": "oeq", "NE": "one", "LT": "olt", "LE": "ole", "GT": "ogt", "GE": "oge", "EQU": "ueq",
+        "NEU": "une", "LTU": "ult", "LEU": "ule", "GTU": "ugt", "GEU": "uge", "NUM": "ord", "NAN": "uno",
+        "MAX": "ogt", "MIN": "olt"}  # fmt: skip
+DIRECTED = {"RZ": 1, "RM": 2, "RP": 3}
+MUFU_F32 = {"RCP": "rcp", "RSQ": "rsq", "SQRT": "sqrt", "EX2": "ex2", "LG2": "lg2", "SIN": "sin", "COS": "cos",
+            "TANH": "tanh"}  # fmt: skip
+INT_TYPES = {"S8": (8, True), "U8": (8, False), "S16": (16, True), "U16": (16, False), "S32": (32, True),
+             "U32": (32, False), "S64": (64, True), "U64": (64, False)}  # fmt: skip
+ROUNDING_FNS = {"TRUNC": "trunc", "FLOOR": "floor", "CEIL": "ceil"}
+
+
+def _rounding(ins: Instruction) -> int:
+    return next((DIRECTED[m] for m in ins.mods if m in DIRECTED), 0)
+
+
+def _finish32(e: Emitter, ins: Instruction, v: str) -> None:
+    if ins.has("FTZ"):
+        v = e.op(f"call float @sass.ftz(float {v})")
+    if ins.has("SAT"):
+        v = e.op(f"call float @sass.sat(float {v})")
+    e.write_f32(ins.operands[0], v)
+
+
+def _fma32(e: Emitter, ins: Instruction, a: str, b: str, c: str) -> str:
+    mode = _rounding(ins)
+    if mode:
+        return e.op(f"call float @sass.fma.dir(float {a}, float {b}, float {c}, i32 {mode})")
+    return e.op(f"call float @llvm.fma.f32(float {a}, float {b}, float {c})")
+
+
+def fadd(e: Emitter, ins: Instruction) -> None:
+    ftz = ins.has("FTZ")
+    a, b = e.f32(ins.operands[1], ftz), e.f32(ins.operands[2], ftz)
+    v = _fma32(e, ins, a, "1.0", b) if _rounding(ins) else e.op(f"fadd float {a}, {b}")
+    _finish32(e, ins, v)
+
+
+def fmul(e: Emitter, ins: Instruction) -> None:
+    ftz = ins.has("FTZ")
+    a, b = e.f32(ins.operands[1], ftz), e.f32(ins.operands[2], ftz)
+    v = _fma32(e, ins, a, b, "-0.0") if _rounding(ins) else e.op(f"fmul float {a}, {b}")
+    for m in ins.mods:  # FMUL.D2 / .M4 ... scale the product by a power of two
+        if m[0] in "DM" and m[1:].isdigit():
+            v = e.op(f"fmul float {v}, {1 / int(m[1:]) if m[0] == 'D' else float(m[1:])}")
+    _finish32(e, ins, v)
+
+
+def ffma(e: Emitter, ins: Instruction) -> None:
+    ftz = ins.has("FTZ")
+    a, b, c = (e.f32(o, ftz) for o in ins.operands[1:4])
+    _finish32(e, ins, _fma32(e, ins, a, b, c))
+
+
+def fmnmx(e: Emitter, ins: Instruction) -> None:
+    d, a, b, p = ins.operands[:4]
+    ftz = ins.has("FTZ")
+    va, vb = e.f32(a, ftz), e.f32(b, ftz)
+    lo = e.op(f"call float @sass.fmin(float {va}, float {vb})")
+    hi = e.op(f"call float @sass.fmax(float {va}, float {vb})")
+    e.write_f32(d, e.op(f"select i1 {e.pred(p)}, float {lo}, float {hi}"))
+
+
+def fsetp(e: Emitter, ins: Instruction) -> None:
+    pd, pd2, a, b, pacc = ins.operands[:5]
+    cmp = next(m for m in ins.mods if m in FCMP)
+    ftz = ins.has("FTZ")
+    t = e.op(f"fcmp {FCMP[cmp]} float {e.f32(a, ftz)}, {e.f32(b, ftz)}")
+    first, second = combine(e, ins, t, pacc)
+    e.set_pred(pd, first)
+    e.set_pred(pd2, second)
+
+
+def fsel(e: Emitter, ins: Instruction) -> None:
+    d, a, b, p = ins.operands[:4]
+    va, vb = e.f32(a), e.f32(b)
+    e.write_f32(d, e.op(f"select i1 {e.pred(p)}, float {va}, float {vb}"))
+
+
+def fchk(e: Emitter, ins: Instruction) -> None:
+    p, a, b = ins.operands[:3]
+    e.set_pred(p, e.op(f"call i1 @sass.fchk(float {e.f32(a)}, float {e.f32(b)})"))
+
+
+def mufu(e: Emitter, ins: Instruction) -> None:
+    d, a = ins.operands[:2]
+    fn = ins.mods[0] if ins.mods else ""
+    if fn in ("RCP64H", "RSQ64H"):
+        v = e.op(f"call i32 @sass.{fn.lower()}(i32 {e.i32(a)})")
+        e.write(d, v)
+        return
+    if fn not in MUFU_F32:
+        raise e.fail(f"MUFU.{fn} is not supported")
+    e.write_f32(d, e.op(f"call float @sass.mufu.{MUFU_F32[fn]}(float {e.f32(a)})"))
+
+
+# ---------------------------------------------------------------- doubles
+def dadd(e: Emitter, ins: Instruction) -> None:
+    _no_directed64(e, ins)
+    e.write_f64(ins.operands[0], e.op(f"fadd double {e.f64(ins.operands[1])}, {e.f64(ins.operands[2])}"))
+
+
+def dmul(e: Emitter, ins: Instruction) -> None:
+    _no_directed64(e, ins)
+    e.write_f64(ins.operands[0], e.op(f"fmul double {e.f64(ins.operands[1])}, {e.f64(ins.operands[2])}"))
+
+
+def dfma(e: Emitter, ins: Instruction) -> None:
+    _no_directed64(e, ins)
+    a, b, c = (e.f64(o) for o in ins.operands[1:4])
+    e.write_f64(ins.operands[0], e.op(f"call double @llvm.fma.f64(double {a}, double {b}, double {c})"))
+
+
+def _no_directed64(e: Emitter, ins: Instruction) -> None:
+    if _rounding(ins):
+        raise e.fail(f"{ins.full}: directed rounding on FP64 is not supported")
+
+
+def dsetp(e: Emitter, ins: Instruction) -> None:
+    pd, pd2, a, b, pacc = ins.operands[:5]
+    cmp = next(m for m in ins.mods if m in FCMP)
+    va, vb = e.f64(a), e.f64(b)
+    if cmp in ("MAX", "MIN"):  # p0: pick a (fmax/fmin with NaN -> other operand), p1: both NaN
+        better = e.op(f"fcmp {FCMP[cmp]} double {va}, {vb}")
+        bnan = e.op(f"fcmp uno double {vb}, {vb}")
+        anan = e.op(f"fcmp uno double {va}, {va}")
+        nota = e.op(f"xor i1 {anan}, true")
+        pick_a = e.op(f"or i1 {better}, {e.op(f'and i1 {bnan}, {nota}')}")
+        e.set_pred(pd, pick_a)
+        e.set_pred(pd2, e.op(f"and i1 {anan}, {bnan}"))
+        return
+    t = e.op(f"fcmp {FCMP[cmp]} double {va}, {vb}")
+    first, second = combine(e, ins, t, pacc)
+    e.set_pred(pd, first)
+    e.set_pred(pd2, second)
+
+
+def dmnmx(e: Emitter, ins: Instruction) -> None:
+    d, a, b, p = ins.operands[:4]
+    va, vb = e.f64(a), e.f64(b)
+    lo = e.op(f"call double @llvm.minnum.f64(double {va}, double {vb})")
+    hi = e.op(f"call double @llvm.maxnum.f64(double {va}, double {vb})")
+    e.write_f64(d, e.op(f"select i1 {e.pred(p)}, double {lo}, double {hi}"))
+
+
+# ---------------------------------------------------------------- conversions
+def _int_type(ins: Instruction, default: str) -> tuple[int, bool]:
+    return next((INT_TYPES[m] for m in ins.mods if m in INT_TYPES), INT_TYPES[default])
+
+
+def _read_int(e: Emitter, o: Operand, bits: int, signed: bool) -> str:
+    if bits == 64:
+        return e.pair(o)
+    v = e.i32(o)
+    if bits < 32:
+        v = e.op(f"trunc i32 {v} to i{bits}")
+        v = e.op(f"{'sext' if signed else 'zext'} i{bits} {v} to i32")
+    return v
+
+
+def _write_int(e: Emitter, d: Operand, v: str, bits: int, signed: bool) -> None:
+    if bits == 64:
+        e.write_pair(d, v)
+    elif bits < 32:
+        e.write(d, e.op(f"{'sext' if signed else 'zext'} i{bits} {v} to i32"))
+    else:
+        e.write(d, v)
+
+
+def i2f(e: Emitter, ins: Instruction) -> None:
+    d, a = ins.operands[:2]
+    dst = "double" if ins.has("F64") else "half" if ins.has("F16") else "float"
+    bits, signed = _int_type(ins, "S32")
+    v = _read_int(e, a, bits, signed)
+    ity = "i64" if bits == 64 else "i32"
+    mode = _rounding(ins)
+    if mode and dst == "float":
+        w = v if ity == "i64" else e.op(f"{'sext' if signed else 'zext'} i32 {v} to i64")
+        f = e.op(f"call float @sass.i2f.dir(i64 {w}, i1 {'true' if signed else 'false'}, i32 {mode})")
+    else:
+        f = e.op(f"{'sitofp' if signed else 'uitofp'} {ity} {v} to {dst}")
+    if dst == "double":
+        e.write_f64(d, f)
+    elif dst == "half":
+        h = e.op(f"bitcast half {f} to i16")
+        e.write(d, e.op(f"zext i16 {h} to i32"))
+    else:
+        e.write_f32(d, f)
+
+
+def f2i(e: Emitter, ins: Instruction) -> None:
+    d, a = ins.operands[:2]
+    types = [m for m in ins.mods if m in INT_TYPES]
+    bits, signed = INT_TYPES[types[0]] if types else INT_TYPES["S32"]
+    src_double = ins.has("F64")
+    ty = "double" if src_double else "float"
+    v = e.f64(a) if src_double else e.f32(a, ins.has("FTZ"))
+    fn = next((ROUNDING_FNS[m] for m in ins.mods if m in ROUNDING_FNS), "rint")
+    suffix = "f64" if src_double else "f32"
+    r = e.op(f"call {ty} @llvm.{fn}.{suffix}({ty} {v})")
+    ity = f"i{bits}"
+    conv = "fptosi" if signed else "fptoui"
+    out = e.op(f"call {ity} @llvm.{conv}.sat.{ity}.{suffix}({ty} {r})")
+    if bits < 32:
+        _write_int(e, d, out, bits, signed)
+    else:
+        _write_int(e, d, out, bits, signed)
+
+
+def f2f(e: Emitter, ins: Instruction) -> None:
+    d, a = ins.operands[:2]
+    floats = [m for m in ins.mods if m in ("F16", "F32", "F64", "BF16")]
+    dst, src = (floats + ["F32", "F32"])[:2]
+    if _rounding(ins) and dst != "F32":
+        raise e.fail(f"{ins.full}: directed rounding is not supported")
+    if src == "F64":
+        v = e.f64(a)
+    elif src == "F16":
+        h = e.op(f"trunc i32 {e.i32(a) if not getattr(a, 'half', '') == 'H1' else e.op(f'lshr i32 {e.i32(a)}, 16')} to i16")
+        v = e.op(f"fpext half {e.op(f'bitcast i16 {h} to half')} to float")
+    else:
+        v = e.f32(a, ins.has("FTZ"))
+    src_ty = {"F64": "double", "F16": "float"}.get(src, "float")
+    if dst == "F64":
+        e.write_f64(d, v if src_ty == "double" else e.op(f"fpext float {v} to double"))
+    elif dst == "F16":
+        h = e.op(f"fptrunc {src_ty} {v} to half")
+        e.write(d, e.op(f"zext i16 {e.op(f'bitcast half {h} to i16')} to i32"))
+    elif dst == "F32" and src_ty == "double":
+        if _rounding(ins):
+            raise e.fail(f"{ins.full}: directed rounding is not supported")
+        e.write_f32(d, e.op(f"fptrunc double {v} to float"))
+    elif ins.has("ROUND", "FLOOR", "CEIL", "TRUNC"):
+        fn = next((ROUNDING_FNS[m] for m in ins.mods if m in ROUNDING_FNS), "rint")
+        e.write_f32(d, e.op(f"call float @llvm.{fn}.f32(float {v})"))
+    else:
+        _finish32(e, ins, v)
+
+
+def frnd(e: Emitter, ins: Instruction) -> None:
+    d, a = ins.operands[:2]
+    fn = next((ROUNDING_FNS[m] for m in ins.mods if m in ROUNDING_FNS), "rint")
+    if ins.has("F64"):
+        e.write_f64(d, e.op(f"call double @llvm.{fn}.f64(double {e.f64(a)})"))
+    else:
+        _finish32(e, ins, e.op(f"call float @llvm.{fn}.f32(float {e.f32(a, ins.has('FTZ'))})"))
+
+
+HANDLERS: dict[str, Handler] = {
+    "FADD": fadd, "FMUL": fmul, "FFMA": ffma, "FMNMX": fmnmx, "FSETP": fsetp, "FSEL": fsel, "FCHK": fchk,
+    "MUFU": mufu, "DADD": dadd, "DMUL": dmul, "DFMA": dfma, "DSETP": dsetp, "DMNMX": dmnmx, "I2F": i2f,
+    "I2FP": i2f, "F2I": f2i, "F2F": f2f, "FRND": frnd, "FADD32I": fadd, "FMUL32I": fmul, "FFMA32I": ffma,
+}  # fmt: skip
+__all__ = ["HANDLERS", "BOOL_OPS"]

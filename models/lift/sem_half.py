@@ -1,0 +1,99 @@
+"""Packed half-precision semantics: HADD2/HMUL2/HFMA2 (fp16 and bf16), HSETP2, F2FP packing.
+
+A 32-bit register holds two halves (H0 low, H1 high); operand selectors `.H0_H0`/`.H1_H1`
+broadcast one half, `.F32` reads a full float converted to half. `HFMA2.MMA d, -RZ, RZ, hi, lo`
+is ptxas' 32-bit constant move.
+"""
+
+from __future__ import annotations
+
+from cass.models.lift.emit import Emitter, parse_float_bits
+from cass.models.lift.ir import FImm, Imm, Instruction, Operand, Reg
+from cass.models.lift.sem_int import Handler, hfma2_const
+
+V2 = "<2 x half>"
+
+
+def _elem(ins: Instruction) -> str:
+    return "bfloat" if ins.has("BF16_V2", "BF16") else "half"
+
+
+def halves(e: Emitter, o: Operand, ty: str) -> str:
+    """A <2 x ty> operand with its selector, negation and absolute value applied."""
+    vty = f"<2 x {ty}>"
+    if isinstance(o, FImm):
+        bits = parse_float_bits(o.text, 16) if ty == "half" else parse_float_bits(o.text, 32) >> 16
+        v = e.op(f"bitcast i32 {bits << 16 | bits} to {vty}")
+    elif isinstance(o, Reg) and o.half == "F32":
+        f = e.f32(Reg(o.name))
+        h = e.op(f"fptrunc float {f} to {ty}")
+        v = e.op(f"insertelement {vty} undef, {ty} {h}, i32 0")
+        v = e.op(f"shufflevector {vty} {v}, {vty} undef, <2 x i32> zeroinitializer")
+    else:
+        raw = e.raw32(o) if not isinstance(o, Imm) else str(o.value)
+        v = e.op(f"bitcast i32 {raw} to {vty}")
+        sel = getattr(o, "half", "")
+        if sel in ("H0_H0", "H1_H1"):
+            lane = 0 if sel == "H0_H0" else 1
+            v = e.op(f"shufflevector {vty} {v}, {vty} undef, <2 x i32> <i32 {lane}, i32 {lane}>")
+    if getattr(o, "absolute", False):
+        v = e.op(f"call {vty} @llvm.fabs.v2{'f16' if ty == 'half' else 'bf16'}({vty} {v})")
+    if getattr(o, "neg", False) and not (isinstance(o, Reg) and o.is_zero):
+        v = e.op(f"fneg {vty} {v}")
+    return v
+
+
+def _store(e: Emitter, ins: Instruction, v: str, ty: str) -> None:
+    d = ins.operands[0]
+    vty = f"<2 x {ty}>"
+    if ins.has("SAT"):
+        raise e.fail(f"{ins.full}: saturation on packed halves is not supported")
+    if ins.has("F32"):  # HADD2.F32: the low half widened to a float
+        lo = e.op(f"extractelement {vty} {v}, i32 0")
+        e.write_f32(d, e.op(f"fpext {ty} {lo} to float"))
+        return
+    e.write(d, e.op(f"bitcast {vty} {v} to i32"))
+
+
+def _arith(e: Emitter, ins: Instruction, kind: str) -> None:
+    ty = _elem(ins)
+    if ty == "bfloat":
+        raise e.fail(f"{ins.full}: bf16 arithmetic is not supported")
+    vty = f"<2 x {ty}>"
+    srcs = [halves(e, o, ty) for o in ins.operands[1:4 if kind == "fma" else 3]]
+    if kind == "add":
+        v = e.op(f"fadd {vty} {srcs[0]}, {srcs[1]}")
+    elif kind == "mul":
+        v = e.op(f"fmul {vty} {srcs[0]}, {srcs[1]}")
+    else:
+        v = e.op(f"call {vty} @llvm.fma.v2f16({vty} {srcs[0]}, {vty} {srcs[1]}, {vty} {srcs[2]})")
+    _store(e, ins, v, ty)
+
+
+def hfma2(e: Emitter, ins: Instruction) -> None:
+    if not hfma2_const(e, ins):
+        _arith(e, ins, "fma")
+
+
+def f2fp(e: Emitter, ins: Instruction) -> None:
+    """F2FP.F16.F32.PACK_AB d, a, b: d = {half(a) : half(b)} (a high, b low)."""
+    if not ins.has("PACK_AB"):
+        raise e.fail(f"{ins.full} is not supported")
+    d, a, b = ins.operands[:3]
+    ty = "bfloat" if ins.has("BF16") else "half"
+    if ty == "bfloat":
+        raise e.fail(f"{ins.full}: bf16 packing is not supported")
+    parts = []
+    for o in (b, a):
+        f = e.f32(o) if not (isinstance(o, Reg) and o.is_zero) else "0.0"
+        h = e.op(f"fptrunc float {f} to half")
+        parts.append(e.op(f"zext i16 {e.op(f'bitcast half {h} to i16')} to i32"))
+    hi = e.op(f"shl i32 {parts[1]}, 16")
+    e.write(d, e.op(f"or i32 {hi}, {parts[0]}"))
+
+
+HANDLERS: dict[str, Handler] = {
+    "HADD2": lambda e, i: _arith(e, i, "add"), "HMUL2": lambda e, i: _arith(e, i, "mul"), "HFMA2": hfma2,
+    "F2FP": f2fp,
+}  # fmt: skip
+__all__ = ["HANDLERS", "V2"]

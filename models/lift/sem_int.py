@@ -1,0 +1,379 @@
+"""Integer core semantics: adds with carries, multiplies, shifts, logic, compares, moves.
+
+Each handler takes the builder and one instruction; `HANDLERS` maps opcodes to them. Uniform
+opcodes (UIADD3, ULEA, ...) reuse the vector handler of the same name without the `U`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cass.models.lift.emit import Emitter, imm_value
+from cass.models.lift.ir import CBank, FImm, Imm, Instruction, Operand, Reg
+
+Handler = Callable[[Emitter, Instruction], None]
+
+ICMP = {"LT": "slt", "LE": "sle", "GT": "sgt", "GE": "sge", "EQ": "eq", "NE": "ne"}
+ICMP_U = {"LT": "ult", "LE": "ule", "GT": "ugt", "GE": "uge", "EQ": "eq", "NE": "ne"}
+BOOL_OPS = {"AND": "and", "OR": "or", "XOR": "xor"}
+LUT_SHORTCUTS = {0xC0: "a&b", 0xFC: "a|b", 0x3C: "a^b", 0x96: "a^b^c", 0xF0: "a", 0xCC: "b", 0xAA: "c",
+                 0x33: "~b", 0x0F: "~a", 0x55: "~c", 0xA0: "a&c", 0x88: "b&c", 0xFA: "a|c", 0xEE: "b|c",
+                 0x5A: "a^c", 0x66: "b^c", 0xFE: "a|b|c", 0x80: "a&b&c", 0x00: "0", 0xFF: "-1"}  # fmt: skip
+
+
+def is_pred(o: Operand) -> bool:
+    return isinstance(o, Reg) and o.is_pred
+
+
+def split_preds(ops: tuple[Operand, ...]) -> tuple[list[Operand], list[Operand], list[Operand]]:
+    """(leading predicate outputs after the destination, value sources, trailing predicate inputs)."""
+    rest = list(ops[1:])
+    lead: list[Operand] = []
+    while rest and is_pred(rest[0]):
+        lead.append(rest.pop(0))
+    tail: list[Operand] = []
+    while rest and is_pred(rest[-1]):
+        tail.insert(0, rest.pop())
+    return lead, rest, tail
+
+
+# ---------------------------------------------------------------- adds and multiplies
+def iadd3(e: Emitter, ins: Instruction) -> None:
+    couts, srcs, cins = split_preds(ins.operands)
+    total = "0"
+    for s in srcs:  # `-x` adds ~x + 1 (so -0 carries); in .X forms `-`/`~` are bitwise not
+        flip = isinstance(s, (Reg, CBank)) and (s.neg or s.invert)
+        raw = e.raw32(s)
+        raw = e.op(f"xor i32 {raw}, -1") if flip else raw
+        term = e.op(f"zext i32 {raw} to i64")
+        if flip and s.neg and not ins.has("X"):
+            term = e.op(f"add i64 {term}, 1")
+        total = e.op(f"add i64 {total}, {term}")
+    for c in cins if ins.has("X") else []:
+        z = e.op(f"zext i1 {e.pred(c)} to i64")
+        total = e.op(f"add i64 {total}, {z}")
+    e.write(ins.operands[0], e.op(f"trunc i64 {total} to i32"))
+    for k, cout in enumerate(couts):
+        bit = e.op(f"lshr i64 {total}, {32 + k}")
+        e.set_pred(cout, e.op(f"trunc i64 {bit} to i1"))
+
+
+def viadd(e: Emitter, ins: Instruction) -> None:
+    if len(ins.mods) and ins.mods != ("MOV",):
+        raise e.fail(f"{ins.full} (packed forms) is not supported")
+    a, b = ins.operands[1], ins.operands[2]
+    e.write(ins.operands[0], e.op(f"add i32 {e.i32(a)}, {e.i32(b)}"))
+
+
+def _ext(e: Emitter, v: str, signed: bool, bits: int = 64) -> str:
+    return e.op(f"{'sext' if signed else 'zext'} i32 {v} to i{bits}")
+
+
+def imad(e: Emitter, ins: Instruction) -> None:
+    couts, srcs, cins = split_preds(ins.operands)
+    d = ins.operands[0]
+    signed = not ins.has("U32")
+    a, b, c = srcs
+    cin = e.op(f"zext i1 {e.pred(cins[0])} to i128") if ins.has("X") and cins else "0"
+    if ins.has("WIDE"):
+        prod = e.op(f"mul i128 {_ext(e, e.i32(a), signed, 128)}, {_ext(e, e.i32(b), signed, 128)}")
+        cpair = e.op(f"zext i64 {e.pair(c)} to i128")
+        s = e.op(f"add i128 {prod}, {cpair}")
+        s = e.op(f"add i128 {s}, {cin}")
+        e.write_pair(d, e.op(f"trunc i128 {s} to i64"))
+        if couts:
+            bit = e.op(f"lshr i128 {s}, 64")
+            e.set_pred(couts[0], e.op(f"trunc i128 {bit} to i1"))
+        return
+    if ins.has("HI"):
+        prod = e.op(f"mul i64 {_ext(e, e.i32(a), signed)}, {_ext(e, e.i32(b), signed)}")
+        s = e.op(f"add i64 {prod}, {e.pair(c)}")
+        if cin != "0":
+            s = e.op(f"add i64 {s}, {e.op(f'trunc i128 {cin} to i64')}")
+        hi = e.op(f"lshr i64 {s}, 32")
+        e.write(d, e.op(f"trunc i64 {hi} to i32"))
+        return
+    prod = e.op(f"mul i32 {e.i32(a)}, {e.i32(b)}")
+    if not couts and cin == "0":
+        e.write(d, e.op(f"add i32 {prod}, {e.i32(c)}"))
+        return
+    s = e.op(f"add i64 {_ext(e, prod, False)}, {_ext(e, e.i32(c), False)}")
+    if cin != "0":
+        s = e.op(f"add i64 {s}, {e.op(f'trunc i128 {cin} to i64')}")
+    e.write(d, e.op(f"trunc i64 {s} to i32"))
+    if couts:
+        bit = e.op(f"lshr i64 {s}, 32")
+        e.set_pred(couts[0], e.op(f"trunc i64 {bit} to i1"))
+
+
+def lea(e: Emitter, ins: Instruction) -> None:
+    couts, srcs, cins = split_preds(ins.operands)
+    shift = imm_value(srcs[-1]) if isinstance(srcs[-1], (Imm, FImm)) else None
+    if shift is None:
+        raise e.fail(f"{ins.full} with a register shift count is not supported")
+    a = e.i32(srcs[0])
+    b = e.i32(srcs[1])
+    if ins.has("HI"):
+        if ins.has("SX32"):
+            c = e.op(f"ashr i32 {a}, 31")
+        else:
+            c = e.i32(srcs[2])
+        wide = e.join(a, c)
+        sh = e.op(f"shl i64 {wide}, {shift}")
+        hi = e.op(f"lshr i64 {sh}, 32")
+        part = e.op(f"trunc i64 {hi} to i32")
+    else:
+        part = e.op(f"shl i32 {a}, {shift}")
+    s = e.op(f"add i64 {_ext(e, part, False)}, {_ext(e, b, False)}")
+    if ins.has("X") and cins:
+        s = e.op(f"add i64 {s}, {e.op(f'zext i1 {e.pred(cins[0])} to i64')}")
+    e.write(ins.operands[0], e.op(f"trunc i64 {s} to i32"))
+    if couts:
+        bit = e.op(f"lshr i64 {s}, 32")
+        e.set_pred(couts[0], e.op(f"trunc i64 {bit} to i1"))
+
+
+# ---------------------------------------------------------------- shifts and bits
+def shf(e: Emitter, ins: Instruction) -> None:
+    d, lo, s, hi = ins.operands
+    width = 64 if ins.has("U64", "S64") else 32
+    signed = ins.has("S32", "S64")
+    v = e.join(e.i32(lo), e.i32(hi))
+    v128 = e.op(f"{'sext' if signed else 'zext'} i64 {v} to i128")
+    amount = e.i32(s)
+    amount = e.op(f"and i32 {amount}, {width - 1}") if ins.has("W") else e.op(f"call i32 @llvm.umin.i32(i32 {amount}, i32 {width})")
+    amt = e.op(f"zext i32 {amount} to i128")
+    if ins.has("L"):
+        r = e.op(f"shl i128 {v128}, {amt}")
+    else:
+        r = e.op(f"{'ashr' if signed else 'lshr'} i128 {v128}, {amt}")
+    if ins.has("HI"):
+        r = e.op(f"lshr i128 {r}, 32")
+    e.write(d, e.op(f"trunc i128 {r} to i32"))
+
+
+def lut3(e: Emitter, a: str, b: str, c: str, lut: int, ty: str) -> str:
+    ones = "true" if ty == "i1" else "-1"
+    if lut in LUT_SHORTCUTS and ty != "i1":
+        expr = LUT_SHORTCUTS[lut]
+        env = {"a": a, "b": b, "c": c}
+        if expr in ("0", "-1"):
+            return expr
+        terms = expr.split("|") if "|" in expr else None
+        if expr.startswith("~"):
+            return e.op(f"xor {ty} {env[expr[1]]}, {ones}")
+        for sep, llop in (("&", "and"), ("|", "or"), ("^", "xor")):
+            if sep in expr:
+                names = expr.split(sep)
+                acc = env[names[0]]
+                for n in names[1:]:
+                    acc = e.op(f"{llop} {ty} {acc}, {env[n]}")
+                return acc
+        del terms
+        return env[expr]
+    inv = {name: e.op(f"xor {ty} {v}, {ones}") for name, v in (("a", a), ("b", b), ("c", c))}
+    result = "0" if ty != "i1" else "false"
+    for i in range(8):
+        if lut >> i & 1:
+            term = e.op(f"and {ty} {a if i & 4 else inv['a']}, {b if i & 2 else inv['b']}")
+            term = e.op(f"and {ty} {term}, {c if i & 1 else inv['c']}")
+            result = e.op(f"or {ty} {result}, {term}")
+    return result
+
+
+def lop3(e: Emitter, ins: Instruction) -> None:
+    ops = list(ins.operands)
+    pout = ops.pop(0) if is_pred(ops[0]) else None
+    d, a, b, c, lut = ops[:5]
+    if not isinstance(lut, Imm):
+        raise e.fail("LOP3 with a non-immediate truth table")
+    value = lut3(e, e.i32(a), e.i32(b), e.i32(c), lut.value & 0xFF, "i32")
+    e.write(d, value)
+    if pout is not None:
+        e.set_pred(pout, e.op(f"icmp ne i32 {value}, 0"))
+
+
+def lop(e: Emitter, ins: Instruction) -> None:
+    """Old two-input LOP.AND/OR/XOR/PASS_B."""
+    ops = list(ins.operands)
+    pout = ops.pop(0) if is_pred(ops[0]) else None
+    d, a, b = ops[:3]
+    fn = {"AND": "and", "OR": "or", "XOR": "xor"}.get(ins.mods[0] if ins.mods else "")
+    value = e.i32(b) if fn is None else e.op(f"{fn} i32 {e.i32(a)}, {e.i32(b)}")
+    e.write(d, value)
+    if pout is not None:
+        e.set_pred(pout, e.op(f"icmp ne i32 {value}, 0"))
+
+
+def plop3(e: Emitter, ins: Instruction) -> None:
+    q0, q1, pa, pb, pc = ins.operands[:5]
+    luts = [o for o in ins.operands[5:] if isinstance(o, Imm)]
+    a, b, c = e.pred(pa), e.pred(pb), e.pred(pc)
+    e.set_pred(q0, lut3(e, a, b, c, luts[0].value & 0xFF, "i1"))
+    if len(luts) > 1:
+        e.set_pred(q1, lut3(e, a, b, c, luts[1].value & 0xFF, "i1"))
+
+
+def popc(e: Emitter, ins: Instruction) -> None:
+    e.write(ins.operands[0], e.op(f"call i32 @llvm.ctpop.i32(i32 {e.i32(ins.operands[1])})"))
+
+
+def flo(e: Emitter, ins: Instruction) -> None:
+    ops = [o for o in ins.operands if not is_pred(o)]
+    v = e.i32(ops[1])
+    if ins.has("S32"):
+        sign = e.op(f"ashr i32 {v}, 31")
+        v = e.op(f"xor i32 {v}, {sign}")
+    lz = e.op(f"call i32 @llvm.ctlz.i32(i32 {v}, i1 false)")
+    zero = e.op(f"icmp eq i32 {v}, 0")
+    pos = lz if ins.has("SH") else e.op(f"sub i32 31, {lz}")
+    e.write(ops[0], e.op(f"select i1 {zero}, i32 -1, i32 {pos}"))
+
+
+def brev(e: Emitter, ins: Instruction) -> None:
+    e.write(ins.operands[0], e.op(f"call i32 @llvm.bitreverse.i32(i32 {e.i32(ins.operands[1])})"))
+
+
+def iabs(e: Emitter, ins: Instruction) -> None:
+    e.write(ins.operands[0], e.op(f"call i32 @llvm.abs.i32(i32 {e.i32(ins.operands[1])}, i1 false)"))
+
+
+def sgxt(e: Emitter, ins: Instruction) -> None:
+    d, a, n = ins.operands[:3]
+    bits = e.op(f"call i32 @llvm.umin.i32(i32 {e.i32(n)}, i32 32)")
+    sh = e.op(f"sub i32 32, {bits}")
+    left = e.op(f"shl i32 {e.i32(a)}, {sh}")
+    right = e.op(f"{'lshr' if ins.has('U32') else 'ashr'} i32 {left}, {sh}")
+    zero = e.op(f"icmp eq i32 {bits}, 0")
+    e.write(d, e.op(f"select i1 {zero}, i32 0, i32 {right}"))
+
+
+def bmsk(e: Emitter, ins: Instruction) -> None:
+    d, pos, width = ins.operands[:3]
+    w = e.op(f"call i32 @llvm.umin.i32(i32 {e.i32(width)}, i32 32)")
+    w64 = e.op(f"zext i32 {w} to i64")
+    ones = e.op(f"shl i64 1, {w64}")
+    mask = e.op(f"trunc i64 {e.op(f'sub i64 {ones}, 1')} to i32")
+    p = e.op(f"and i32 {e.i32(pos)}, 31")
+    e.write(d, e.op(f"shl i32 {mask}, {p}"))
+
+
+def prmt(e: Emitter, ins: Instruction) -> None:
+    if ins.mods:
+        raise e.fail(f"PRMT mode .{'.'.join(ins.mods)} is not supported")
+    d, a, sel, b = ins.operands[:4]
+    e.write(d, e.op(f"call i32 @sass.prmt(i32 {e.i32(a)}, i32 {e.i32(sel)}, i32 {e.i32(b)})"))
+
+
+def imnmx(e: Emitter, ins: Instruction) -> None:
+    d, a, b, p = ins.operands[:4]
+    ty = "u" if ins.has("U32") else "s"
+    lo = e.op(f"call i32 @llvm.{ty}min.i32(i32 {e.i32(a)}, i32 {e.i32(b)})")
+    hi = e.op(f"call i32 @llvm.{ty}max.i32(i32 {e.i32(a)}, i32 {e.i32(b)})")
+    e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}"))
+
+
+def viaddmnmx(e: Emitter, ins: Instruction) -> None:
+    d, a, b, c, p = ins.operands[:5]
+    s = e.op(f"add i32 {e.i32(a)}, {e.i32(b)}")
+    ty = "u" if ins.has("U32") else "s"
+    lo = e.op(f"call i32 @llvm.{ty}min.i32(i32 {s}, i32 {e.i32(c)})")
+    hi = e.op(f"call i32 @llvm.{ty}max.i32(i32 {s}, i32 {e.i32(c)})")
+    e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}"))
+
+
+# ---------------------------------------------------------------- compares and selects
+def combine(e: Emitter, ins: Instruction, t: str, pacc: Operand) -> tuple[str, str]:
+    bop = next((BOOL_OPS[m] for m in ins.mods if m in BOOL_OPS), "and")
+    acc = e.pred(pacc)
+    first = e.op(f"{bop} i1 {t}, {acc}")
+    nt = e.op(f"xor i1 {t}, true")
+    return first, e.op(f"{bop} i1 {nt}, {acc}")
+
+
+def isetp(e: Emitter, ins: Instruction) -> None:
+    pd, pd2, a, b, pacc = ins.operands[:5]
+    cmp = next(m for m in ins.mods if m in ICMP)
+    unsigned = ins.has("U32")
+    va, vb = e.i32(a), e.i32(b)
+    t = e.op(f"icmp {(ICMP_U if unsigned else ICMP)[cmp]} i32 {va}, {vb}")
+    if ins.has("EX"):
+        low = e.pred(ins.operands[5])
+        eq = e.op(f"icmp eq i32 {va}, {vb}")
+        if cmp in ("EQ", "NE"):  # 64-bit equality: both halves
+            t = e.op(f"{'and' if cmp == 'EQ' else 'or'} i1 {t}, {low}")
+        else:
+            t = e.op(f"select i1 {eq}, i1 {low}, i1 {t}")
+    first, second = combine(e, ins, t, pacc)
+    e.set_pred(pd, first)
+    e.set_pred(pd2, second)
+
+
+def sel(e: Emitter, ins: Instruction) -> None:
+    d, a, b, p = ins.operands[:4]
+    e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {e.i32(a)}, i32 {e.i32(b)}"))
+
+
+def p2r(e: Emitter, ins: Instruction) -> None:
+    d, pr, src, mask = ins.operands[:4]
+    m = imm_value(mask)
+    value = "0"
+    for i in range(7):
+        if m >> i & 1:
+            bit = e.op(f"zext i1 {e.load_reg(Reg(f'P{i}'))} to i32")
+            value = e.op(f"or i32 {value}, {e.op(f'shl i32 {bit}, {i}')}")
+    keep = e.op(f"and i32 {e.i32(src)}, {~m & 0xFFFFFFFF if m else -1}")
+    e.write(d, e.op(f"or i32 {keep}, {value}"))
+
+
+def r2p(e: Emitter, ins: Instruction) -> None:
+    _, src, mask = ins.operands[:3]
+    m, v = imm_value(mask), e.i32(src)
+    for i in range(7):
+        if m >> i & 1:
+            bit = e.op(f"and i32 {v}, {1 << i}")
+            e.store_reg(Reg(f"P{i}"), e.op(f"icmp ne i32 {bit}, 0"))
+
+
+# ---------------------------------------------------------------- moves and constants
+def mov(e: Emitter, ins: Instruction) -> None:
+    e.write(ins.operands[0], e.i32(ins.operands[1]))
+
+
+def ldc(e: Emitter, ins: Instruction) -> None:
+    d, c = ins.operands[:2]
+    assert isinstance(c, CBank)
+    if ins.has("64"):
+        e.write_pair(d, e.cbank(c, 8))
+        return
+    small = {"U8": (1, "zext"), "S8": (1, "sext"), "U16": (2, "zext"), "S16": (2, "sext")}
+    kind = next((small[m] for m in ins.mods if m in small), None)
+    if kind is None:
+        e.write(d, e.cbank(c, 4))
+        return
+    raise e.fail(f"{ins.full} (sub-word constant loads) is not supported")
+
+
+def hfma2_const(e: Emitter, ins: Instruction) -> bool:
+    """`HFMA2.MMA R7, -RZ, RZ, hi, lo`: ptxas' 32-bit constant move (two fp16 immediates)."""
+    ops = ins.operands
+    if len(ops) == 5 and all(isinstance(o, Reg) and o.is_zero for o in ops[1:3]) and all(
+        isinstance(o, (FImm, Imm)) for o in ops[3:]
+    ):
+        from cass.models.lift.emit import parse_float_bits
+
+        def bits(o: Operand) -> int:
+            return o.value & 0xFFFF if isinstance(o, Imm) else parse_float_bits(o.text, 16)
+
+        value = bits(ops[3]) << 16 | bits(ops[4])
+        e.write(ops[0], str(value - (1 << 32) if value >= 1 << 31 else value))
+        return True
+    return False
+
+
+HANDLERS: dict[str, Handler] = {
+    "IADD3": iadd3, "IADD": iadd3, "VIADD": viadd, "IMAD": imad, "LEA": lea, "SHF": shf, "LOP3": lop3,
+    "LOP": lop, "PLOP3": plop3, "POPC": popc, "FLO": flo, "BREV": brev, "IABS": iabs, "SGXT": sgxt,
+    "BMSK": bmsk, "PRMT": prmt, "IMNMX": imnmx, "VIMNMX": imnmx, "VIADDMNMX": viaddmnmx,
+    "ISETP": isetp, "SEL": sel, "P2R": p2r, "R2P": r2p, "MOV": mov, "R2UR": mov, "LDC": ldc,
+}  # fmt: skip

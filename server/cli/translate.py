@@ -1,0 +1,93 @@
+"""`cass translate-sass`: SASS (text, cubin or binary) -> RDNA3 gfx1100 assembly by the lifter.
+
+    cass translate-sass k.sass -o k.s                 gfx1100 assembly
+    cass translate-sass k.cubin --emit ptx            the NVPTX cross-check build
+    cass translate-sass k.sass --host main.hip -o a   a HIP program (emulator executable) whose
+                                                      device code object is the translated one
+Exit status: 0 translated, 1 unsupported instructions (each reported at its line), 2 usage errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from cass.runner.diagnostics import CassError, Severity
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+EMITS = ("asm", "ll", "ptx", "code-object")
+
+
+def translate_sass(
+    file: Annotated[Path, typer.Argument(help="SASS text (cuobjdump -sass / nvdisasm), a cubin, fatbin or binary.")],
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Output file (default: stdout).")] = None,
+    arch: Annotated[Optional[str], typer.Option("--arch", help="SASS architecture (sm_80, sm_86, sm_89, sm_90); default: from the listing.")] = None,  # noqa: E501
+    emit: Annotated[str, typer.Option("--emit", help="asm (gfx1100 .s), ll (lifted LLVM IR), ptx (NVPTX cross-check), code-object.")] = "asm",  # noqa: E501
+    host: Annotated[Optional[Path], typer.Option("--host", help="HIP host program: build an emulator executable around the translated device code.")] = None,  # noqa: E501
+) -> None:
+    """Translate NVIDIA SASS to AMD RDNA3 (gfx1100) by binary translation through LLVM."""
+    from cass.models.lift.inputs import read_sass_input
+    from cass.models.lift.pipeline import lift_sass
+
+    if emit not in EMITS:
+        raise CassError(f"--emit must be one of {', '.join(EMITS)}, not '{emit}'")
+    if output is not None and output.resolve() == file.resolve():
+        raise CassError(f"{output}: refusing to overwrite the input file")
+    text = read_sass_input(file, arch)
+    target = "nvptx" if emit == "ptx" else "gfx1100"
+    with err.status(f"lifting {file}"):
+        result = lift_sass(text, path=str(file), arch=arch, target=target, compile=emit != "ll")
+    for d in result.diagnostics:
+        err.print(d.render(), markup=False)
+    if not result.ok:
+        errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
+        raise CassError(f"{file}: {errors} instruction(s) could not be translated; nothing written", exit_code=1)
+    if host is not None:
+        _build_program(host, result.assembly, output or Path(host.stem + ".gfx1100.emu"))
+        return
+    if emit == "code-object":
+        _write_code_object(result.assembly, output or Path(file.stem + ".hsaco"))
+        return
+    payload = result.llvm_ir if emit == "ll" else result.assembly
+    if output is None:
+        typer.echo(payload, nl=False)
+    else:
+        output.write_text(payload, encoding="utf-8")
+        err.print(f"wrote {output} ({len(result.kernels)} kernel(s))", markup=False)
+
+
+def _write_code_object(assembly: str, output: Path) -> None:
+    import shutil
+    import tempfile
+
+    from cass.runner.compile import compile_file
+
+    with tempfile.TemporaryDirectory(prefix="cass-lift-") as work:
+        s = Path(work) / f"{output.stem}.s"
+        s.write_text(assembly, encoding="utf-8")
+        produced = compile_file(s, ["code-object"], out_dir=Path(work) / "out").artifacts["code-object"]
+        shutil.copyfile(produced, output)
+    err.print(f"wrote {output}", markup=False)
+
+
+def _build_program(host: Path, assembly: str, output: Path) -> None:
+    import shutil
+    import tempfile
+
+    from cass.models.bench.assembly import build_with_device_code
+
+    with tempfile.TemporaryDirectory(prefix="cass-lift-") as work:
+        s = Path(work) / "device.s"
+        s.write_text(assembly, encoding="utf-8")
+        with err.status(f"building {output} around {host}"):
+            exe = build_with_device_code(host, s, Path(work))
+        shutil.copyfile(exe, output)
+        output.chmod(0o755)
+    err.print(f"wrote {output} (run it with `cass run-hip` or directly)", markup=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("translate-sass")(translate_sass)
