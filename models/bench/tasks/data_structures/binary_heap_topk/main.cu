@@ -30,7 +30,7 @@ inline float next_uniform() {  // uniform in [-1, 1)
 #include <algorithm>
 
 constexpr int SEGMENTS = 512;
-constexpr int SEG_LEN = 256;
+constexpr int SEG_LEN = 128;
 constexpr int K = 16;
 
 struct Entry {

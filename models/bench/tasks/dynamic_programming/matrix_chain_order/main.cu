@@ -30,7 +30,7 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-constexpr int N = 80;  // matrices
+constexpr int N = 64;  // matrices
 
 template <typename Cost>
 __global__ void __launch_bounds__(256) chain_order(const int* dims, Cost* cost, int* split) {
@@ -95,7 +95,7 @@ static bool run(const std::vector<int>& dims, const int* d_dims, const char* lab
         for (int j = i; j < N; ++j)
             if (cost[i * N + j] != rcost[i * N + j] || split[i * N + j] != rsplit[i * N + j]) ok = false;
     *root_cost = cost[N - 1];
-    printf("%s: root_split %d tree_depth %d split[0][63] %d\n", label, split[N - 1], depth(split, 0, N - 1), split[63]);
+    printf("%s: root_split %d tree_depth %d split[0][31] %d\n", label, split[N - 1], depth(split, 0, N - 1), split[31]);
     CUDA_CHECK(cudaFree(d_cost));
     CUDA_CHECK(cudaFree(d_split));
     return ok;

@@ -28,7 +28,7 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-constexpr int N = 2048;
+constexpr int N = 1024;
 constexpr int CLASSES = 4;
 
 struct Bond {
@@ -96,7 +96,7 @@ int main() {
     for (auto& b : bonds) {
         b.cls = (int)(next_u32() >> 30);
         b.coupon_rate = 0.01 * (int)(next_u32() % 9u);        // 0% .. 8%
-        b.maturity = 1.0 + (double)(next_u32() % 30u);         // 1 .. 30 years
+        b.maturity = 1.0 + (double)(next_u32() % 20u);         // 1 .. 20 years
         b.price = 70.0 + 50.0 * (0.5 + 0.5 * next_uniform()); // 70 .. 120
         if (b.coupon_rate == 0.0 && b.price > 99.0) b.price = 60.0 + 0.3 * b.price;  // zeros trade below par
     }
@@ -120,7 +120,7 @@ int main() {
         if (fabs(r.ytm - g.ytm) > 1e-12 || fabs(r.macaulay - g.macaulay) > 1e-9 * r.macaulay ||
             fabs(r.modified - g.modified) > 1e-9 * r.modified || fabs(r.convexity - g.convexity) > 1e-9 * r.convexity)
             ok = false;
-        if (!(g.modified <= g.macaulay)) ok = false;
+        if (g.ytm > 0.0 && !(g.modified < g.macaulay)) ok = false;  // positive yields shorten duration
         sy += g.ytm; sd += g.macaulay; sm += g.modified; sc += g.convexity;
     }
     printf("bonds %d\n", N);

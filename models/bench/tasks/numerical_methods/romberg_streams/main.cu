@@ -28,7 +28,7 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-constexpr int LEVELS = 8;     // trapezoid levels 0..LEVELS-1 (finest: 2^(LEVELS-1) * BASE intervals)
+constexpr int LEVELS = 7;     // trapezoid levels 0..LEVELS-1 (finest: 2^(LEVELS-1) * BASE intervals)
 constexpr int BASE = 512;     // intervals at level 0
 
 __host__ __device__ inline double integrand(int which, double x) {
