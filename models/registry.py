@@ -5,6 +5,7 @@ Other engines add their line to `ENGINES` when they land.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from cass.models.engine import Engine
@@ -20,7 +21,7 @@ def _rules() -> Engine:
 def _model(model: str = "") -> Engine:
     from cass.models.llm.engine import ModelEngine
 
-    return ModelEngine(model)
+    return ModelEngine(model or os.environ.get("CASS_MODEL", ""))
 
 
 def _lift() -> Engine:
@@ -32,7 +33,7 @@ def _lift() -> Engine:
 def _auto(model: str = "") -> Engine:
     from cass.models.llm.engine import AutoEngine
 
-    return AutoEngine(model)
+    return AutoEngine(model or os.environ.get("CASS_MODEL", ""))
 
 
 ENGINES: dict[str, Callable[..., Engine]] = {
@@ -51,7 +52,8 @@ def get_engine(name: str, model: str = "") -> Engine:
         known = ", ".join(sorted(ENGINES))
         raise CassError(f"unknown engine '{name}' (known: {known})")
     if name in MODEL_ENGINES:
-        if not model and name == "model":
-            raise CassError("the model engine needs a model: --model PATH.gguf, a checkpoint directory, or an http:// URL")
+        if not (model or os.environ.get("CASS_MODEL")) and name == "model":
+            raise CassError("the model engine needs a model: --model PATH.gguf, a checkpoint directory, "
+                            "or an http:// URL (or set CASS_MODEL)")
         return factory(model)
     return factory()
