@@ -76,6 +76,7 @@ int main() {
     double* d_sums;
     CUDA_CHECK(cudaMalloc(&d_sums, 2 * LEVELS * sizeof(double)));
     CUDA_CHECK(cudaMemset(d_sums, 0, 2 * LEVELS * sizeof(double)));
+    CUDA_CHECK(cudaDeviceSynchronize());  // non-blocking streams do not wait for the legacy stream
     for (int f = 0; f < 2; ++f) {
         CUDA_CHECK(cudaStreamCreateWithFlags(&st[f], cudaStreamNonBlocking));
         CUDA_CHECK(cudaEventCreate(&ev[f]));
