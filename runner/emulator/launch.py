@@ -24,6 +24,7 @@ MAX_RESIDENT_WAVES = int(os.environ.get("CASS_EMULATOR_MAX_WAVES", "8192"))
 VGPR_BUDGET_BYTES = 1 << 30
 USER_SGPR_SIZES = ((0, 4), (1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 1))
 DYNAMIC_STACK_BYTES = 16384
+SCALAR_OVERREAD = 256  # padding after every block for widened scalar loads
 
 
 @dataclass
@@ -75,7 +76,7 @@ class Block:
     """Zeroed host memory kept alive for the launch, registered so kernels may touch it."""
 
     def __init__(self, size: int, label: str, align: int = 64) -> None:
-        self.raw = np.zeros(size + align, np.uint8)
+        self.raw = np.zeros(size + align + SCALAR_OVERREAD, np.uint8)
         self.address = (self.raw.ctypes.data + align - 1) & ~(align - 1)
         self.size, self.label = size, label
         self.view = self.raw[self.address - self.raw.ctypes.data :][:size]

@@ -367,7 +367,10 @@ class Machine:
         return mem.atomic(self.lds, bidx, ATOMICS[suffix], data, wide, suffix, returns)
 
     def scalar_load(self, addr: np.ndarray, nbytes: int, g: Group) -> list[np.ndarray]:
+        """Uniform loads. The compiler widens constant loads up to an aligned block past the end
+        of an object (hardware reads the rest of the page), so only the first dword must lie in
+        an allocation; every region the emulator registers is padded well past its end."""
         waves = self.waves_of(g)
         zeros = np.zeros(addr.shape, np.int64)
-        bidx = self._global_index(addr, nbytes, waves, zeros, "scalar load")
+        bidx = self._global_index(addr, min(nbytes, 4), waves, zeros, "scalar load")
         return mem.gather(mem.GLOBAL, bidx, nbytes)
