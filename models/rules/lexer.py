@@ -18,10 +18,9 @@ _PREFIX = r"(?:u8|u|U|L)?"
 # Each match is one token with the blanks before it; the most frequent kinds come first.
 _TOKEN_RE = re.compile(
     rf"""
-    [ \t\f\v]*(?:\\{_NL}[ \t\f\v]*)*
+    [ \t\f\v\r\n]*(?:\\{_NL}[ \t\f\v\r\n]*)*
     (?:
-      (?P<nl>{_NL})
-    | (?P<ident>(?!{_PREFIX}R?["'])[^\W\d]\w*)
+      (?P<ident>(?!{_PREFIX}R?["'])[^\W\d]\w*)
     | (?P<punct>(?=[^/"'.\d])(?:<<<|>>>|<<=|>>=|->\*|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*%&|^]=|\#\#
                 |[{{}}\[\]();:,<>+\-*%&|^!~?=\#@$\\`]))
     | (?P<number>\.?[0-9](?:[eEpP][+-]|[\w.'])*)
@@ -37,8 +36,7 @@ _TOKEN_RE = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 
-KINDS = ("nl", "ws", "comment", "raw", "string", "char", "number", "ident", "punct", "bad")
-TRIVIA = frozenset(("nl", "ws", "comment"))
+_LOGICAL_LINE = re.compile(r"(?:[^\\\r\n]|\\(?:\r\n|\n|\r)?)*")
 
 
 class Token:
@@ -126,14 +124,15 @@ def _mark_directives(tokens: list[Token], text: str) -> tuple[list[Token], list[
     starts = [i for i, t in enumerate(tokens) if t.pp == -2]
     sizes = []
     for number, i in enumerate(starts):
+        line_end = _LOGICAL_LINE.match(text, tokens[i].start).end()
         j = i
-        while j < len(tokens) and tokens[j].kind != "nl":
+        while j < len(tokens) and tokens[j].start < line_end:
             tokens[j].pp = number
             j += 1
         sizes.append(j - i)
     for number in range(len(starts) - 1, -1, -1):
         sizes[number] -= _merge_header_name(tokens, starts[number], text)
-    code = [t for t in tokens if t.kind != "nl"]
+    code = tokens
     if not starts:
         return code, []
     firsts = [k for k, t in enumerate(code) if t.pp >= 0 and (k == 0 or code[k - 1].pp != t.pp)]
