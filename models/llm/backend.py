@@ -69,7 +69,9 @@ class ChatBackend(Protocol):
 
     def count_tokens(self, text: str) -> int: ...
 
-    def stream(self, messages: list[dict[str, str]], sampling: Sampling) -> Iterator[str | Usage]: ...
+    def stream(
+        self, messages: list[dict[str, str]], sampling: Sampling
+    ) -> Iterator[str | Usage]: ...
 
     def close(self) -> None: ...
 
@@ -137,7 +139,9 @@ def open_backend(model: str, options: ModelOptions | None = None) -> ChatBackend
     (llama.cpp), or a Hugging Face checkpoint directory (transformers)."""
     options = options or ModelOptions()
     if not model:
-        raise CassError("no model given: pass --model PATH.gguf, a checkpoint directory, or an http:// URL")
+        raise CassError(
+            "no model given: pass --model PATH.gguf, a checkpoint directory, or an http:// URL"
+        )
     if model.startswith(("http://", "https://")):
         from cass.models.llm.http_chat import HttpChatBackend
 
@@ -151,4 +155,6 @@ def open_backend(model: str, options: ModelOptions | None = None) -> ChatBackend
         from cass.models.llm.llama_gguf import LlamaCppBackend
 
         return LlamaCppBackend(path, options)
-    raise CassError(f"{model}: no such model file or directory; give a .gguf file, a checkpoint directory, or a URL")
+    raise CassError(
+        f"{model}: no such model file or directory; give a .gguf file, a checkpoint directory, or a URL"
+    )

@@ -55,8 +55,13 @@ def locate(model: PublishedModel, folders: list[Path]) -> list[Path]:
             continue
         for path in sorted(folder.iterdir()):
             stem = path.name.lower()
-            named = stem == model.name.lower() or stem.startswith(model.name.lower() + "-") or stem.startswith(model.name.lower() + ".")
-            if named and ((path.is_dir() and _is_checkpoint(path)) or (path.is_file() and path.suffix == ".gguf")):
+            named = stem == model.name.lower() or stem.startswith(
+                (model.name.lower() + "-", model.name.lower() + ".")
+            )
+            if named and (
+                (path.is_dir() and _is_checkpoint(path))
+                or (path.is_file() and path.suffix == ".gguf")
+            ):
                 found.append(path)
     return found
 

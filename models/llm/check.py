@@ -1,8 +1,8 @@
 """A GGUF file validated before llama.cpp sees it, then loaded and timed.
 
-    info = read_gguf(Path("cass-src-1.5b-q8_0.gguf"))     # CassError: missing, not GGUF, truncated
-    require_chat_model(info)                                # CassError: another architecture
-    report = check_model(path)                              # + loads, generates, tokens/s
+info = read_gguf(Path("cass-src-1.5b-q8_0.gguf"))     # CassError: missing, not GGUF, truncated
+require_chat_model(info)                                # CassError: another architecture
+report = check_model(path)                              # + loads, generates, tokens/s
 """
 
 from __future__ import annotations
@@ -48,7 +48,12 @@ def _value(reader_field: Any) -> Any:
     if hasattr(reader_field, "contents"):
         return reader_field.contents()
     parts = [reader_field.parts[i] for i in reader_field.data]
-    decoded = [bytes(p).decode("utf-8", "replace") if p.dtype.kind == "u" and p.itemsize == 1 else p.tolist()[0] for p in parts]
+    decoded = [
+        bytes(p).decode("utf-8", "replace")
+        if p.dtype.kind == "u" and p.itemsize == 1
+        else p.tolist()[0]
+        for p in parts
+    ]
     return decoded if len(decoded) != 1 else decoded[0]
 
 
@@ -57,15 +62,21 @@ def _reader(path: Path) -> Any:
         raise CassError(f"{path}: no such model file")
     with path.open("rb") as handle:
         if handle.read(4) != GGUF_MAGIC:
-            raise CassError(f"{path}: not a GGUF file (no GGUF magic); convert a checkpoint with `cass model convert`")
+            raise CassError(
+                f"{path}: not a GGUF file (no GGUF magic); convert a checkpoint with `cass model convert`"
+            )
     try:
         from gguf import GGUFReader
     except ImportError:
-        raise CassError("reading GGUF needs the `gguf` package: pip install 'cass[llama]'") from None
+        raise CassError(
+            "reading GGUF needs the `gguf` package: pip install 'cass[llama]'"
+        ) from None
     try:
         return GGUFReader(path, "r")
-    except Exception as exc:  # a cut-off or corrupt file fails in many ways inside the reader
-        raise CassError(f"{path}: a damaged or truncated GGUF file ({type(exc).__name__}: {exc}); copy or convert it again") from None
+    except Exception as exc:  # noqa: BLE001 -- a cut-off or corrupt file fails in many ways inside the reader
+        raise CassError(
+            f"{path}: a damaged or truncated GGUF file ({type(exc).__name__}: {exc}); copy or convert it again"
+        ) from None
 
 
 def read_gguf(path: Path) -> GgufInfo:
@@ -73,9 +84,17 @@ def read_gguf(path: Path) -> GgufInfo:
     reader = _reader(path)
     size = path.stat().st_size
     end = max((int(t.data_offset) + int(t.n_bytes) for t in reader.tensors), default=0)
-    if end > size or any(len(t.data.reshape(-1)) * t.data.itemsize < int(t.n_bytes) for t in reader.tensors):
-        raise CassError(f"{path}: truncated GGUF file ({size} bytes, its tensors need {end}); copy or convert it again")
-    fields = {name: _value(f) for name, f in reader.fields.items() if not name.startswith("tokenizer.ggml.merges")}
+    if end > size or any(
+        len(t.data.reshape(-1)) * t.data.itemsize < int(t.n_bytes) for t in reader.tensors
+    ):
+        raise CassError(
+            f"{path}: truncated GGUF file ({size} bytes, its tensors need {end}); copy or convert it again"
+        )
+    fields = {
+        name: _value(f)
+        for name, f in reader.fields.items()
+        if not name.startswith("tokenizer.ggml.merges")
+    }
     arch = str(fields.get("general.architecture", ""))
     tokens = fields.get("tokenizer.ggml.tokens") or []
     return GgufInfo(
@@ -100,12 +119,20 @@ def require_chat_model(info: GgufInfo) -> None:
             f"{info.path}: a GGUF of architecture '{info.architecture or '?'}'; CASS models are "
             f"{', '.join(SUPPORTED_ARCHITECTURES)} (Qwen2.5-Coder fine-tunes)"
         )
-    missing = [k.format(arch=info.architecture) for k in REQUIRED_KEYS if k.format(arch=info.architecture) not in info.keys]
+    missing = [
+        k.format(arch=info.architecture)
+        for k in REQUIRED_KEYS
+        if k.format(arch=info.architecture) not in info.keys
+    ]
     if missing:
-        raise CassError(f"{info.path}: GGUF metadata lacks {', '.join(missing)}; convert the checkpoint again")
+        raise CassError(
+            f"{info.path}: GGUF metadata lacks {', '.join(missing)}; convert the checkpoint again"
+        )
     if not info.chat_template:
-        raise CassError(f"{info.path}: no chat template in the GGUF metadata (tokenizer.chat_template); "
-                        "convert from a checkpoint whose tokenizer_config.json has one")
+        raise CassError(
+            f"{info.path}: no chat template in the GGUF metadata (tokenizer.chat_template); "
+            "convert from a checkpoint whose tokenizer_config.json has one"
+        )
 
 
 @dataclass(frozen=True)
@@ -129,10 +156,21 @@ def check_model(path: Path, tokens: int = 64, gpu_layers: int = 0) -> CheckRepor
     info = read_gguf(path)
     require_chat_model(info)
     started = time.perf_counter()
-    backend = LlamaCppBackend(Path(path), ModelOptions(context=min(info.context_length or 2048, 4096), gpu_layers=gpu_layers), info=info)
+    backend = LlamaCppBackend(
+        Path(path),
+        ModelOptions(context=min(info.context_length or 2048, 4096), gpu_layers=gpu_layers),
+        info=info,
+    )
     load_s = time.perf_counter() - started
     try:
-        result = generate(backend, [{"role": "user", "content": CHECK_PROMPT}], Sampling(max_tokens=tokens), loop_check_every=10**9)
+        result = generate(
+            backend,
+            [{"role": "user", "content": CHECK_PROMPT}],
+            Sampling(max_tokens=tokens),
+            loop_check_every=10**9,
+        )
     finally:
         backend.close()
-    return CheckReport(info, load_s, result.prompt_tokens, result.completion_tokens, result.elapsed_s)
+    return CheckReport(
+        info, load_s, result.prompt_tokens, result.completion_tokens, result.elapsed_s
+    )

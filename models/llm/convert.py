@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from cass.models.llm.safetensors_read import checkpoint_files, read_tensors
 from cass.runner.diagnostics import CassError
 
@@ -33,7 +32,9 @@ def _gguf() -> Any:
 
 def _json(path: Path) -> dict[str, Any]:
     if not path.is_file():
-        raise CassError(f"{path.parent}: no {path.name}; a Hugging Face checkpoint directory has config.json, tokenizer.json and tokenizer_config.json")
+        raise CassError(
+            f"{path.parent}: no {path.name}; a Hugging Face checkpoint directory has config.json, tokenizer.json and tokenizer_config.json"
+        )
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except ValueError as exc:
@@ -44,7 +45,9 @@ def read_config(folder: Path) -> dict[str, Any]:
     config = _json(folder / "config.json")
     architectures = config.get("architectures") or [config.get("model_type", "?")]
     if not set(architectures) & set(ARCHITECTURES):
-        raise CassError(f"{folder}/config.json: architecture {architectures[0]}; only Qwen2 checkpoints (the CASS models) convert")
+        raise CassError(
+            f"{folder}/config.json: architecture {architectures[0]}; only Qwen2 checkpoints (the CASS models) convert"
+        )
     return config
 
 
@@ -63,7 +66,9 @@ def chat_template(folder: Path, tok_config: dict[str, Any]) -> str:
     if not template and jinja.is_file():
         template = jinja.read_text(encoding="utf-8")
     if not template:
-        raise CassError(f"{folder}: no chat template (tokenizer_config.json chat_template or chat_template.jinja); the CASS prompts need one")
+        raise CassError(
+            f"{folder}: no chat template (tokenizer_config.json chat_template or chat_template.jinja); the CASS prompts need one"
+        )
     return template
 
 
@@ -72,10 +77,17 @@ def add_tokenizer(writer: Any, gguf: Any, folder: Path, vocab_size: int) -> None
     tok_config = _json(folder / "tokenizer_config.json")
     model = tokenizer.get("model") or {}
     if model.get("type") != "BPE":
-        raise CassError(f"{folder}/tokenizer.json: a {model.get('type')} tokenizer; Qwen2 uses byte-level BPE")
-    ids: dict[int, tuple[str, int]] = {i: (t, gguf.TokenType.NORMAL) for t, i in model["vocab"].items()}
+        raise CassError(
+            f"{folder}/tokenizer.json: a {model.get('type')} tokenizer; Qwen2 uses byte-level BPE"
+        )
+    ids: dict[int, tuple[str, int]] = {
+        i: (t, gguf.TokenType.NORMAL) for t, i in model["vocab"].items()
+    }
     for added in tokenizer.get("added_tokens", []):
-        ids[added["id"]] = (added["content"], gguf.TokenType.CONTROL if added.get("special") else gguf.TokenType.USER_DEFINED)
+        ids[added["id"]] = (
+            added["content"],
+            gguf.TokenType.CONTROL if added.get("special") else gguf.TokenType.USER_DEFINED,
+        )
     size = max(vocab_size, max(ids) + 1)
     tokens = [ids.get(i, (f"[PAD{i}]", gguf.TokenType.UNUSED)) for i in range(size)]
     merges = [m if isinstance(m, str) else " ".join(m) for m in model.get("merges", [])]
@@ -85,7 +97,11 @@ def add_tokenizer(writer: Any, gguf: Any, folder: Path, vocab_size: int) -> None
     writer.add_token_types([int(k) for _, k in tokens])
     writer.add_token_merges(merges)
     by_text = {t: i for i, (t, _) in enumerate(tokens)}
-    for kind, add in (("eos_token", writer.add_eos_token_id), ("pad_token", writer.add_pad_token_id), ("bos_token", writer.add_bos_token_id)):
+    for kind, add in (
+        ("eos_token", writer.add_eos_token_id),
+        ("pad_token", writer.add_pad_token_id),
+        ("bos_token", writer.add_bos_token_id),
+    ):
         text = _content(tok_config.get(kind))
         if text in by_text:
             add(by_text[text])
@@ -115,7 +131,9 @@ def _storage(gguf: Any, array: np.ndarray, quant: str) -> tuple[np.ndarray, Any]
     """The stored bytes of one tensor and their GGML type."""
     if array.ndim == 1:
         return np.ascontiguousarray(array, dtype=np.float32), gguf.GGMLQuantizationType.F32
-    qtype = {"q8_0": gguf.GGMLQuantizationType.Q8_0, "q4_0": gguf.GGMLQuantizationType.Q4_0}.get(quant)
+    qtype = {"q8_0": gguf.GGMLQuantizationType.Q8_0, "q4_0": gguf.GGMLQuantizationType.Q4_0}.get(
+        quant
+    )
     block = gguf.GGML_QUANT_SIZES[qtype][0] if qtype is not None else 0
     if qtype is not None and array.shape[-1] % block == 0:
         return gguf.quants.quantize(np.asarray(array, dtype=np.float32), qtype), qtype
@@ -133,7 +151,9 @@ def add_tensors(writer: Any, gguf: Any, folder: Path, config: dict[str, Any], qu
                 continue
             name = names.get_name(hf_name, try_suffixes=(".weight", ".bias"))
             if name is None:
-                raise CassError(f"{file}: tensor {hf_name} has no llama.cpp name; is this a plain Qwen2 checkpoint?")
+                raise CassError(
+                    f"{file}: tensor {hf_name} has no llama.cpp name; is this a plain Qwen2 checkpoint?"
+                )
             data, qtype = _storage(gguf, array, quant)
             writer.add_tensor(name, data, raw_dtype=qtype)
             count += 1

@@ -16,7 +16,14 @@ from dataclasses import replace
 
 from cass.models.engine import Translation, TranslationRequest
 from cass.models.llm import split
-from cass.models.llm.backend import ChatBackend, Generation, ModelOptions, Sampling, generate, open_backend
+from cass.models.llm.backend import (
+    ChatBackend,
+    Generation,
+    ModelOptions,
+    Sampling,
+    generate,
+    open_backend,
+)
 from cass.models.llm.extract import extract_code
 from cass.models.llm.prompts import PROMPTS, chat_messages
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
@@ -25,7 +32,10 @@ VERSION = "0.1.0"
 PROMPT_OVERHEAD = 64  # tokens of chat template and instruction around the code
 EXPANSION = {"source": 1.25, "assembly": 2.0}  # answer tokens per input token (AMD asm ~2x SASS)
 FAILURES = {
-    "loop": ("model-loop", "the model's answer repeats itself; try another temperature or a larger model"),
+    "loop": (
+        "model-loop",
+        "the model's answer repeats itself; try another temperature or a larger model",
+    ),
     "cancelled": ("model-cancelled", "the translation was cancelled"),
 }
 
@@ -39,7 +49,12 @@ class ModelEngine:
 
     name = "model"
 
-    def __init__(self, model: str = "", options: ModelOptions | None = None, backend: ChatBackend | None = None) -> None:
+    def __init__(
+        self,
+        model: str = "",
+        options: ModelOptions | None = None,
+        backend: ChatBackend | None = None,
+    ) -> None:
         self.options = options or ModelOptions()
         self.backend = backend or open_backend(model, self.options)
         self.version = f"{VERSION}+{self.backend.name}:{self.backend.model_id}"
@@ -54,14 +69,26 @@ class ModelEngine:
         except split.TooLong as exc:
             message = (f"{exc}: longer than the model's context of {self.backend.context_tokens} tokens allows; "
                        "raise the context (up to 32768) or split the function")  # fmt: skip
-            return self._result("", [_diag(request.path, exc.unit.first_line, Severity.ERROR, "model-too-long", message)], started)
+            return self._result(
+                "",
+                [
+                    _diag(
+                        request.path, exc.unit.first_line, Severity.ERROR, "model-too-long", message
+                    )
+                ],
+                started,
+            )
         texts, diagnostics = [], list(notes)
         for piece in pieces:
-            text, found = self._translate_piece(request, piece, Sampling(temperature=temperature, seed=seed), on_piece)
+            text, found = self._translate_piece(
+                request, piece, Sampling(temperature=temperature, seed=seed), on_piece
+            )
             texts.append(text)
             diagnostics += found
         failed = any(d.severity is Severity.ERROR for d in diagnostics) and not any(texts)
-        return self._result("" if failed else split.reassemble(request.level, texts), diagnostics, started)
+        return self._result(
+            "" if failed else split.reassemble(request.level, texts), diagnostics, started
+        )
 
     def _result(self, text: str, diagnostics: list[Diagnostic], started: float) -> Translation:
         return Translation(text, tuple(diagnostics), self.name, time.perf_counter() - started)
@@ -74,7 +101,9 @@ class ModelEngine:
         whole = self.backend.count_tokens(request.text)
         if whole <= budget:
             return [split.Unit(request.text, 1, "")], []
-        pieces = split.pack(split.units(request.level, request.text), self.backend.count_tokens, budget)
+        pieces = split.pack(
+            split.units(request.level, request.text), self.backend.count_tokens, budget
+        )
         message = (f"the input needs {whole} tokens, more than fit the model's context of "
                    f"{self.backend.context_tokens}: translated in {len(pieces)} pieces cut at kernel/function "
                    "boundaries and put back together")  # fmt: skip
@@ -83,21 +112,31 @@ class ModelEngine:
     def _translate_piece(self, request: TranslationRequest, piece: split.Unit, sampling: Sampling,
                          on_piece: Callable[[str], None] | None) -> tuple[str, list[Diagnostic]]:  # fmt: skip
         messages = chat_messages(request.level, piece.text)
-        room = self.backend.context_tokens - self.backend.count_tokens(messages[0]["content"]) - PROMPT_OVERHEAD
+        room = (
+            self.backend.context_tokens
+            - self.backend.count_tokens(messages[0]["content"])
+            - PROMPT_OVERHEAD
+        )
         sampling = replace(sampling, max_tokens=max(16, min(self.options.max_tokens, room)))
         result = generate(self.backend, messages, sampling, cancel=self.cancel, on_piece=on_piece)
         self.generations.append(result)
         where = f"lines {piece.first_line}-{piece.last_line}"
         if result.finish in FAILURES:
             code, message = FAILURES[result.finish]
-            return "", [_diag(request.path, piece.first_line, Severity.ERROR, code, f"{where}: {message}")]
+            return "", [
+                _diag(request.path, piece.first_line, Severity.ERROR, code, f"{where}: {message}")
+            ]
         block = extract_code(result.text, PROMPTS[request.level].output_fence)
         if block is None:
             message = f"{where}: the model answered without a code block ({_preview(result.text)})"
-            return "", [_diag(request.path, piece.first_line, Severity.ERROR, "model-no-code", message)]
+            return "", [
+                _diag(request.path, piece.first_line, Severity.ERROR, "model-no-code", message)
+            ]
         if not block.closed or result.finish == "length":
             message = f"{where}: the model's answer was cut off at {result.completion_tokens} tokens; the code may be incomplete"
-            return block.code, [_diag(request.path, piece.first_line, Severity.ERROR, "model-truncated", message)]
+            return block.code, [
+                _diag(request.path, piece.first_line, Severity.ERROR, "model-truncated", message)
+            ]
         return block.code, []
 
 
@@ -113,7 +152,12 @@ class AutoEngine:
 
     name = "auto"
 
-    def __init__(self, model: str = "", options: ModelOptions | None = None, model_engine: ModelEngine | None = None) -> None:
+    def __init__(
+        self,
+        model: str = "",
+        options: ModelOptions | None = None,
+        model_engine: ModelEngine | None = None,
+    ) -> None:
         from cass.models.rules import RulesEngine
 
         self.rules = RulesEngine()
@@ -125,7 +169,9 @@ class AutoEngine:
             self._engine = ModelEngine(self.model, self.options)
         return self._engine
 
-    def translate(self, request: TranslationRequest, *, temperature: float = 0.0, seed: int = 0) -> Translation:
+    def translate(
+        self, request: TranslationRequest, *, temperature: float = 0.0, seed: int = 0
+    ) -> Translation:
         rules = self.rules.translate(request)
         if not rules.has_errors:
             return replace(rules, engine=self.name)
@@ -135,5 +181,11 @@ class AutoEngine:
 
             return patch_gaps(request, rules, engine, temperature, seed)
         except CassError as exc:
-            warning = _diag(request.path, 1, Severity.WARNING, "model-unavailable", f"the model could not run: {exc.message}; the rules port is kept")
+            warning = _diag(
+                request.path,
+                1,
+                Severity.WARNING,
+                "model-unavailable",
+                f"the model could not run: {exc.message}; the rules port is kept",
+            )
             return replace(rules, engine=self.name, diagnostics=(*rules.diagnostics, warning))

@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_FENCE = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[ \t]*\r?\n(.*?)^[ \t]*```[ \t]*$", re.M | re.S)
-_OPEN = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[ \t]*\r?\n", re.M)
+_FENCE = re.compile(
+    r"^[ \t]*```[ \t]*([\w+#.-]*)[ \t]*\r?\n(.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL
+)
+_OPEN = re.compile(r"^[ \t]*```[ \t]*([\w+#.-]*)[ \t]*\r?\n", re.MULTILINE)
 
 
 @dataclass(frozen=True)

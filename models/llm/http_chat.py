@@ -47,17 +47,23 @@ class HttpChatBackend:
             return urllib.request.urlopen(request, timeout=self.options.timeout_s)
         except urllib.error.HTTPError as exc:
             detail = exc.read(500).decode("utf-8", "replace")
-            raise CassError(f"{self.base}{path}: the model server answered {exc.code}: {detail}") from None
+            raise CassError(
+                f"{self.base}{path}: the model server answered {exc.code}: {detail}"
+            ) from None
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
-            raise CassError(f"{self.base}: the model server is not reachable ({reason}); start it or fix --model") from None
+            raise CassError(
+                f"{self.base}: the model server is not reachable ({reason}); start it or fix --model"
+            ) from None
 
     def _get(self, path: str) -> dict[str, Any]:
         with self._request(path) as response:
             try:
                 return json.loads(response.read())
             except ValueError:
-                raise CassError(f"{self.base}{path}: not an OpenAI-compatible server (no JSON answer)") from None
+                raise CassError(
+                    f"{self.base}{path}: not an OpenAI-compatible server (no JSON answer)"
+                ) from None
 
     def count_tokens(self, text: str) -> int:
         return max(1, len(text) // CHARS_PER_TOKEN)

@@ -34,7 +34,12 @@ class LlamaCppBackend:
         require_chat_model(self.info)
         trained = self.info.context_length or 4096
         self.context_tokens = min(options.context or trained, MAX_CONTEXT)
-        kwargs: dict = dict(model_path=str(path), n_ctx=self.context_tokens, n_gpu_layers=options.gpu_layers, verbose=False)
+        kwargs: dict = {
+            "model_path": str(path),
+            "n_ctx": self.context_tokens,
+            "n_gpu_layers": options.gpu_layers,
+            "verbose": False,
+        }
         if options.threads:
             kwargs["n_threads"] = options.threads
         if self.context_tokens > trained:
@@ -42,7 +47,9 @@ class LlamaCppBackend:
         try:
             self.llm = _llama_class()(**kwargs)
         except (ValueError, RuntimeError, OSError) as exc:
-            raise CassError(f"{path}: llama.cpp could not load the model ({exc}); check the file with `cass model check`") from None
+            raise CassError(
+                f"{path}: llama.cpp could not load the model ({exc}); check the file with `cass model check`"
+            ) from None
         self.model_id = Path(path).name
 
     def count_tokens(self, text: str) -> int:

@@ -21,7 +21,9 @@ class PromptFormat:
 PROMPTS: dict[str, PromptFormat] = {
     "source": PromptFormat("Convert the following CUDA code to AMD GPU code:", "cuda", "amd"),
     "assembly": PromptFormat(
-        "Convert the following CUDA device assembly code to HIP device assembly:", "cudaasm", "hipasm"
+        "Convert the following CUDA device assembly code to HIP device assembly:",
+        "cudaasm",
+        "hipasm",
     ),
 }
 

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
-
 from cass.runner.diagnostics import CassError
 
 DTYPES = {"F32": np.float32, "F16": np.float16, "BF16": np.uint16, "F64": np.float64}
@@ -37,7 +36,9 @@ def read_tensors(path: Path) -> Iterator[tuple[str, np.ndarray]]:
     for name, entry in header.items():
         dtype = DTYPES.get(entry["dtype"])
         if dtype is None:
-            raise CassError(f"{path}: tensor {name} has dtype {entry['dtype']}; only F32, F16 and BF16 checkpoints convert")
+            raise CassError(
+                f"{path}: tensor {name} has dtype {entry['dtype']}; only F32, F16 and BF16 checkpoints convert"
+            )
         begin, end = (start + o for o in entry["data_offsets"])
         if end > len(data):
             raise CassError(f"{path}: truncated: tensor {name} ends past the end of the file")
@@ -50,5 +51,7 @@ def read_tensors(path: Path) -> Iterator[tuple[str, np.ndarray]]:
 def checkpoint_files(folder: Path) -> list[Path]:
     files = sorted(folder.glob("*.safetensors"))
     if not files:
-        raise CassError(f"{folder}: no *.safetensors weights; save the checkpoint with safetensors (PyTorch .bin is not read)")
+        raise CassError(
+            f"{folder}: no *.safetensors weights; save the checkpoint with safetensors (PyTorch .bin is not read)"
+        )
     return files

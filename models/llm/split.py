@@ -12,13 +12,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from cass.models.engine import Level
 
-_SASS_UNIT = re.compile(r"^[ \t]*(?:Function : \S|\.section[ \t]+\.text\.|\.text\.\S+:)", re.M)
-_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^{;]*>)?\s*\([^{;]*\)[^{;()]*$", re.S)
+_SASS_UNIT = re.compile(
+    r"^[ \t]*(?:Function : \S|\.section[ \t]+\.text\.|\.text\.\S+:)", re.MULTILINE
+)
+_NAME = re.compile(r"([A-Za-z_]\w*)\s*(?:<[^{;]*>)?\s*\([^{;]*\)[^{;()]*$", re.DOTALL)
 _SASS_NAME = re.compile(r"(?:Function : |\.text\.)([\w.$]+)")
-_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include\b.*$", re.M)
+_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include\b.*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,12 @@ def _unit_name(level: Level, text: str) -> str:
     if level == "assembly":
         found = _SASS_NAME.search(text)
         return found.group(1) if found else ""
-    code = re.sub(r"//[^\n]*|/\*.*?\*/|^[ \t]*#(?:[^\n]*\\\n)*[^\n]*", " ", text, flags=re.S | re.M)
+    code = re.sub(
+        r"//[^\n]*|/\*.*?\*/|^[ \t]*#(?:[^\n]*\\\n)*[^\n]*",
+        " ",
+        text,
+        flags=re.DOTALL | re.MULTILINE,
+    )
     head = code[: code.find("{")] if "{" in code else ""
     found = _NAME.search(head)
     return found.group(1) if found else ""
@@ -92,7 +100,7 @@ def units(level: Level, text: str) -> list[Unit]:
     cuts = (_sass_cuts if level == "assembly" else _source_cuts)(text)
     bounds = sorted({0, *[c for c in cuts if 0 < c <= len(text)], len(text)})
     out, line = [], 1
-    for start, end in zip(bounds, bounds[1:]):
+    for start, end in pairwise(bounds):
         chunk = text[start:end]
         out.append(Unit(chunk, line, _unit_name(level, chunk)))
         line += chunk.count("\n")
@@ -104,7 +112,9 @@ def units(level: Level, text: str) -> list[Unit]:
 
 class TooLong(Exception):
     def __init__(self, unit: Unit, tokens: int, budget: int) -> None:
-        super().__init__(f"{unit.name or 'a unit'} at line {unit.first_line} needs {tokens} tokens, over the budget of {budget}")
+        super().__init__(
+            f"{unit.name or 'a unit'} at line {unit.first_line} needs {tokens} tokens, over the budget of {budget}"
+        )
         self.unit, self.tokens, self.budget = unit, tokens, budget
 
 

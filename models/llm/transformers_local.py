@@ -19,7 +19,9 @@ def _libraries() -> tuple[Any, Any]:
         import torch
         import transformers
     except ImportError:
-        raise CassError("checkpoint directories need transformers and torch: pip install 'cass[transformers]'") from None
+        raise CassError(
+            "checkpoint directories need transformers and torch: pip install 'cass[transformers]'"
+        ) from None
     return torch, transformers
 
 
@@ -47,8 +49,12 @@ class TransformersBackend:
             trained = int(getattr(config, "max_position_embeddings", 4096))
             self.context_tokens = min(options.context or trained, MAX_CONTEXT)
             if self.context_tokens > trained:
-                config.rope_scaling = {"type": "yarn", "rope_type": "yarn", "factor": self.context_tokens / trained,
-                                       "original_max_position_embeddings": trained}
+                config.rope_scaling = {
+                    "type": "yarn",
+                    "rope_type": "yarn",
+                    "factor": self.context_tokens / trained,
+                    "original_max_position_embeddings": trained,
+                }
             self.tokenizer = transformers.AutoTokenizer.from_pretrained(path, local_files_only=True)
             self.model = transformers.AutoModelForCausalLM.from_pretrained(
                 path, config=config, dtype=_dtype(torch, options.dtype), local_files_only=True
@@ -56,7 +62,9 @@ class TransformersBackend:
         except (OSError, ValueError, RuntimeError) as exc:
             raise CassError(f"{path}: transformers could not load the checkpoint ({exc})") from None
         if not self.tokenizer.chat_template:
-            raise CassError(f"{path}: the tokenizer has no chat template (tokenizer_config.json chat_template)")
+            raise CassError(
+                f"{path}: the tokenizer has no chat template (tokenizer_config.json chat_template)"
+            )
         self.model.eval()
         self.model_id = path.name
 
@@ -64,14 +72,20 @@ class TransformersBackend:
         return len(self.tokenizer.encode(text, add_special_tokens=False))
 
     def stream(self, messages: list[dict[str, str]], sampling: Sampling) -> Iterator[str | Usage]:
-        ids = self.tokenizer.apply_chat_template(messages, add_generation_prompt=True, return_tensors="pt")
+        ids = self.tokenizer.apply_chat_template(
+            messages, add_generation_prompt=True, return_tensors="pt"
+        )
         if not hasattr(ids, "shape"):  # newer tokenizers answer a BatchEncoding
             ids = ids["input_ids"]
         ids = ids.to(self.model.device)
-        streamer = self.transformers.TextIteratorStreamer(self.tokenizer, skip_prompt=True, skip_special_tokens=True)
+        streamer = self.transformers.TextIteratorStreamer(
+            self.tokenizer, skip_prompt=True, skip_special_tokens=True
+        )
         stop = threading.Event()
         counted = {"tokens": 0}
-        worker = threading.Thread(target=self._generate, args=(ids, sampling, streamer, stop, counted), daemon=True)
+        worker = threading.Thread(
+            target=self._generate, args=(ids, sampling, streamer, stop, counted), daemon=True
+        )
         worker.start()
         try:
             for piece in streamer:
@@ -82,7 +96,9 @@ class TransformersBackend:
             worker.join()
         yield Usage(int(ids.shape[-1]), counted["tokens"])
 
-    def _generate(self, ids: Any, sampling: Sampling, streamer: Any, stop: threading.Event, counted: dict) -> None:
+    def _generate(
+        self, ids: Any, sampling: Sampling, streamer: Any, stop: threading.Event, counted: dict
+    ) -> None:
         transformers = self.transformers
 
         class Stop(transformers.StoppingCriteria):
@@ -93,7 +109,7 @@ class TransformersBackend:
         sample = sampling.temperature > 0
         if sample:
             self.torch.manual_seed(sampling.seed)
-        extra = dict(temperature=sampling.temperature, top_p=sampling.top_p) if sample else {}
+        extra = {"temperature": sampling.temperature, "top_p": sampling.top_p} if sample else {}
         try:
             with self.torch.no_grad():
                 out = self.model.generate(

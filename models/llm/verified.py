@@ -11,6 +11,7 @@ what is delivered (with its own verdict).
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -102,7 +103,9 @@ def run_candidates(
     attempts = []
     for i, temperature in enumerate(temperature_schedule(candidates)):
         translation = translate(temperature, i)
-        attempt = _attempt(first_number + i, engine, temperature, translation, original, workdir, check)
+        attempt = _attempt(
+            first_number + i, engine, temperature, translation, original, workdir, check
+        )
         attempts.append(attempt)
         if on_attempt is not None:
             on_attempt(attempt)
@@ -130,6 +133,7 @@ def port_verified(
     if candidates < 1:
         raise CassError("--candidates must be at least 1")
     original = Path(original)
+    model = model or os.environ.get("CASS_MODEL", "")
     text = original.read_text(encoding="utf-8")
     request = TranslationRequest("source", text, str(original), target or Target())
     workdir = Path(tempfile.mkdtemp(prefix="cass-candidates-"))
@@ -137,7 +141,7 @@ def port_verified(
     def check(orig: Path, port: Path) -> Verdict:
         return verify(orig, port, spec, backends=backends)
 
-    common = dict(check=check, workdir=workdir, on_attempt=on_attempt)
+    common = {"check": check, "workdir": workdir, "on_attempt": on_attempt}
     if engine == "model":
         model_engine = model_engine or ModelEngine(model, options)
         attempts = run_candidates(original, lambda t, s: model_engine.translate(request, temperature=t, seed=s),

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.table import Table
-
 from cass.models.engine import Target
 from cass.runner.diagnostics import CassError
+from rich.console import Console
+from rich.table import Table
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -37,18 +36,38 @@ def list_models(dirs: list[Path]) -> None:
         table.add_column(column)
     for model in PUBLISHED:
         found = locate(model, folders)
-        table.add_row(model.name, model.task, model.sass_arch or "-", model.base, "\n".join(map(str, found)) or "-")
+        table.add_row(
+            model.name,
+            model.task,
+            model.sass_arch or "-",
+            model.base,
+            "\n".join(map(str, found)) or "-",
+        )
     out.print(table)
-    out.print(f"expected files of a checkpoint: {', '.join(CHECKPOINT_FILES)}; looked in: {', '.join(map(str, folders))}", markup=False)
-    out.print("convert one with `cass model convert CHECKPOINT_DIR --quant q8_0 -o NAME-q8_0.gguf`", markup=False)
+    out.print(
+        f"expected files of a checkpoint: {', '.join(CHECKPOINT_FILES)}; looked in: {', '.join(map(str, folders))}",
+        markup=False,
+    )
+    out.print(
+        "convert one with `cass model convert CHECKPOINT_DIR --quant q8_0 -o NAME-q8_0.gguf`",
+        markup=False,
+    )
 
 
 def convert(checkpoint: Path, output: Path, quant: str, force: bool) -> None:
     from cass.models.llm.convert import convert_checkpoint
 
     with err.status(f"converting {checkpoint} to {quant}") as status:
-        count = convert_checkpoint(checkpoint, output, quant, overwrite=force, progress=lambda n: status.update(f"{quant}: {n}"))
-    out.print(f"wrote {output} ({_size(output.stat().st_size)}, {count} tensors, {quant})", markup=False)
+        count = convert_checkpoint(
+            checkpoint,
+            output,
+            quant,
+            overwrite=force,
+            progress=lambda n: status.update(f"{quant}: {n}"),
+        )
+    out.print(
+        f"wrote {output} ({_size(output.stat().st_size)}, {count} tensors, {quant})", markup=False
+    )
 
 
 def check(path: Path, tokens: int, gpu_layers: int) -> None:
@@ -75,7 +94,10 @@ def check(path: Path, tokens: int, gpu_layers: int) -> None:
 
 def _show_attempt(attempt) -> None:
     temperature = "" if attempt.temperature is None else f", temperature {attempt.temperature:g}"
-    err.print(f"candidate {attempt.number} ({attempt.engine}{temperature}): {attempt.status}: {attempt.message}", markup=False)
+    err.print(
+        f"candidate {attempt.number} ({attempt.engine}{temperature}): {attempt.status}: {attempt.message}",
+        markup=False,
+    )
 
 
 def port_with_model(source: Path | None, output: Path | None, target: Target, engine: str, model: str,
@@ -85,19 +107,28 @@ def port_with_model(source: Path | None, output: Path | None, target: Target, en
     from cass.models.porting import port_and_verify
 
     if source is None or source.is_dir():
-        raise CassError("--engine model/auto verifies each port against its original: give one .cu file (not stdin or a directory)")
+        raise CassError(
+            "--engine model/auto verifies each port against its original: give one .cu file (not stdin or a directory)"
+        )
     if output is not None and output.resolve() == source.resolve():
-        raise CassError(f"{output}: is the input file; cass never overwrites CUDA sources: choose another -o")
+        raise CassError(
+            f"{output}: is the input file; cass never overwrites CUDA sources: choose another -o"
+        )
     if output is not None and output.exists() and not force:
         raise CassError(f"{output}: exists; pass --force to overwrite it")
-    with err.status(f"porting {source} with the {engine} engine ({candidates} candidate(s) at most), verifying each"):
+    with err.status(
+        f"porting {source} with the {engine} engine ({candidates} candidate(s) at most), verifying each"
+    ):
         outcome = port_and_verify(source, engine=engine, model=model, candidates=candidates, output=output,
                                   overwrite=force, target=target, on_attempt=_show_attempt)  # fmt: skip
     for note in outcome.notes:
         err.print(f"note: {note}", markup=False)
     for d in outcome.translation.diagnostics:
         err.print(d.render(), markup=False)
-    err.print(f"delivered: {outcome.translation.engine} port, {outcome.verdict.status}: {outcome.verdict.message}", markup=False)
+    err.print(
+        f"delivered: {outcome.translation.engine} port, {outcome.verdict.status}: {outcome.verdict.message}",
+        markup=False,
+    )
     if output is None:
         sys.stdout.write(outcome.port_path.read_text(encoding="utf-8"))
         sys.stdout.flush()
@@ -106,21 +137,29 @@ def port_with_model(source: Path | None, output: Path | None, target: Target, en
 
 
 def register(app: typer.Typer) -> None:
-    group = typer.Typer(help="The published CASS models: list, convert to GGUF, check.", no_args_is_help=True)
+    group = typer.Typer(
+        help="The published CASS models: list, convert to GGUF, check.", no_args_is_help=True
+    )
 
     @group.command("list")
     def list_command(
-        dirs: Annotated[list[Path], typer.Option("--dir", help="Another folder holding models (repeatable).")] = [],  # noqa: B006
+        dirs: Annotated[
+            list[Path], typer.Option("--dir", help="Another folder holding models (repeatable).")
+        ] = [],  # noqa: B006
     ) -> None:
         """The published CASS models, their task and arch, and where you have them."""
         list_models(dirs)
 
     @group.command("convert")
     def convert_command(
-        checkpoint: Annotated[Path, typer.Argument(help="A Qwen2 Hugging Face checkpoint directory.")],
+        checkpoint: Annotated[
+            Path, typer.Argument(help="A Qwen2 Hugging Face checkpoint directory.")
+        ],
         output: Annotated[Path, typer.Option("-o", "--output", help="The GGUF file to write.")],
         quant: Annotated[str, typer.Option("--quant", help="f16, q8_0 or q4_0.")] = "q8_0",
-        force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output.")] = False,
+        force: Annotated[
+            bool, typer.Option("--force", help="Overwrite an existing output.")
+        ] = False,
     ) -> None:
         """Convert a checkpoint (with its tokenizer and chat template) to a quantized GGUF."""
         convert(checkpoint, output, quant, force)
@@ -128,8 +167,12 @@ def register(app: typer.Typer) -> None:
     @group.command("check")
     def check_command(
         model: Annotated[Path, typer.Argument(help="A GGUF file.")],
-        tokens: Annotated[int, typer.Option("--tokens", help="Tokens to generate for the speed figure.")] = 64,
-        gpu_layers: Annotated[int, typer.Option("--gpu-layers", help="Layers to offload to a GPU (-1: all).")] = 0,
+        tokens: Annotated[
+            int, typer.Option("--tokens", help="Tokens to generate for the speed figure.")
+        ] = 64,
+        gpu_layers: Annotated[
+            int, typer.Option("--gpu-layers", help="Layers to offload to a GPU (-1: all).")
+        ] = 0,
     ) -> None:
         """Load a GGUF, validate its metadata, report its size and tokens/s."""
         check(model, tokens, gpu_layers)

@@ -42,7 +42,9 @@ def checkpoints(libraries, tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("checkpoints")
     return {
         "random": build_checkpoint(root / "random"),
-        "answering": build_checkpoint(root / "answering", fenced((SAXPY / "saxpy.hip").read_text())),
+        "answering": build_checkpoint(
+            root / "answering", fenced((SAXPY / "saxpy.hip").read_text())
+        ),
         "wrong": build_checkpoint(root / "wrong", fenced((SAXPY / "saxpy_wrong.hip").read_text())),
     }
 
@@ -50,7 +52,10 @@ def checkpoints(libraries, tmp_path_factory) -> dict[str, Path]:
 @pytest.fixture(scope="session")
 def ggufs(checkpoints, tmp_path_factory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("gguf")
-    return {name: _convert(folder, root / f"{name}-q8_0.gguf", "q8_0") for name, folder in checkpoints.items()}
+    return {
+        name: _convert(folder, root / f"{name}-q8_0.gguf", "q8_0")
+        for name, folder in checkpoints.items()
+    }
 
 
 @pytest.fixture

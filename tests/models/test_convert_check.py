@@ -6,7 +6,6 @@ import json
 import shutil
 
 import pytest
-
 from cass.models.llm.check import check_model, read_gguf, require_chat_model
 from cass.models.llm.convert import convert_checkpoint
 from cass.runner.diagnostics import CassError
@@ -15,10 +14,17 @@ from cass.server.cli import main
 pytestmark = pytest.mark.model
 
 
-@pytest.mark.parametrize(("quant", "matrix_type"), [("f16", "F16"), ("q8_0", "Q8_0"), ("q4_0", "Q4_0")])
-def test_convert_writes_a_qwen2_gguf_with_tokenizer_and_template(checkpoints, tmp_path, quant, matrix_type):
+@pytest.mark.parametrize(
+    ("quant", "matrix_type"), [("f16", "F16"), ("q8_0", "Q8_0"), ("q4_0", "Q4_0")]
+)
+def test_convert_writes_a_qwen2_gguf_with_tokenizer_and_template(
+    checkpoints, tmp_path, quant, matrix_type
+):
     out = tmp_path / f"m-{quant}.gguf"
-    assert main(["model", "convert", str(checkpoints["random"]), "--quant", quant, "-o", str(out)]) == 0
+    assert (
+        main(["model", "convert", str(checkpoints["random"]), "--quant", quant, "-o", str(out)])
+        == 0
+    )
     info = read_gguf(out)
     require_chat_model(info)
     assert info.architecture == "qwen2" and info.context_length == 4096
@@ -70,7 +76,9 @@ def test_bad_checkpoints(checkpoints, tmp_path):
     broken = tmp_path / "llama-ckpt"
     shutil.copytree(checkpoints["random"], broken)
     config = json.loads((broken / "config.json").read_text())
-    (broken / "config.json").write_text(json.dumps({**config, "architectures": ["LlamaForCausalLM"]}))
+    (broken / "config.json").write_text(
+        json.dumps({**config, "architectures": ["LlamaForCausalLM"]})
+    )
     with pytest.raises(CassError, match="only Qwen2"):
         convert_checkpoint(broken, tmp_path / "o.gguf")
     (broken / "config.json").write_text(json.dumps(config))

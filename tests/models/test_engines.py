@@ -6,13 +6,12 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import SAXPY
-
 from cass.models.engine import TranslationRequest
 from cass.models.llm.backend import ModelOptions, Sampling, generate
 from cass.models.llm.engine import AutoEngine, ModelEngine
 from cass.models.registry import get_engine
 from cass.runner.diagnostics import CassError, Severity
+from conftest import SAXPY
 
 pytestmark = pytest.mark.model
 CUDA = (SAXPY / "saxpy.cu").read_text()
@@ -46,7 +45,9 @@ def test_random_model_fails_with_a_located_error(random_model):
 
 def test_long_input_is_split_at_kernel_boundaries(ggufs):
     engine = ModelEngine(str(ggufs["answering"]), ModelOptions(context=512))
-    kernels = "".join(f"__global__ void k{i}(float* y) {{ y[{i}] = {i}.0f * y[{i}]; }}\n" for i in range(40))
+    kernels = "".join(
+        f"__global__ void k{i}(float* y) {{ y[{i}] = {i}.0f * y[{i}]; }}\n" for i in range(40)
+    )
     translation = engine.translate(TranslationRequest("source", kernels, "many.cu"))
     split_note = [d for d in translation.diagnostics if d.code == "model-split"]
     assert split_note and split_note[0].severity is Severity.INFO
@@ -58,7 +59,11 @@ def test_long_input_is_split_at_kernel_boundaries(ggufs):
 def test_a_function_longer_than_the_context_is_reported(ggufs):
     engine = ModelEngine(str(ggufs["answering"]), ModelOptions(context=256))
     body = "".join(f"    y[{i}] = {i}.0f;\n" for i in range(300))
-    translation = engine.translate(TranslationRequest("source", f"// big\n__global__ void big(float* y) {{\n{body}}}\n", "big.cu"))
+    translation = engine.translate(
+        TranslationRequest(
+            "source", f"// big\n__global__ void big(float* y) {{\n{body}}}\n", "big.cu"
+        )
+    )
     assert [d.code for d in translation.diagnostics] == ["model-too-long"]
     assert "big at line 1" in translation.diagnostics[0].message and translation.text == ""
 
@@ -73,7 +78,13 @@ def test_cancellation_stops_the_stream(random_model):
             cancel.set()
 
     messages = [{"role": "user", "content": "hello"}]
-    result = generate(random_model.backend, messages, Sampling(temperature=1.0, max_tokens=200), cancel=cancel, on_piece=on_piece)
+    result = generate(
+        random_model.backend,
+        messages,
+        Sampling(temperature=1.0, max_tokens=200),
+        cancel=cancel,
+        on_piece=on_piece,
+    )
     assert result.finish == "cancelled" and result.completion_tokens == 3 and len(seen) == 3
 
 
@@ -114,7 +125,11 @@ def test_auto_delivers_the_rules_port_when_the_model_is_down():
     auto = AutoEngine("http://127.0.0.1:9")
     translation = auto.translate(TranslationRequest("source", INLINE_PTX, "fast.cu"))
     warning = [d for d in translation.diagnostics if d.code == "model-unavailable"]
-    assert warning and "not reachable" in warning[0].message and "__global__ void scale" in translation.text
+    assert (
+        warning
+        and "not reachable" in warning[0].message
+        and "__global__ void scale" in translation.text
+    )
 
 
 def test_the_editors_port_to_hip_uses_the_model(ggufs):
@@ -124,4 +139,6 @@ def test_the_editors_port_to_hip_uses_the_model(ggufs):
     settings = Settings(engine="model", model_path=str(ggufs["answering"]))
     translation = engines.translate_source(CUDA, "saxpy.cu", settings)
     assert translation.text == (SAXPY / "saxpy.hip").read_text() and translation.engine == "model"
-    assert engines.engine_version("model", str(ggufs["answering"])).endswith("llama_cpp:answering-q8_0.gguf")
+    assert engines.engine_version("model", str(ggufs["answering"])).endswith(
+        "llama_cpp:answering-q8_0.gguf"
+    )

@@ -10,13 +10,12 @@ import time
 import urllib.request
 
 import pytest
-from conftest import SAXPY
-
 from cass.models.engine import TranslationRequest
 from cass.models.llm.backend import ModelOptions
 from cass.models.llm.engine import ModelEngine
 from cass.models.llm.http_chat import api_base
 from cass.runner.diagnostics import CassError
+from conftest import SAXPY
 
 pytestmark = pytest.mark.model
 CUDA = (SAXPY / "saxpy.cu").read_text()
@@ -66,7 +65,9 @@ def test_an_endpoint_that_is_down_is_a_clear_error():
         ModelEngine("http://127.0.0.1:9/v1", ModelOptions(timeout_s=5))
 
 
-@pytest.mark.parametrize("url", ["http://h:1", "http://h:1/", "http://h:1/v1", "http://h:1/v1/chat/completions"])
+@pytest.mark.parametrize(
+    "url", ["http://h:1", "http://h:1/", "http://h:1/v1", "http://h:1/v1/chat/completions"]
+)
 def test_api_base(url):
     assert api_base(url) == "http://h:1/v1"
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from cass.models.llm.backend import looping
 from cass.models.llm.extract import extract_code
 from cass.models.llm.prompts import chat_messages, user_message
@@ -12,7 +11,10 @@ from cass.models.llm.verified import temperature_schedule
 
 
 def test_prompts_are_the_published_ones():
-    assert user_message("source", "int x;") == "Convert the following CUDA code to AMD GPU code:\n```cuda\nint x;\n```"
+    assert (
+        user_message("source", "int x;")
+        == "Convert the following CUDA code to AMD GPU code:\n```cuda\nint x;\n```"
+    )
     assert user_message("assembly", "MOV R1, c[0x0][0x28] ;\n") == (
         "Convert the following CUDA device assembly code to HIP device assembly:\n```cudaasm\nMOV R1, c[0x0][0x28] ;\n```"
     )
@@ -91,7 +93,9 @@ def test_pack_joins_units_within_budget_and_refuses_a_too_long_one():
 
 
 def test_reassemble_drops_repeated_includes():
-    text = reassemble("source", ["#include <hip/hip_runtime.h>\nint a;", "#include <hip/hip_runtime.h>\nint b;\n"])
+    text = reassemble(
+        "source", ["#include <hip/hip_runtime.h>\nint a;", "#include <hip/hip_runtime.h>\nint b;\n"]
+    )
     assert text.count("#include") == 1 and "int a;\n" in text and text.endswith("int b;\n")
 
 

@@ -4,17 +4,27 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SAXPY
-
 from cass.models.porting import port_and_verify
 from cass.server.cli import main
+from conftest import SAXPY
 
 pytestmark = [pytest.mark.model, pytest.mark.toolchain]
 
 
 def test_model_port_is_verified_and_written(ggufs, saxpy, tmp_path, capsys):
     out = tmp_path / "saxpy.hip"
-    code = main(["port", str(saxpy), "--engine", "model", "--model", str(ggufs["answering"]), "-o", str(out)])
+    code = main(
+        [
+            "port",
+            str(saxpy),
+            "--engine",
+            "model",
+            "--model",
+            str(ggufs["answering"]),
+            "-o",
+            str(out),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 0, err
     assert out.read_text() == (SAXPY / "saxpy.hip").read_text()
@@ -23,19 +33,43 @@ def test_model_port_is_verified_and_written(ggufs, saxpy, tmp_path, capsys):
 
 def test_every_candidate_verdict_is_reported_when_none_matches(ggufs, saxpy):
     seen = []
-    outcome = port_and_verify(saxpy, engine="model", model=str(ggufs["wrong"]), candidates=2, on_attempt=seen.append)
-    assert [a.status for a in outcome.attempts] == ["mismatch", "mismatch"] == [a.status for a in seen]
+    outcome = port_and_verify(
+        saxpy, engine="model", model=str(ggufs["wrong"]), candidates=2, on_attempt=seen.append
+    )
+    assert (
+        [a.status for a in outcome.attempts] == ["mismatch", "mismatch"] == [a.status for a in seen]
+    )
     assert [a.temperature for a in outcome.attempts] == [0.0, 0.25]
-    assert outcome.verdict.status == "mismatch" and outcome.to_dict()["attempts"][1]["status"] == "mismatch"
+    assert (
+        outcome.verdict.status == "mismatch"
+        and outcome.to_dict()["attempts"][1]["status"] == "mismatch"
+    )
     outcome.cleanup()
 
 
 def test_a_random_model_gives_no_port_and_says_why(ggufs, saxpy, capsys):
-    code = main(["port", str(saxpy), "--engine", "model", "--model", str(ggufs["random"]), "--candidates", "2"])
+    code = main(
+        [
+            "port",
+            str(saxpy),
+            "--engine",
+            "model",
+            "--model",
+            str(ggufs["random"]),
+            "--candidates",
+            "2",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1
-    assert "candidate 1 (model, temperature 0): " in err and "candidate 2 (model, temperature 0.25): " in err
-    assert "the model gave no port to verify in 2 candidate(s)" in err or "delivered: model port" in err
+    assert (
+        "candidate 1 (model, temperature 0): " in err
+        and "candidate 2 (model, temperature 0.25): " in err
+    )
+    assert (
+        "the model gave no port to verify in 2 candidate(s)" in err
+        or "delivered: model port" in err
+    )
 
 
 def test_auto_delivers_the_rules_port_when_the_model_is_down(saxpy, tmp_path, capsys):
@@ -43,9 +77,15 @@ def test_auto_delivers_the_rules_port_when_the_model_is_down(saxpy, tmp_path, ca
     failing.write_text(saxpy.read_text().replace(
         "__global__ void saxpy", '__device__ float ex2(float x) {\n    float r;\n    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));\n    return r;\n}\n__global__ void saxpy'))  # fmt: skip
     out = tmp_path / "fast.hip"
-    code = main(["port", str(failing), "--engine", "auto", "--model", "http://127.0.0.1:9", "-o", str(out)])
+    code = main(
+        ["port", str(failing), "--engine", "auto", "--model", "http://127.0.0.1:9", "-o", str(out)]
+    )
     err = capsys.readouterr().err
-    assert "candidate 0 (rules): " in err and "not reachable" in err and "rules port is delivered" in err
+    assert (
+        "candidate 0 (rules): " in err
+        and "not reachable" in err
+        and "rules port is delivered" in err
+    )
     assert out.is_file() and "ex2.approx" in out.read_text() and code in (1, 2)
 
 

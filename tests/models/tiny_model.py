@@ -44,18 +44,24 @@ def build_tokenizer(folder: Path, answer: str | None):
         pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
     ])  # fmt: skip
     tok.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=400, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=400, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
+    )
     tok.train_from_iterator(CORPUS * 4, trainer)
     tok.add_special_tokens(SPECIALS)
     if answer is not None:
         tok.add_tokens([answer])
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>")
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>"
+    )
     fast.chat_template = CHAT_TEMPLATE
     fast.save_pretrained(folder)
     return fast
 
 
-def build_checkpoint(folder: Path, answer: str | None = None, seed: int = 0, hidden: int = 64, layers: int = 2) -> Path:
+def build_checkpoint(
+    folder: Path, answer: str | None = None, seed: int = 0, hidden: int = 64, layers: int = 2
+) -> Path:
     """A Qwen2 checkpoint in `folder` (safetensors, float32): random, or answering `answer`."""
     import torch
     from transformers import Qwen2Config, Qwen2ForCausalLM
