@@ -28,7 +28,7 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-constexpr int N = 1024;
+constexpr int N = 512;
 constexpr int CLASSES = 4;
 
 struct Bond {
