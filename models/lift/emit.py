@@ -43,6 +43,7 @@ class Emitter:
     shared_symbol: str = '@"sass.shared"'
     uses_shared: bool = False
     uses_stack: bool = False
+    constants: object = None  # ConstantBanks: c[0x2]/c[0x3] contents from the cubin, when known
 
     # ---------------------------------------------------------------- basics
     def tmp(self, hint: str = "t") -> str:
@@ -209,8 +210,7 @@ class Emitter:
     def cbank(self, c: CBank, width: int) -> str:
         ty = f"i{8 * width}"
         if c.bank != 0:
-            raise self.fail(f"constant bank c[{c.bank:#x}] (user __constant__ data or a literal pool) "
-                            "is not available from SASS text; give the cubin")  # fmt: skip
+            return self.constants.read(self, c, width)
         base = self.layout.base
         if c.reg is None and c.offset < base:
             return self.cbank_special(c.offset, width)
@@ -218,7 +218,7 @@ class Emitter:
         if c.reg is not None:
             offset = self.op(f"add i32 {self.i32(c.reg)}, {c.offset - base}")
         ptr = self.op(f"getelementptr i8, {self.pspace} %param.image, i32 {offset}")
-        return self.op(f"load {ty}, {self.pspace} {ptr}, align 4")
+        return self.op(f"load {ty}, {self.pspace} {ptr}, align {min(width, 4)}")
 
     def cbank_special(self, offset: int, width: int) -> str:
         if width == 8 and offset in (0x118, 0x208):

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from cass.models.engine import Translation, TranslationRequest
+from cass.models.lift.inputs import cubin_info_for
 from cass.models.lift.pipeline import lift_sass
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 
@@ -26,5 +28,6 @@ class LiftEngine:
             extra: tuple[Diagnostic, ...] = (diag,)
         else:
             extra = ()
-        result = lift_sass(request.text, path=request.path, arch=request.target.sass_arch, target=target)
+        cubin = cubin_info_for(Path(request.path), request.target.sass_arch)
+        result = lift_sass(request.text, path=request.path, arch=request.target.sass_arch, target=target, cubin=cubin)
         return Translation(result.assembly, result.diagnostics + extra, self.name, time.perf_counter() - start)

@@ -44,3 +44,49 @@ def disassemble(path: Path, arch: str | None) -> str:
         detail = proc.stderr.strip() or "no SASS in it (does it contain device code for this arch?)"
         raise CassError(f"{path}: cuobjdump -sass failed: {detail[:300]}")
     return proc.stdout
+
+
+def cubin_info_for(path: Path, arch: str | None):
+    """Cubin metadata for a lift input: the cubin itself, or (for a CUDA source, as in the
+    benchmark) a cubin nvcc builds from it, cached by content. None when neither applies."""
+    from cass.models.lift.elfinfo import read_cubin
+
+    if not path.is_file():
+        return None
+    data = path.read_bytes()
+    if data[:4] == ELF_MAGIC and data[18] == 190:  # EM_CUDA
+        return read_cubin(data, str(path))
+    if path.suffix not in (".cu", ".cuh") or not arch:
+        return None
+    cubin = _cached_cubin(path, data, arch)
+    return read_cubin(cubin.read_bytes(), str(cubin)) if cubin else None
+
+
+def _cached_cubin(source: Path, data: bytes, arch: str) -> Path | None:
+    import hashlib
+    import os
+    import tempfile
+
+    from cass.runner.toolchain import nvcc_command
+
+    key = hashlib.sha256(data + arch.encode()).hexdigest()[:20]
+    root = Path(os.environ.get("CASS_CACHE_DIR") or Path.home() / ".cache" / "cass") / "lift-cubins"
+    target = root / f"{key}.{arch}.cubin"
+    if target.is_file():
+        return target
+    root.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=root) as work:
+        out = Path(work) / "k.cubin"
+        try:
+            nvcc = nvcc_command()
+        except CassError:
+            return None
+        argv = [*nvcc, "-cubin", "-O3", f"-arch={arch}", "-o", str(out), str(source)]
+        try:
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=source.parent)
+        except (FileNotFoundError, subprocess.TimeoutExpired):
+            return None
+        if proc.returncode != 0 or not out.is_file():
+            return None
+        os.replace(out, target)
+    return target

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 from cass.models.lift import sem_ctrl, sem_float, sem_half, sem_int, sem_mem, sem_warp
 from cass.models.lift.cfg import TRANSFERS, Cfg, block_name, build_cfg
+from cass.models.lift.constants import ConstantBanks
+from cass.models.lift.elfinfo import CubinInfo
 from cass.models.lift.emit import Emitter, LiftError
 from cass.models.lift.ir import Function, Imm, Instruction, Mem, Reg
-from cass.models.lift.params import ParamLayout, infer_layout
+from cass.models.lift.params import ParamLayout, infer_layout, layout_from_cubin
 from cass.models.lift.targets import LlvmTarget
 
 HANDLERS = {**sem_int.HANDLERS, **sem_float.HANDLERS, **sem_mem.HANDLERS, **sem_warp.HANDLERS,
@@ -71,12 +73,17 @@ def estimate_resources(fn: Function, arch: str | None) -> tuple[int, int]:
     return stack, shared
 
 
-def lift_function(fn: Function, arch: str | None, target: LlvmTarget) -> LiftedKernel:
-    layout = infer_layout(fn, arch)
+def lift_function(fn: Function, arch: str | None, target: LlvmTarget, cubin: CubinInfo | None = None) -> LiftedKernel:
+    known = cubin is not None and fn.name in cubin.params
+    layout = layout_from_cubin(cubin.params[fn.name], arch) if known else infer_layout(fn, arch)
     cfg = build_cfg(fn)
     stack, shared = estimate_resources(fn, arch)
+    if known:
+        reserve = SM90_SHARED_RESERVE if (arch or "").startswith("sm_9") else 0
+        shared = max(cubin.shared.get(fn.name, 0), reserve)
     e = Emitter(target, layout, stack_size=stack, shared_size=shared)
     e.shared_symbol = f'@"sass.shared.{fn.name}"'
+    e.constants = ConstantBanks.for_kernel(cubin, fn.name)
     errors = lift_body(fn, cfg, e)
     return LiftedKernel(fn.name, kernel_text(fn, e), tuple(errors), layout, shared, stack, len(fn.instructions))
 
@@ -113,13 +120,20 @@ def lift_instruction(e: Emitter, ins: Instruction, cfg: Cfg, nxt: int | None) ->
     if handler is None:
         raise LiftError(ins, f"unsupported SASS instruction {ins.full}")
     if ins.guard is None or (ins.guard.is_true and not ins.guard.invert):
-        handler(e, ins)
+        _apply(handler, e, ins)
         return
     then, skip = e.fresh_block("then"), e.fresh_block("skip")
     e.branch(e.pred(ins.guard), then, skip)
     e.label(then)
-    handler(e, ins)
+    _apply(handler, e, ins)
     e.label(skip)
+
+
+def _apply(handler, e: Emitter, ins: Instruction) -> None:
+    try:
+        handler(e, ins)
+    except (ValueError, IndexError, StopIteration, AssertionError, TypeError, AttributeError):
+        raise LiftError(ins, f"unsupported operand form of {ins.full}") from None
 
 
 def llvm_param_type(size: int, align: int, target: LlvmTarget) -> str:
@@ -163,8 +177,8 @@ def kernel_text(fn: Function, e: Emitter) -> str:
     entry.append("  br label %body")
     cc = f"{t.kernel_cc} " if t.kernel_cc else ""
     head = f'define {cc}void @"{fn.name}"({", ".join(params)}) #0 {{'
-    lds = ""
+    lds = e.constants.kernel_globals()
     if e.uses_shared:
-        lds = f"{e.shared_symbol} = internal addrspace(3) global [{max(e.shared_size, 16)} x i8] undef, align 16\n"
+        lds += f"{e.shared_symbol} = internal addrspace(3) global [{max(e.shared_size, 16)} x i8] undef, align 16\n"
     body = "\n".join(e.body)
     return f"{lds}{head}\nentry:\n" + "\n".join(entry) + f"\n{body}\n}}\n"

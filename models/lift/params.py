@@ -128,6 +128,18 @@ def cbank_reads(fn: Function, base: int) -> dict[int, int]:
     return reads
 
 
+def layout_from_cubin(params: list[tuple[int, int]], arch: str | None) -> ParamLayout:
+    """The exact layout a cubin's EIATTR_KPARAM_INFO gives (alignment: the largest power of two,
+    up to 16, dividing both offset and size, which reproduces every offset under C rules)."""
+    out = []
+    for offset, size in params:
+        align = 16
+        while align > 1 and (offset % align or (size % align and size < align) or align > max(size, 1)):
+            align //= 2
+        out.append(Param(offset, size, align))
+    return ParamLayout(param_base(arch), tuple(out))
+
+
 def infer_layout(fn: Function, arch: str | None) -> ParamLayout:
     base = param_base(arch)
     reads = cbank_reads(fn, base)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cass.models.lift.constants import module_globals
+from cass.models.lift.elfinfo import CubinInfo
 from cass.models.lift.emit import LiftError
 from cass.models.lift.lifter import LiftedKernel, lift_function
 from cass.models.lift.module import compile_module, module_text
@@ -26,7 +28,9 @@ class LiftResult:
 
 
 def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, target: str = "gfx1100",
-              compile: bool = True) -> LiftResult:  # fmt: skip
+              compile: bool = True, cubin: CubinInfo | None = None) -> LiftResult:  # fmt: skip
+    """Lift every kernel of a SASS listing; `cubin` (from `read_cubin`) gives exact parameter
+    layouts, shared sizes and constant-bank contents."""
     llvm_target = TARGETS.get(target)
     if llvm_target is None:
         raise CassError(f"unknown lift target '{target}' (known: {', '.join(sorted(TARGETS))})")
@@ -34,9 +38,10 @@ def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, targ
     if not listing.functions:
         raise CassError(f"{path}: no SASS instructions found (expected cuobjdump -sass or nvdisasm output)")
     arch = arch or listing.arch
-    kernels = tuple(lift_function(fn, arch, llvm_target) for fn in listing.functions)
+    kernels = tuple(lift_function(fn, arch, llvm_target, cubin) for fn in listing.functions)
     diagnostics = tuple(d for k in kernels for d in kernel_diagnostics(k, path))
-    ir = module_text([k.text for k in kernels], [k.name for k in kernels], llvm_target)
+    texts = [module_globals(cubin), *(k.text for k in kernels)]
+    ir = module_text(texts, [k.name for k in kernels], llvm_target)
     ok = not any(d.severity is Severity.ERROR for d in diagnostics)
     assembly = compile_module(ir, llvm_target) if ok and compile else ""
     return LiftResult(assembly, ir, diagnostics, kernels, arch)

@@ -11,7 +11,7 @@ from cass.models.lift.cfg import Cfg, block_name
 from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import Imm, Instruction, Reg, Target
 
-NO_OPS = frozenset({"BSSY", "BSYNC", "NOP", "YIELD", "DEPBAR", "ERRBAR", "CGAERRBAR", "CCTL", "ENDCOLLECTIVE",
+NO_OPS = frozenset({"BSSY", "BSYNC", "BREAK", "BRK", "NOP", "YIELD", "DEPBAR", "ERRBAR", "CGAERRBAR", "CCTL", "ENDCOLLECTIVE",
                     "PMTRIG", "FENCE", "WARPSYNC", "BPT", "NANOSLEEP", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK",
                     "CCTLL"})  # fmt: skip
 

@@ -273,6 +273,16 @@ def imnmx(e: Emitter, ins: Instruction) -> None:
     e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}"))
 
 
+def imnmx3(e: Emitter, ins: Instruction) -> None:
+    """VIMNMX3 d, a, b, c, p: min (p) or max (!p) of three."""
+    d, a, b, c, p = ins.operands[:5]
+    ty = "u" if ins.has("U32") else "s"
+    va, vb, vc = e.i32(a), e.i32(b), e.i32(c)
+    lo = e.op(f"call i32 @llvm.{ty}min.i32(i32 {e.op(f'call i32 @llvm.{ty}min.i32(i32 {va}, i32 {vb})')}, i32 {vc})")
+    hi = e.op(f"call i32 @llvm.{ty}max.i32(i32 {e.op(f'call i32 @llvm.{ty}max.i32(i32 {va}, i32 {vb})')}, i32 {vc})")
+    e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}"))
+
+
 def viaddmnmx(e: Emitter, ins: Instruction) -> None:
     d, a, b, c, p = ins.operands[:5]
     s = e.op(f"add i32 {e.i32(a)}, {e.i32(b)}")
@@ -351,7 +361,8 @@ def ldc(e: Emitter, ins: Instruction) -> None:
     if kind is None:
         e.write(d, e.cbank(c, 4))
         return
-    raise e.fail(f"{ins.full} (sub-word constant loads) is not supported")
+    size, ext = kind
+    e.write(d, e.op(f"{ext} i{8 * size} {e.cbank(c, size)} to i32"))
 
 
 def hfma2_const(e: Emitter, ins: Instruction) -> bool:
@@ -374,6 +385,6 @@ def hfma2_const(e: Emitter, ins: Instruction) -> bool:
 HANDLERS: dict[str, Handler] = {
     "IADD3": iadd3, "IADD": iadd3, "VIADD": viadd, "IMAD": imad, "LEA": lea, "SHF": shf, "LOP3": lop3,
     "LOP": lop, "PLOP3": plop3, "POPC": popc, "FLO": flo, "BREV": brev, "IABS": iabs, "SGXT": sgxt,
-    "BMSK": bmsk, "PRMT": prmt, "IMNMX": imnmx, "VIMNMX": imnmx, "VIADDMNMX": viaddmnmx,
+    "BMSK": bmsk, "PRMT": prmt, "IMNMX": imnmx, "VIMNMX": imnmx, "VIMNMX3": imnmx3, "VIADDMNMX": viaddmnmx,
     "ISETP": isetp, "SEL": sel, "P2R": p2r, "R2P": r2p, "MOV": mov, "R2UR": mov, "LDC": ldc,
 }  # fmt: skip

@@ -61,7 +61,8 @@ def shfl(e: Emitter, ins: Instruction) -> None:
 
 
 def vote(e: Emitter, ins: Instruction) -> None:
-    d, pout, p = ins.operands[:3]
+    ops = ins.operands
+    d, pout, p = (None, *ops[:2]) if is_pred(ops[0]) else ops[:3]
     ballot = e.op(f"call i32 @sass.ballot(i1 {e.pred(p)})")
     active = e.op("call i32 @sass.activemask()")
     if isinstance(d, Reg) and not d.is_pred:

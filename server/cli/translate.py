@@ -29,7 +29,7 @@ def translate_sass(
     host: Annotated[Optional[Path], typer.Option("--host", help="HIP host program: build an emulator executable around the translated device code.")] = None,  # noqa: E501
 ) -> None:
     """Translate NVIDIA SASS to AMD RDNA3 (gfx1100) by binary translation through LLVM."""
-    from cass.models.lift.inputs import read_sass_input
+    from cass.models.lift.inputs import cubin_info_for, read_sass_input
     from cass.models.lift.pipeline import lift_sass
 
     if emit not in EMITS:
@@ -39,7 +39,8 @@ def translate_sass(
     text = read_sass_input(file, arch)
     target = "nvptx" if emit == "ptx" else "gfx1100"
     with err.status(f"lifting {file}"):
-        result = lift_sass(text, path=str(file), arch=arch, target=target, compile=emit != "ll")
+        cubin = cubin_info_for(file, arch)
+        result = lift_sass(text, path=str(file), arch=arch, target=target, compile=emit != "ll", cubin=cubin)
     for d in result.diagnostics:
         err.print(d.render(), markup=False)
     if not result.ok:

@@ -1,0 +1,81 @@
+"""What a cubin says that SASS text does not: exact parameter layout (`.nv.info.<kernel>`
+EIATTR_KPARAM_INFO), static shared size (`.nv.shared.<kernel>`), `__constant__` variables
+(`.nv.constant3` symbols and contents) and each kernel's literal pool (`.nv.constant2.<kernel>`).
+Read with pyelftools.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+from dataclasses import dataclass, field
+
+from elftools.common.exceptions import ELFError
+from elftools.elf.elffile import ELFFile
+
+from cass.runner.diagnostics import CassError
+
+EIATTR_KPARAM_INFO = 0x17
+EIFMT_SVAL = 4
+
+
+@dataclass(frozen=True)
+class ConstantSymbol:
+    name: str
+    offset: int  # within bank 3
+    size: int
+
+
+@dataclass
+class CubinInfo:
+    params: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # kernel -> [(offset, size)]
+    shared: dict[str, int] = field(default_factory=dict)  # kernel -> static shared bytes (window)
+    constant3: bytes = b""
+    constant3_symbols: list[ConstantSymbol] = field(default_factory=list)
+    constant2: dict[str, bytes] = field(default_factory=dict)  # kernel -> literal pool
+
+
+def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
+    try:
+        elf = ELFFile(io.BytesIO(data))
+        sections = list(elf.iter_sections())
+    except (ELFError, struct.error, ValueError) as exc:
+        raise CassError(f"{where}: not a readable cubin ({exc})") from None
+    info = CubinInfo()
+    const3_index = None
+    for index, sec in enumerate(sections):
+        name = sec.name
+        if name.startswith(".nv.info."):
+            info.params[name[len(".nv.info."):]] = kparams(sec.data())
+        elif name.startswith(".nv.shared.") and not name.startswith(".nv.shared.reserved"):
+            info.shared[name[len(".nv.shared."):]] = sec["sh_size"]
+        elif name == ".nv.constant3":
+            info.constant3, const3_index = sec.data(), index
+        elif name.startswith(".nv.constant2."):
+            info.constant2[name[len(".nv.constant2."):]] = sec.data()
+    symtab = elf.get_section_by_name(".symtab")
+    if symtab is not None and const3_index is not None:
+        for sym in symtab.iter_symbols():
+            if sym["st_shndx"] == const3_index and sym["st_info"]["type"] == "STT_OBJECT":
+                info.constant3_symbols.append(ConstantSymbol(sym.name, sym["st_value"], sym["st_size"]))
+    info.constant3_symbols.sort(key=lambda s: s.offset)
+    return info
+
+
+def kparams(blob: bytes) -> list[tuple[int, int]]:
+    """(offset, size) per parameter, in ordinal order, from an `.nv.info.<kernel>` section."""
+    params: dict[int, tuple[int, int]] = {}
+    pos = 0
+    while pos + 4 <= len(blob):
+        fmt, attr = blob[pos], blob[pos + 1]
+        if fmt != EIFMT_SVAL:
+            pos += 4
+            continue
+        (size,) = struct.unpack_from("<H", blob, pos + 2)
+        payload = blob[pos + 4:pos + 4 + size]
+        if attr == EIATTR_KPARAM_INFO and len(payload) >= 12:
+            ordinal, offset = struct.unpack_from("<HH", payload, 4)
+            (flags,) = struct.unpack_from("<I", payload, 8)
+            params[ordinal] = (offset, (flags >> 18) & 0x3FFF)
+        pos += 4 + size
+    return [params[k] for k in sorted(params)]
