@@ -37,6 +37,8 @@ extern "C" void cass_rt_flush(void);
 void* cass_allocate(size_t size, int kind);
 int cass_release(void* ptr, int kind);
 int cass_find_allocation(const void* ptr, uint64_t* base, uint64_t* size, int* kind);
+void cass_account_copy(size_t bytes);  // modelled transfer time, added to the device clock
+double cass_copy_ns(void);
 
 // Python bridge (runtime_bridge.cpp).
 int cass_bridge_load_fatbin(const void* wrapper_binary);

@@ -314,7 +314,7 @@ hipError_t hipEventDestroy(hipEvent_t e) {
 hipError_t hipEventRecord(hipEvent_t e, hipStream_t) {
     if (!e) return cass_set_error(hipErrorInvalidHandle);
     e->recorded = 1;
-    e->device_ns = cass_bridge_device_ns();
+    e->device_ns = cass_bridge_device_ns() + cass_copy_ns();
     return hipSuccess;
 }
 hipError_t hipEventSynchronize(hipEvent_t e) {

@@ -18,7 +18,12 @@ std::vector<Allocation> g_allocs;
 int g_serial = 0;
 const uint64_t kTotalMemory = 24ull << 30;  // 24 GiB, like a Radeon RX 7900 XTX
 uint64_t g_in_use = 0;
+double g_copy_ns = 0.0;
+const double kBytesPerNs = 64.0;  // modelled PCIe 4.0 x16 transfer rate (64 GB/s)
 }  // namespace
+
+void cass_account_copy(size_t bytes) { g_copy_ns += 1000.0 + (double)bytes / kBytesPerNs; }
+double cass_copy_ns(void) { return g_copy_ns; }
 
 extern "C" int cass_rt_allocation_count(void) {
     std::lock_guard<std::mutex> guard(g_mem_lock);
@@ -159,6 +164,7 @@ hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
 hipError_t hipMemcpy(void* dst, const void* src, size_t n, hipMemcpyKind) {
     if (n && (!dst || !src)) return cass_set_error(hipErrorInvalidValue);
     if (n) memmove(dst, src, n);
+    cass_account_copy(n);
     return cass_set_error(hipSuccess);
 }
 hipError_t hipMemcpyAsync(void* d, const void* s, size_t n, hipMemcpyKind k, hipStream_t) {
@@ -194,6 +200,7 @@ hipError_t hipMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch,
     if (width > dpitch || width > spitch) return cass_set_error(hipErrorInvalidPitchValue);
     for (size_t r = 0; r < height; r++)
         memmove((char*)dst + r * dpitch, (const char*)src + r * spitch, width);
+    cass_account_copy(width * height);
     return cass_set_error(hipSuccess);
 }
 hipError_t hipMemcpy2DAsync(void* d, size_t dp, const void* s, size_t sp, size_t w, size_t h,
@@ -204,6 +211,7 @@ hipError_t hipMemcpy2DAsync(void* d, size_t dp, const void* s, size_t sp, size_t
 hipError_t hipMemset(void* dst, int value, size_t n) {
     if (n && !dst) return cass_set_error(hipErrorInvalidValue);
     memset(dst, value, n);
+    cass_account_copy(n / 8);  // a device fill runs at device bandwidth, not PCIe
     return cass_set_error(hipSuccess);
 }
 hipError_t hipMemsetAsync(void* d, int v, size_t n, hipStream_t) { return hipMemset(d, v, n); }
