@@ -53,7 +53,7 @@ def step_translate_sass(a: Attempt) -> None:
     request = TranslationRequest("assembly", a.artifacts["sass"], str(a.task.source),
                                  Target(gfx_arch=OFFLOAD_ARCH, sass_arch=SASS_ARCH))  # fmt: skip
     try:
-        translation = get_engine(a.engine).translate(request)
+        translation = get_engine(a.engine, a.config.model).translate(request)
     except CassError as exc:
         a.translate_s = time.perf_counter() - start
         a.finish("translate-error", exc.message)

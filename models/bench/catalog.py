@@ -64,6 +64,15 @@ STATUSES: dict[str, tuple[str, bool]] = {
     "unverifiable": ("the backend is unavailable here, or the original failed", False),
 }
 
+# Which levels each registered engine translates (`--engine all` takes those of the chosen level);
+# an engine missing here is tried at both levels.
+ENGINE_LEVELS: dict[str, tuple[str, ...]] = {
+    "rules": ("source",),
+    "auto": ("source",),
+    "model": ("source", "assembly"),
+    "lift": ("assembly",),
+}
+
 RUN_KEYS = frozenset({"args", "timeout_s", "rtol", "atol", "stdin", "ignore_lines", "output_files", "runs"})
 TASK_KEYS = frozenset({"name", "domain", "description", "features", "libraries", "run"})
 LINES = (70, 330)  # a task's main.cu has roughly 80-300 lines; outside this it is reported

@@ -40,6 +40,7 @@ class RunConfig:
     resume: bool = False
     out_dir: Path = Path("bench-results")
     timeout_s: float | None = None  # per run of a port, instead of each task's own limit
+    model: str = ""  # for the model engines: a GGUF file, checkpoint folder or URL (else $CASS_MODEL)
 
     def spec_for(self, task: Task) -> Any:
         """The task's run spec (from its task.toml) with this run's time limit: `timeout_s` when
@@ -154,7 +155,7 @@ def step_translate(a: Attempt) -> None:
     try:
         text = a.task.source.read_text(encoding="utf-8")
         request = TranslationRequest(a.config.level, text, str(a.task.source), Target())
-        translation = get_engine(a.engine).translate(request)
+        translation = get_engine(a.engine, a.config.model).translate(request)
     except CassError as exc:
         a.translate_s = time.perf_counter() - start
         a.finish("translate-error", exc.message)
@@ -249,10 +250,10 @@ def _digest(path: Path) -> str | None:
         return None
 
 
-def engine_version(engine: str) -> str:
+def engine_version(engine: str, model: str = "") -> str:
     from cass.models.registry import get_engine
 
-    return str(getattr(get_engine(engine), "version", "?"))
+    return str(getattr(get_engine(engine, model), "version", "?")) + (f"+{model}" if model else "")
 
 
 def cache_key(task: Task, engine: str, version: str, config: RunConfig) -> str:
@@ -312,7 +313,7 @@ def run_benchmark(tasks: Iterable[Task], config: RunConfig, on_result: Progress 
     """Every (task, engine) pair, from the cache when `config.resume` and fresh, else evaluated
     (in `config.jobs` processes); results in task order, engines in the given order."""
     tasks = list(tasks)
-    versions = {engine: engine_version(engine) for engine in config.engines}
+    versions = {engine: engine_version(engine, config.model) for engine in config.engines}
     todo, done = [], {}
     for engine in config.engines:
         for task in tasks:

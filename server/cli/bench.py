@@ -39,14 +39,21 @@ def _tasks(domain: list[str] | None, task: str | None) -> list:
     return tasks
 
 
-def _engines(engine: str) -> tuple[str, ...]:
-    from cass.models.registry import ENGINES
+def _engines(engine: str, level: str, model: str) -> tuple[str, ...]:
+    """The engines to score: one by name, or with `all` every registered engine of this level
+    (the model engines only when a model is given)."""
+    from cass.models.bench.catalog import ENGINE_LEVELS
+    from cass.models.registry import ENGINES, MODEL_ENGINES
 
-    if engine == "all":
-        return tuple(ENGINES)
-    if engine not in ENGINES:
-        raise CassError(f"the {engine} engine is not available yet (registered: {', '.join(ENGINES)}, or all)")
-    return (engine,)
+    if engine != "all":
+        if engine not in ENGINES:
+            raise CassError(f"the {engine} engine is not available (registered: {', '.join(ENGINES)}, or all)")
+        return (engine,)
+    has_model = bool(model or os.environ.get("CASS_MODEL"))
+    chosen = tuple(e for e in ENGINES if level in ENGINE_LEVELS.get(e, (level,)) and (has_model or e not in MODEL_ENGINES))
+    if not chosen:
+        raise CassError(f"no registered engine translates at the {level} level")
+    return chosen
 
 
 def list_command(domain: DomainOpt = None, task: TaskOpt = None,
@@ -103,6 +110,7 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
                 domain: DomainOpt = None, task: TaskOpt = None,
                 jobs: Annotated[int, typer.Option("--jobs", "-j", help="Tasks evaluated in parallel processes.")] = max(1, (os.cpu_count() or 2) // 2),
                 resume: Annotated[bool, typer.Option("--resume", help="Reuse cached results whose inputs did not change.")] = False,
+                model: Annotated[str, typer.Option("--model", help="For the model engines: a .gguf file, checkpoint folder or URL (default $CASS_MODEL).")] = "",
                 timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds per port run (default: each task's timeout_s, x5 on the emulator).")] = None,
                 out_dir: OutOpt = DEFAULT_OUT) -> None:  # fmt: skip
     """Port every task, run the port, compare with the NVIDIA reference; write the reports."""
@@ -116,7 +124,7 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
     tasks = _tasks(domain, task)
     if timeout is not None and timeout <= 0:
         raise CassError(f"--timeout must be a positive number of seconds, got {timeout}")
-    config = RunConfig(_engines(engine), backend, level, max(1, jobs), resume, out_dir, timeout)
+    config = RunConfig(_engines(engine, level, model), backend, level, max(1, jobs), resume, out_dir, timeout, model)
     passed = [0, 0]  # passes, results so far
 
     def advance(result) -> None:

@@ -37,8 +37,8 @@ def test_validate_without_compiling_passes_on_the_shipped_tasks(capsys: pytest.C
 
 
 def test_unknown_engine_backend_and_empty_selection_are_clear_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = cass(capsys, "bench", "run", "--engine", "lift")
-    assert code == 2 and "lift engine is not available" in err and "Traceback" not in err
+    code, _, err = cass(capsys, "bench", "run", "--engine", "telepathy")
+    assert code == 2 and "telepathy engine is not available" in err and "Traceback" not in err
     code, _, err = cass(capsys, "bench", "run", "--backend", "cuda")
     assert code == 2 and "unknown backend 'cuda'" in err
     code, _, err = cass(capsys, "bench", "list", "--task", "no_such_task_*")
