@@ -11,7 +11,7 @@ import numpy as np
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator.ops_memory import ATOMICS
 from cass.runner.emulator.program import Program
-from cass.runner.emulator.state import EXEC, U32, U64, Fault, Group, WaveState
+from cass.runner.emulator.state import EXEC, U32, U64, Fault, Group, WaveState, combine64
 
 SHARED_HI, PRIVATE_HI = 0x10000, 0x20000
 BIG_PC = np.iinfo(np.int64).max
@@ -186,8 +186,7 @@ class Machine:
             base = st.sread(saddr, g, "b64")[:, None]
             a = base + st.V[vaddr.index, g.idx].astype(U64)
         else:
-            lo = st.V[vaddr.index, g.idx].astype(U64)
-            a = lo | (st.V[vaddr.index + 1, g.idx].astype(U64) << U64(32))
+            a = combine64(st.V[vaddr.index, g.idx], st.V[vaddr.index + 1, g.idx])
         return a + U64(offset & 0xFFFFFFFFFFFFFFFF)
 
     def _lanes(self, g: Group, mask: np.ndarray) -> tuple[LazyArray, LazyArray]:

@@ -156,8 +156,7 @@ class WaveState:
         wide = width_of(typ) == 64
         if op.kind == "v":
             if wide:
-                lo = self.V[op.index, g.idx].astype(U64)
-                return lo | (self.V[op.index + 1, g.idx].astype(U64) << U64(32))
+                return combine64(self.V[op.index, g.idx], self.V[op.index + 1, g.idx])
             return self.V[op.index, g.idx]
         if op.kind in ("s", "scc"):
             return self.sread(op, g, typ)[:, None]
@@ -184,8 +183,22 @@ class WaveState:
 
     def vwrite64(self, reg: int, g: Group, value, mask: np.ndarray | None = None) -> None:
         value = np.asarray(value).astype(U64, copy=False)
+        if value.ndim == 2 and value.flags.c_contiguous:
+            halves = value.view(U32).reshape(*value.shape, 2)  # little-endian: [..., 0] is low
+            self.vwrite(reg, g, halves[..., 0], mask)
+            self.vwrite(reg + 1, g, halves[..., 1], mask)
+            return
         self.vwrite(reg, g, (value & U64(MASK32)).astype(U32), mask)
         self.vwrite(reg + 1, g, (value >> U64(32)).astype(U32), mask)
+
+
+def combine64(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """uint64 values from low and high uint32 halves of the same shape."""
+    out = np.empty(lo.shape, U64)
+    halves = out.view(U32).reshape(*lo.shape, 2)
+    halves[..., 0] = lo
+    halves[..., 1] = hi
+    return out
 
 
 def pack_lanes(bits: np.ndarray) -> np.ndarray:
