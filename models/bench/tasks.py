@@ -234,13 +234,14 @@ def _toml_error_line(message: str) -> int:
 
 
 def coverage(tasks: list[Task]) -> tuple[dict[str, dict[str, Any]], dict[str, int]]:
-    """Per domain: task count, features used, libraries used; per feature: how many tasks use it
+    """Per domain: task count, recorded references, features and libraries used; per feature: how many tasks use it
     (every feature of the vocabulary is listed, unused ones with 0)."""
     per_domain: dict[str, dict[str, Any]] = {}
     per_feature = dict.fromkeys(sorted(FEATURES), 0)
     for task in tasks:
-        entry = per_domain.setdefault(task.domain, {"tasks": 0, "features": set(), "libraries": set()})
+        entry = per_domain.setdefault(task.domain, {"tasks": 0, "recorded": 0, "features": set(), "libraries": set()})
         entry["tasks"] += 1
+        entry["recorded"] += int(task.reference_path.is_file())
         entry["features"].update(task.features)
         entry["libraries"].update(task.libraries)
         for feature in task.features:

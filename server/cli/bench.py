@@ -69,10 +69,10 @@ def list_command(domain: DomainOpt = None, task: TaskOpt = None,
         typer.echo(json.dumps({"domains": rows, "features": per_feature, "tasks": [t.ident for t in tasks]}, indent=1))
         return
     table = Table(title=f"{len(tasks)} tasks in {len(per_domain)} domains")
-    for col in ("domain", "tasks", "features used", "libraries"):
-        table.add_column(col, justify="right" if col == "tasks" else "left")
+    for col in ("domain", "tasks", "recorded", "features used", "libraries"):
+        table.add_column(col, justify="right" if col in ("tasks", "recorded") else "left")
     for d, e in per_domain.items():
-        table.add_row(d, str(e["tasks"]), str(len(e["features"])), ", ".join(sorted(e["libraries"])) or "–")
+        table.add_row(d, str(e["tasks"]), str(e["recorded"]), str(len(e["features"])), ", ".join(sorted(e["libraries"])) or "–")
     out.print(table)
     features = Table(title="feature coverage (tasks using each feature)")
     features.add_column("feature")
