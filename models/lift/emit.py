@@ -43,6 +43,8 @@ class Emitter:
     shared_symbol: str = '@"sass.shared"'
     uses_shared: bool = False
     uses_stack: bool = False
+    uses_barrier_word: bool = False
+    barrier_symbol: str = '@"sass.barred"'
     constants: object = None  # ConstantBanks: c[0x2]/c[0x3] contents from the cubin, when known
 
     # ---------------------------------------------------------------- basics

@@ -83,6 +83,7 @@ def lift_function(fn: Function, arch: str | None, target: LlvmTarget, cubin: Cub
         shared = max(cubin.shared.get(fn.name, 0), reserve)
     e = Emitter(target, layout, stack_size=stack, shared_size=shared)
     e.shared_symbol = f'@"sass.shared.{fn.name}"'
+    e.barrier_symbol = f'@"sass.barred.{fn.name}"'
     e.constants = ConstantBanks.for_kernel(cubin, fn.name)
     errors = lift_body(fn, cfg, e)
     return LiftedKernel(fn.name, kernel_text(fn, e), tuple(errors), layout, shared, stack, len(fn.instructions))
@@ -178,6 +179,8 @@ def kernel_text(fn: Function, e: Emitter) -> str:
     cc = f"{t.kernel_cc} " if t.kernel_cc else ""
     head = f'define {cc}void @"{fn.name}"({", ".join(params)}) #0 {{'
     lds = e.constants.kernel_globals()
+    if e.uses_barrier_word:
+        lds += f"{e.barrier_symbol} = internal addrspace(3) global i32 undef, align 4\n"
     if e.uses_shared:
         lds += f"{e.shared_symbol} = internal addrspace(3) global [{max(e.shared_size, 16)} x i8] undef, align 16\n"
     body = "\n".join(e.body)

@@ -87,16 +87,65 @@ def _ret(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
 
 
 def barrier(e: Emitter, ins: Instruction) -> None:
-    if not ins.has("SYNC") or ins.has("RED", "ARV"):
-        raise e.fail(f"{ins.full} (barrier reductions and arrive) is not supported")
+    if ins.has("RED"):
+        _barrier_reduction(e, ins)
+        return
+    if not ins.has("SYNC") or ins.has("ARV"):
+        raise e.fail(f"{ins.full} (barrier arrive) is not supported")
     ident = ins.operands[0] if ins.operands else Imm(0)
     if not (isinstance(ident, Imm) and ident.value == 0) or len(ins.operands) > 1:
         raise e.fail(f"{ins.full}: only barrier 0 over the whole block is supported")
     e.emit("call void @sass.bar.sync()")
 
 
+def _barrier_reduction(e: Emitter, ins: Instruction) -> None:
+    """BAR.RED.{POPC,AND,OR} 0x0, P (`__syncthreads_count/and/or`): a block-wide reduction through one
+    LDS word, bracketed by barriers; B2R.RESULT reads it."""
+    kind = next((m for m in ("POPC", "AND", "OR") if ins.has(m)), None)
+    pred = next((o for o in ins.operands if isinstance(o, Reg) and o.is_pred), None)
+    if kind is None or pred is None:
+        raise e.fail(f"{ins.full} is not supported")
+    e.uses_barrier_word = True
+    word = e.barrier_symbol
+    p = e.pred(pred)
+    contribution = e.op(f"xor i1 {p}, true") if kind == "AND" else p
+    first = e.op("call i1 @sass.first.thread()")
+    e.emit("call void @sass.bar.sync()")
+    init, after = e.fresh_block("barinit"), e.fresh_block("barred")
+    e.branch(first, init, after)
+    e.label(init)
+    e.emit(f"store i32 0, ptr addrspace(3) {word}")
+    e.label(after)
+    e.emit("call void @sass.bar.sync()")
+    add, done = e.fresh_block("baradd"), e.fresh_block("bardone")
+    e.branch(contribution, add, done)
+    e.label(add)
+    e.emit(f'%{add}.old = atomicrmw add ptr addrspace(3) {word}, i32 1 syncscope("workgroup") monotonic')
+    e.label(done)
+    e.emit("call void @sass.bar.sync()")
+    total = e.op(f"load i32, ptr addrspace(3) {word}")
+    e.emit("call void @sass.bar.sync()")
+    if kind == "POPC":
+        result = total
+    else:
+        hit = e.op(f"icmp ne i32 {total}, 0")
+        result = e.op(f"zext i1 {e.op(f'xor i1 {hit}, true') if kind == 'AND' else hit} to i32")
+    e.store_reg(Reg("R_BARRES"), result)
+
+
+def b2r(e: Emitter, ins: Instruction) -> None:
+    """B2R.RESULT d[, P]: the last barrier reduction's value (and, for AND/OR, as a predicate)."""
+    value = e.load_reg(Reg("R_BARRES"))
+    d = ins.operands[0] if ins.operands else None
+    if isinstance(d, Reg) and not d.is_pred:
+        e.write(d, value)
+    pred = next((o for o in ins.operands if isinstance(o, Reg) and o.is_pred), None)
+    if pred is not None:
+        e.set_pred(pred, e.op(f"icmp ne i32 {value}, 0"))
+
+
 def _no_op(e: Emitter, ins: Instruction) -> None:
     return None
 
 
-HANDLERS = {**{op: _no_op for op in NO_OPS}, "BAR": barrier, "BMOV": bmov}
+HANDLERS = {**{op: _no_op for op in NO_OPS}, "BAR": barrier, "BMOV": bmov, "B2R": b2r}

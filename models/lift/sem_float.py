@@ -107,25 +107,28 @@ def mufu(e: Emitter, ins: Instruction) -> None:
 
 
 # ---------------------------------------------------------------- doubles
+def _dfma(e: Emitter, ins: Instruction, a: str, b: str, c: str) -> str:
+    mode = _rounding(ins)
+    if mode:
+        return e.op(f"call double @sass.dfma.dir(double {a}, double {b}, double {c}, i32 {mode})")
+    return e.op(f"call double @llvm.fma.f64(double {a}, double {b}, double {c})")
+
+
 def dadd(e: Emitter, ins: Instruction) -> None:
-    _no_directed64(e, ins)
-    e.write_f64(ins.operands[0], e.op(f"fadd double {e.f64(ins.operands[1])}, {e.f64(ins.operands[2])}"))
+    a, b = e.f64(ins.operands[1]), e.f64(ins.operands[2])
+    v = _dfma(e, ins, a, "1.0", b) if _rounding(ins) else e.op(f"fadd double {a}, {b}")
+    e.write_f64(ins.operands[0], v)
 
 
 def dmul(e: Emitter, ins: Instruction) -> None:
-    _no_directed64(e, ins)
-    e.write_f64(ins.operands[0], e.op(f"fmul double {e.f64(ins.operands[1])}, {e.f64(ins.operands[2])}"))
+    a, b = e.f64(ins.operands[1]), e.f64(ins.operands[2])
+    v = _dfma(e, ins, a, b, "-0.0") if _rounding(ins) else e.op(f"fmul double {a}, {b}")
+    e.write_f64(ins.operands[0], v)
 
 
 def dfma(e: Emitter, ins: Instruction) -> None:
-    _no_directed64(e, ins)
     a, b, c = (e.f64(o) for o in ins.operands[1:4])
-    e.write_f64(ins.operands[0], e.op(f"call double @llvm.fma.f64(double {a}, double {b}, double {c})"))
-
-
-def _no_directed64(e: Emitter, ins: Instruction) -> None:
-    if _rounding(ins):
-        raise e.fail(f"{ins.full}: directed rounding on FP64 is not supported")
+    e.write_f64(ins.operands[0], _dfma(e, ins, a, b, c))
 
 
 def dsetp(e: Emitter, ins: Instruction) -> None:

@@ -101,6 +101,9 @@ def atomic(e: Emitter, ins: Instruction, space: str, returns: bool) -> None:
     """ATOMG/ATOMS/ATOM (returning) and RED/REDG (not): `[pd,] d, [a], b[, c]`."""
     ops = [o for o in ins.operands if not (isinstance(o, Reg) and o.is_pred)]
     pout = next((o for o in ins.operands if isinstance(o, Reg) and o.is_pred), None)
+    success = None
+    if ins.has("CAST") and isinstance(ops[0], Reg):  # sm_90: the success flag lands in a register
+        success, ops = ops[0], ops[1:]
     if returns and not ins.has("CAST"):
         d, mem, *vals = ops
     else:
@@ -115,8 +118,11 @@ def atomic(e: Emitter, ins: Instruction, space: str, returns: bool) -> None:
         cmp, new = read(vals[0]), read(vals[1])
         pair = e.op(f"cmpxchg {pty} {ptr}, {ity} {cmp}, {ity} {new}{scope} monotonic monotonic")
         old = e.op(f"extractvalue {{ {ity}, i1 }} {pair}, 0")
+        ok = e.op(f"extractvalue {{ {ity}, i1 }} {pair}, 1")
         if ins.has("CAST") and pout is not None:
-            e.set_pred(pout, e.op(f"extractvalue {{ {ity}, i1 }} {pair}, 1"))
+            e.set_pred(pout, ok)
+        if success is not None:
+            e.write(success, e.op(f"zext i1 {ok} to i32"))
     else:
         if ins.has("POPC") and ins.has("INC"):
             op, value = "add", "1"

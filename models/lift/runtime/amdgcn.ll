@@ -246,3 +246,12 @@ define internal float @sass.mufu.cos(float %x) alwaysinline {
   %v = call float @llvm.amdgcn.cos.f32(float %x)
   ret float %v
 }
+define internal i1 @sass.first.thread() alwaysinline {
+  %x = call i32 @llvm.amdgcn.workitem.id.x()
+  %y = call i32 @llvm.amdgcn.workitem.id.y()
+  %z = call i32 @llvm.amdgcn.workitem.id.z()
+  %a = or i32 %x, %y
+  %b = or i32 %a, %z
+  %r = icmp eq i32 %b, 0
+  ret i1 %r
+}

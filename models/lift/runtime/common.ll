@@ -266,3 +266,60 @@ define internal float @sass.mufu.tanh(float %x) alwaysinline {
   %r2 = select i1 %small, float -1.0, float %r1
   ret float %r2
 }
+define internal double @sass.dnextup(double %f) alwaysinline {
+  %b = bitcast double %f to i64
+  %zero = fcmp oeq double %f, 0.0
+  %neg = icmp slt i64 %b, 0
+  %up = add i64 %b, 1
+  %dn = sub i64 %b, 1
+  %s = select i1 %neg, i64 %dn, i64 %up
+  %r = select i1 %zero, i64 1, i64 %s
+  %o = bitcast i64 %r to double
+  ret double %o
+}
+define internal double @sass.dnextdown(double %f) alwaysinline {
+  %n = fneg double %f
+  %u = call double @sass.dnextup(double %n)
+  %r = fneg double %u
+  ret double %r
+}
+; f64 a*b+c rounded toward zero (1), minus infinity (2), plus infinity (3): the round-to-nearest
+; result stepped by one ulp when the exact residual (TwoProduct + TwoSum) points the other way
+define internal double @sass.dfma.dir(double %a, double %b, double %c, i32 %mode) alwaysinline {
+  %r = call double @llvm.fma.f64(double %a, double %b, double %c)
+  %ph = fmul double %a, %b
+  %nph = fneg double %ph
+  %pl = call double @llvm.fma.f64(double %a, double %b, double %nph)
+  %s1 = fadd double %ph, %c
+  %bb = fsub double %s1, %ph
+  %t1 = fsub double %s1, %bb
+  %t2 = fsub double %ph, %t1
+  %t3 = fsub double %c, %bb
+  %e1 = fadd double %t2, %t3
+  %d0 = fsub double %s1, %r
+  %d1 = fadd double %d0, %e1
+  %resid = fadd double %d1, %pl
+  %fin = fcmp one double %r, 0x7FF0000000000000
+  %below0 = fcmp olt double %resid, 0.0
+  %above0 = fcmp ogt double %resid, 0.0
+  %below = and i1 %below0, %fin
+  %above = and i1 %above0, %fin
+  %pos = fcmp ogt double %r, 0.0
+  %negf = fcmp olt double %r, 0.0
+  %zdown = and i1 %pos, %below
+  %zup = and i1 %negf, %above
+  %is1 = icmp eq i32 %mode, 1
+  %is2 = icmp eq i32 %mode, 2
+  %is3 = icmp eq i32 %mode, 3
+  %d1m = and i1 %is1, %zdown
+  %d2m = and i1 %is2, %below
+  %down = or i1 %d1m, %d2m
+  %u1 = and i1 %is1, %zup
+  %u3 = and i1 %is3, %above
+  %up = or i1 %u1, %u3
+  %fu = call double @sass.dnextup(double %r)
+  %fdn = call double @sass.dnextdown(double %r)
+  %x1 = select i1 %up, double %fu, double %r
+  %x2 = select i1 %down, double %fdn, double %x1
+  ret double %x2
+}

@@ -185,3 +185,12 @@ define internal float @sass.mufu.cos(float %x) alwaysinline {
   %v = call float asm "cos.approx.ftz.f32 $0, $1;", "=f,f"(float %r)
   ret float %v
 }
+define internal i1 @sass.first.thread() alwaysinline {
+  %x = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %y = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+  %z = call i32 @llvm.nvvm.read.ptx.sreg.tid.z()
+  %a = or i32 %x, %y
+  %b = or i32 %a, %z
+  %r = icmp eq i32 %b, 0
+  ret i1 %r
+}
