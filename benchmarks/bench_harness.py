@@ -18,11 +18,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
-
 from cass.models.bench.harness import RunConfig, run_benchmark
 from cass.models.bench.tasks import discover_tasks
+from rich.console import Console
+from rich.table import Table
 
 
 def main() -> None:

@@ -22,7 +22,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cass.models.bench.catalog import BACKEND_LIBRARIES, LIBRARIES, ROCM_INCLUDE_DIRS, STATUSES, TIMEOUT_SCALE
+from cass.models.bench.catalog import (
+    BACKEND_LIBRARIES,
+    LIBRARIES,
+    ROCM_INCLUDE_DIRS,
+    STATUSES,
+    TIMEOUT_SCALE,
+)
 from cass.models.bench.tasks import Task
 from cass.runner.diagnostics import CassError
 

@@ -105,7 +105,7 @@ def test_a_crashing_engine_fails_its_task_not_the_run(tasks_root: Path, make_tas
     class CrashingEngine:
         name, version = "crashing", "0"
 
-        def translate(self, request):  # noqa: ANN001, ANN202
+        def translate(self, request):
             raise IndexError("list index out of range")
 
     monkeypatch.setitem(registry.ENGINES, "crashing", CrashingEngine)
