@@ -7,7 +7,9 @@ Public API:
   (cass.models.bench.harness);
 - `summarize(results)`, `write_reports(results, out_dir, meta)`, `load_results(out_dir)`
   (cass.models.bench.report);
-- `validate_tasks(tasks, archs=..., compile=...)` (cass.models.bench.validate).
+- `validate_tasks(tasks, archs=..., compile=...)` (cass.models.bench.validate);
+- the assembly level's steps and `build_with_device_code(host.hip, device.s, work)`
+  (cass.models.bench.assembly); task families: `generate(root, check=...)` (cass.models.bench.families).
 """
 
 from cass.models.bench.harness import RunConfig, TaskResult, evaluate, run_benchmark
