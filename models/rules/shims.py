@@ -119,8 +119,31 @@ __device__ inline void __cass_memcpy_async(Group group, void* dst, const void* s
 }
 template <class Group> __device__ inline void __cass_wait(Group group) { group.sync(); }
 """,
+    "atomic64": """\
+// signed 64-bit atomicMin/atomicMax (CUDA has them; HIP 5.2 only has the unsigned ones)
+__device__ inline long long atomicMin(long long* address, long long val) {
+  unsigned long long* p = reinterpret_cast<unsigned long long*>(address);
+  unsigned long long old = *p, assumed;
+  do {
+    assumed = old;
+    if (static_cast<long long>(assumed) <= val) break;
+    old = atomicCAS(p, assumed, static_cast<unsigned long long>(val));
+  } while (old != assumed);
+  return static_cast<long long>(old);
 }
-ORDER = ("syncwarp", "match", "reduce", "dp4a", "cg_meta", "cg_reduce", "cg_async")
+__device__ inline long long atomicMax(long long* address, long long val) {
+  unsigned long long* p = reinterpret_cast<unsigned long long*>(address);
+  unsigned long long old = *p, assumed;
+  do {
+    assumed = old;
+    if (static_cast<long long>(assumed) >= val) break;
+    old = atomicCAS(p, assumed, static_cast<unsigned long long>(val));
+  } while (old != assumed);
+  return static_cast<long long>(old);
+}
+""",
+}
+ORDER = ("syncwarp", "match", "reduce", "dp4a", "cg_meta", "cg_reduce", "cg_async", "atomic64")
 
 
 def render_shims(names: set[str], newline: str) -> str:

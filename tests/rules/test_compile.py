@@ -17,10 +17,7 @@ EXAMPLES = sorted((ROOT / "examples").rglob("*.cu"))
 PROGRAMS = sorted(TASKS.rglob("*.cu")) + EXAMPLES
 # Programs using APIs HIP 5.2 lacks: the port must report them at their line (program folder -> codes).
 KNOWN_GAPS = {
-    "unified_addressing_copies": {
-        "CASS011"
-    },  # cudaPointerAttributes .type, cudaMemoryTypeManaged: HIP 6.0
-    "hmac_sha1_uva": {"CASS011"},  # cudaPointerAttributes: HIP 6.0
+    "unified_addressing_copies": {"CASS011"},  # cudaMemoryTypeManaged: HIP 6.0
     "tree_depth_recursion": {"CASS010"},  # cudaDeviceSetLimit(cudaLimitStackSize): not in HIP 5.2
 }
 

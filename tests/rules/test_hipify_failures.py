@@ -282,7 +282,20 @@ CASES = [
         None,
         [],
     ),
-    ("warpSize constant on HIP 7", "__global__ void k(){ __shared__ float s[warpSize]; }", None, None, ["CASS032"]),
+    (
+        "signed 64-bit atomicMax on 5.2",
+        "__global__ void k(long long* m, long long v){ atomicMax((long long*)m, v); }",
+        "__device__ inline long long atomicMax(long long* address, long long val)",
+        None,
+        ["CASS020"],
+    ),
+    (
+        "warpSize constant on HIP 7",
+        "__global__ void k(){ __shared__ float s[warpSize]; }",
+        None,
+        None,
+        ["CASS032"],
+    ),
 ]
 HIP_VERSIONS = {"bf16 on 6.0": "6.0", "warpSize constant on HIP 7": "7.0"}
 WAVE64 = {"lane & 31 on wave64", "smem[32] on wave64"}

@@ -2,10 +2,32 @@
 
 from __future__ import annotations
 
+from cass.models.rules.tables import parse_version
 from cass.models.rules.unit import Unit
 
 # CUDA intrinsic -> (helper name, shim)
 HELPERS = {"__dp4a": ("__cass_dp4a", "dp4a")}
+
+
+_SIGNED_64 = ("long long", "int64_t", "long long int")
+
+
+def add_signed_64bit_atomics(unit: Unit) -> None:
+    """`atomicMin/atomicMax` on `long long`: HIP 5.x lacks the overloads, so the port defines them."""
+    if parse_version(unit.target.hip_version) >= (6, 0):
+        return
+    for i in unit.positions(("atomicMin", "atomicMax")):
+        parsed = unit.call_args(i + 1) if unit.next_text(i) == "(" else None
+        if parsed and parsed[0] and any(t in unit.arg_text(parsed[0][0]) for t in _SIGNED_64):
+            unit.shims.add("atomic64")
+            tok = unit.code[i]
+            unit.report(
+                "CASS020",
+                tok.start,
+                tok.end,
+                f"signed 64-bit `{tok.text}`: overload emitted "
+                f"(HIP {unit.target.hip_version} has only the unsigned one)",
+            )
 
 
 def rewrite_missing_intrinsics(unit: Unit) -> None:

@@ -97,6 +97,7 @@ class AsmBlock:
     statements: list[str] = field(default_factory=list)
     preds: dict[str, str] = field(default_factory=dict)
     carry: set[str] = field(default_factory=set)  # 'cc32' / 'cc64' once set by add.cc/sub.cc
+    registers: dict[str, str] = field(default_factory=dict)  # `.reg` name -> C variable
 
 
 def _decode(literal: str) -> str:
@@ -176,6 +177,8 @@ def _value(block: AsmBlock, text: str) -> str:
         return block.operands[index]
     if text in block.preds:
         return block.preds[text]
+    if text in block.registers:
+        return block.registers[text]
     if re.fullmatch(r"-?(0[xX][0-9a-fA-F]+|\d+)[uU]?", text):
         return text
     if text.startswith("%"):
@@ -184,6 +187,8 @@ def _value(block: AsmBlock, text: str) -> str:
 
 
 def _dest(block: AsmBlock, text: str) -> str:
+    if text.strip() in block.registers:
+        return block.registers[text.strip()]
     match = re.fullmatch(r"%(\d+)", text.strip())
     if not match or int(match.group(1)) >= len(block.operands):
         raise Untranslatable(f"destination {text}")
@@ -223,8 +228,8 @@ def _translate(block: AsmBlock, instruction: str) -> str | None:
     parts = instruction.split(None, 1)
     opcode, ops = parts[0], _split_operands(parts[1]) if len(parts) > 1 else []
     base = opcode.split(".")
-    if opcode.startswith(".reg"):
-        return None
+    if opcode == ".reg":
+        return _declare_registers(block, ops, instruction)
     if opcode in FENCES:
         return FENCES[opcode]
     if re.fullmatch(r"(bar|barrier)(\.sync)?", opcode) and ops in (["0"], []):
@@ -287,6 +292,22 @@ def _memory(block: AsmBlock, match: re.Match, ops: list[str], opcode: str) -> st
     return " ".join(out)
 
 
+def _declare_registers(block: AsmBlock, ops: list[str], instruction: str) -> str | None:
+    """`.reg .u32 t, u;` -> `unsigned int __cass_r_t, __cass_r_u;` (`.pred` registers become bools later)."""
+    parts = instruction.split()
+    if len(parts) < 3 or not parts[1].startswith("."):
+        raise Untranslatable(instruction)
+    kind = parts[1][1:]
+    names = [n.strip() for n in " ".join(parts[2:]).split(",") if n.strip()]
+    if kind == "pred":
+        return None
+    if kind not in C_TYPES or not all(re.fullmatch(r"[A-Za-z_]\w*", n) for n in names):
+        raise Untranslatable(instruction)
+    for name in names:
+        block.registers[name] = f"__cass_r_{name}"
+    return f"{C_TYPES[kind]} {', '.join(block.registers[n] for n in names)};"
+
+
 def _translate_value_op(block: AsmBlock, opcode: str, base: list[str], ops: list[str]) -> str:
     memory = _MEMORY.fullmatch(opcode)
     if memory and len(ops) == 2:
@@ -339,6 +360,11 @@ def _translate_arithmetic(block: AsmBlock, opcode: str, ops: list[str]) -> str:
     if stem in BINARY and len(ops) == 3:
         a, b = _value(block, ops[1]), _value(block, ops[2])
         return f"{_dest(block, ops[0])} = {a} {BINARY[stem]} {b};"
+    minmax = re.fullmatch(r"(min|max)\.([us](?:16|32|64)|f32|f64)", opcode)
+    if minmax and len(ops) == 3:
+        a, b = _value(block, ops[1]), _value(block, ops[2])
+        op = "<" if minmax.group(1) == "min" else ">"
+        return f"{_dest(block, ops[0])} = ({a}) {op} ({b}) ? ({a}) : ({b});"
     if opcode in UNARY_CALLS and len(ops) == 2:
         call = UNARY_CALLS[opcode]
         return f"{_dest(block, ops[0])} = {call}({_value(block, ops[1])});"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from cass.models.rules.tables import parse_version
 from cass.models.rules.unit import Unit
 
 SYMBOL = ("HIP_SYMBOL(", ")")
@@ -144,3 +145,26 @@ def report_binary_module_loads(unit: Unit) -> None:
                     f"{unit.code[i].text} loads {tok.text}: AMD GPUs "
                     "cannot load PTX/cubin; build a HIP code object (.hsaco) and load that",
                 )
+
+
+def rewrite_pointer_attributes(unit: Unit) -> None:
+    """HIP 5.x: `cudaPointerAttributes a; a.type` -> `hipPointerAttribute_t a; a.memoryType`."""
+    if parse_version(unit.target.hip_version) >= (6, 0):
+        return
+    code, names = unit.code, set()
+    for i in unit.positions(("cudaPointerAttributes",)):
+        tok = code[i]
+        if unit.next_text(i) and code[i + 1].kind == "ident":
+            names.add(code[i + 1].text)
+        if unit.replace(tok.start, tok.end, "hipPointerAttribute_t"):
+            unit.report(
+                "CASS060",
+                tok.start,
+                tok.end,
+                "cudaPointerAttributes -> hipPointerAttribute_t "
+                f"(HIP {unit.target.hip_version} names the memory-type member `memoryType`)",
+            )
+    for j in unit.positions(names):
+        if unit.next_text(j) in (".", "->") and unit.next_text(j, 2) == "type":
+            member = code[j + 2]
+            unit.replace(member.start, member.end, "memoryType")
