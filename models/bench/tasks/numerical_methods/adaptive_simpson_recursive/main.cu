@@ -29,7 +29,7 @@ inline float next_uniform() {  // uniform in [-1, 1)
     return (float)(next_u32() >> 8) * (2.0f / 16777216.0f) - 1.0f;
 }
 
-constexpr int NF = 128;
+constexpr int NF = 64;
 constexpr int MAX_DEPTH = 4;   // recursion depth per panel (keeps the device stack small)
 constexpr int PANELS = 16;     // [0, 4] is split into panels, each refined recursively
 
