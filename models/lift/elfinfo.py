@@ -33,6 +33,8 @@ class CubinInfo:
     constant3: bytes = b""
     constant3_symbols: list[ConstantSymbol] = field(default_factory=list)
     constant2: dict[str, bytes] = field(default_factory=dict)  # kernel -> literal pool
+    constant4: dict[int, tuple[str, int]] = field(default_factory=dict)  # offset -> (symbol, addend)
+    strings: dict[str, bytes] = field(default_factory=dict)  # data symbols of .nv.global.init
 
 
 def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
@@ -54,10 +56,25 @@ def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
         elif name.startswith(".nv.constant2."):
             info.constant2[name[len(".nv.constant2."):]] = sec.data()
     symtab = elf.get_section_by_name(".symtab")
-    if symtab is not None and const3_index is not None:
+    init = elf.get_section_by_name(".nv.global.init")
+    init_index = sections.index(init) if init is not None else None
+    if symtab is not None:
         for sym in symtab.iter_symbols():
-            if sym["st_shndx"] == const3_index and sym["st_info"]["type"] == "STT_OBJECT":
+            if sym["st_info"]["type"] != "STT_OBJECT":
+                continue
+            if const3_index is not None and sym["st_shndx"] == const3_index:
                 info.constant3_symbols.append(ConstantSymbol(sym.name, sym["st_value"], sym["st_size"]))
+            elif init_index is not None and sym["st_shndx"] == init_index:
+                info.strings[sym.name] = init.data()[sym["st_value"]:sym["st_value"] + sym["st_size"]]
+        const4 = elf.get_section_by_name(".nv.constant4")
+        const4_data = const4.data() if const4 is not None and const4["sh_type"] != "SHT_NOBITS" else b""
+        for rel_name in (".rela.nv.constant4", ".rel.nv.constant4"):
+            rel = elf.get_section_by_name(rel_name)
+            for r in rel.iter_relocations() if rel is not None else ():
+                name = symtab.get_symbol(r["r_info_sym"]).name
+                off = r["r_offset"]
+                addend = r["r_addend"] if r.is_RELA() else int.from_bytes(const4_data[off:off + 8] or b"\0", "little")
+                info.constant4[off] = (name, addend)
     info.constant3_symbols.sort(key=lambda s: s.offset)
     return info
 

@@ -45,6 +45,9 @@ class Emitter:
     uses_stack: bool = False
     uses_barrier_word: bool = False
     barrier_symbol: str = '@"sass.barred"'
+    uses_printf: bool = False
+    c4_regs: dict = field(default_factory=dict)
+    imm_regs: dict = field(default_factory=dict)
     constants: object = None  # ConstantBanks: c[0x2]/c[0x3] contents from the cubin, when known
 
     # ---------------------------------------------------------------- basics

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cass.models.lift import sem_ctrl, sem_float, sem_half, sem_int, sem_mem, sem_warp
+from cass.models.lift import sem_ctrl, sem_float, sem_half, sem_int, sem_mem, sem_sys, sem_warp
 from cass.models.lift.cfg import TRANSFERS, Cfg, block_name, build_cfg
 from cass.models.lift.constants import ConstantBanks
 from cass.models.lift.elfinfo import CubinInfo
@@ -21,7 +21,7 @@ from cass.models.lift.params import ParamLayout, infer_layout, layout_from_cubin
 from cass.models.lift.targets import LlvmTarget
 
 HANDLERS = {**sem_int.HANDLERS, **sem_float.HANDLERS, **sem_mem.HANDLERS, **sem_warp.HANDLERS,
-            **sem_ctrl.HANDLERS, **sem_half.HANDLERS}  # fmt: skip
+            **sem_ctrl.HANDLERS, **sem_half.HANDLERS, **sem_sys.HANDLERS}  # fmt: skip
 SHARED_DEFAULT = 40 * 1024  # bytes of LDS for the NVIDIA shared window when the text cannot say
 LDS_LIMIT = 64 * 1024
 SM90_SHARED_RESERVE = 0x400
@@ -30,6 +30,7 @@ SM90_SHARED_RESERVE = 0x400
 @dataclass(frozen=True)
 class LiftedKernel:
     name: str
+    uses_printf: bool
     text: str  # the LLVM function (and its LDS global)
     errors: tuple[LiftError, ...]
     layout: ParamLayout
@@ -86,7 +87,7 @@ def lift_function(fn: Function, arch: str | None, target: LlvmTarget, cubin: Cub
     e.barrier_symbol = f'@"sass.barred.{fn.name}"'
     e.constants = ConstantBanks.for_kernel(cubin, fn.name)
     errors = lift_body(fn, cfg, e)
-    return LiftedKernel(fn.name, kernel_text(fn, e), tuple(errors), layout, shared, stack, len(fn.instructions))
+    return LiftedKernel(fn.name, e.uses_printf, kernel_text(fn, e), tuple(errors), layout, shared, stack, len(fn.instructions))
 
 
 def lift_body(fn: Function, cfg: Cfg, e: Emitter) -> list[LiftError]:
@@ -106,6 +107,7 @@ def lift_body(fn: Function, cfg: Cfg, e: Emitter) -> list[LiftError]:
         except LiftError as exc:
             errors.append(exc)
             e.terminated = False
+        sem_sys.track(e, ins)
     if not e.terminated:
         e.jump("exit")
     e.body.append("exit:")

@@ -50,7 +50,34 @@ def optimize(text: str, target: LlvmTarget) -> str:
     return _run(["opt-16", *OPT_FLAGS, f"-mtriple={target.triple}", "-S", "-"], text, "optimizing the lifted IR")
 
 
+PRINTF_DECLS = """
+declare i64 @__ockl_printf_begin(i64)
+declare i64 @__ockl_printf_append_string_n(i64, ptr, i64, i32)
+declare i64 @__ockl_printf_append_args(i64, i32, i64, i64, i64, i64, i64, i64, i64, i32)
+"""
+
+
+def link_device_libs(text: str, target: LlvmTarget) -> str:
+    """printf (hostcall through ockl, as HIP's own printf): link ROCm's ockl bitcode when used."""
+    if "@__ockl_printf_begin" not in text:
+        return text
+    if not target.private_as:
+        raise CassError("device printf is lifted for gfx1100 only (the NVPTX cross-check has no vprintf link)")
+    import tempfile
+    from pathlib import Path
+
+    from cass.runner.toolchain import hip_device_lib_dir
+
+    libs = hip_device_lib_dir("gfx1100")
+    with tempfile.TemporaryDirectory(prefix="cass-lift-") as work:
+        main = Path(work) / "main.ll"
+        main.write_text(text + PRINTF_DECLS, encoding="utf-8")
+        argv = ["llvm-link-16", "-S", str(main), "--only-needed", str(libs / "ockl.bc"),
+                str(libs / "oclc_abi_version_400.bc")]  # fmt: skip
+        return _run(argv, "", "linking ockl for printf")
+
+
 def compile_module(text: str, target: LlvmTarget) -> str:
     """Optimized IR -> target assembly text (gfx1100 `.s` or PTX)."""
-    optimized = optimize(text, target)
+    optimized = optimize(link_device_libs(text, target), target)
     return _run(["llc-16", "-O3", *target.llc_args, "-o", "-", "-"], optimized, f"llc-16 for {target.name}")

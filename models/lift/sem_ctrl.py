@@ -39,8 +39,10 @@ def lift_control(e: Emitter, ins: Instruction, cfg: Cfg, following: int | None) 
         return True
     if op == "CALL":
         if not ins.has("REL"):
-            raise e.fail(f"{ins.full}: calls to absolute addresses (printf, device functions in other "
-                         "sections) are not supported")  # fmt: skip
+            from cass.models.lift.sem_sys import call_absolute
+
+            _guarded_call(e, ins, call_absolute, fall)
+            return True
         _guarded_jump(e, ins, None, block_name(_target(e, ins)), fall)
         return True
     if op == "RET":
@@ -72,6 +74,15 @@ def _guarded_jump(e: Emitter, ins: Instruction, cond: Reg | None, target: str, f
         return
     c = conds[0] if len(conds) == 1 else e.op(f"and i1 {conds[0]}, {conds[1]}")
     e.branch(c, target, fall)
+
+
+def _guarded_call(e: Emitter, ins: Instruction, body, fall: str) -> None:
+    if ins.guard is not None and not (ins.guard.is_true and not ins.guard.invert):
+        then = e.fresh_block("call")
+        e.branch(e.pred(ins.guard), then, fall)
+        e.label(then)
+    body(e, ins)
+    e.jump(fall)
 
 
 def _ret(e: Emitter, ins: Instruction, cfg: Cfg) -> None:

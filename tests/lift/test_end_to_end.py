@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cass.models.lift.elfinfo import read_cubin
 from cass.models.lift.inputs import disassemble
 from cass.models.lift.pipeline import lift_sass
 
@@ -67,7 +68,7 @@ def expected_lines() -> list[str]:
         t = f32(t + x / f32(np.float64(x) * np.float64(x) + 2.0))
         s3 += float(f32(t * f32(i % 3))) + (float(x) * 1.5 + i)
     return [f"vecadd {s1:.3f}", f"saxpy {s2:.3f}", f"reduce {total:.3f}", f"intdiv {h}", f"warp {hw}",
-            f"float {s3:.4f}"]  # fmt: skip
+            f"float {s3:.4f}", "say 41  2.50 ff -7", "say 42  2.50 ff -7"]  # fmt: skip
 
 
 @pytest.fixture(scope="module", params=["sm_80", "sm_90"])
@@ -80,7 +81,7 @@ def lifted_program(request, tmp_path_factory) -> Path:
     nvcc = str(NVCC) if NVCC.exists() else "nvcc"
     subprocess.run([nvcc, "-cubin", "-O3", f"-arch={arch}", "-o", str(cubin), str(DATA / "kernels.cu")],
                    check=True, timeout=300, capture_output=True)  # fmt: skip
-    result = lift_sass(disassemble(cubin, None), path=str(cubin), arch=arch)
+    result = lift_sass(disassemble(cubin, None), path=str(cubin), arch=arch, cubin=read_cubin(cubin.read_bytes()))
     assert result.ok, [d.render() for d in result.diagnostics]
     assembly = work / "device.s"
     assembly.write_text(result.assembly)

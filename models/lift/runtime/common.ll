@@ -323,3 +323,19 @@ define internal double @sass.dfma.dir(double %a, double %b, double %c, i32 %mode
   %x2 = select i1 %down, double %fdn, double %x1
   ret double %x2
 }
+; length of a NUL-terminated string including the NUL (what printf's string appends take); 0 for null
+define internal i64 @sass.strlen0(ptr %s) alwaysinline {
+entry:
+  %isnull = icmp eq ptr %s, null
+  br i1 %isnull, label %done, label %loop
+loop:
+  %n = phi i64 [ 0, %entry ], [ %n1, %loop ]
+  %p = getelementptr i8, ptr %s, i64 %n
+  %c = load i8, ptr %p, align 1
+  %n1 = add i64 %n, 1
+  %end = icmp eq i8 %c, 0
+  br i1 %end, label %done, label %loop
+done:
+  %r = phi i64 [ 0, %entry ], [ %n1, %loop ]
+  ret i64 %r
+}

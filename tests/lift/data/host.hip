@@ -51,6 +51,10 @@ __global__ void float_math(const float* in, float* out, double* dout, int n) {
   }
 }
 
+__global__ void say(int a, double b) {
+  if (threadIdx.x < 2) printf("say %d %5.2f %x %lld\n", a + (int)threadIdx.x, b, 255u, -7LL);
+}
+
 template <class T> T* dev(const T* h, int n) { T* d; hipMalloc(&d, n * sizeof(T)); hipMemcpy(d, h, n * sizeof(T), hipMemcpyHostToDevice); return d; }
 template <class T> void back(T* h, const T* d, int n) { hipMemcpy(h, d, n * sizeof(T), hipMemcpyDeviceToHost); }
 
@@ -90,5 +94,7 @@ int main() {
   back(c, dc, n); back(dd, ddd, n);
   double s3 = 0; for (int i = 0; i < n; ++i) s3 += c[i] * (i % 3) + dd[i];
   printf("float %.4f\n", s3);
+  say<<<1, 32>>>(41, 2.5);
+  hipDeviceSynchronize();
   return 0;
 }

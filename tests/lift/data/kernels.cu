@@ -46,3 +46,6 @@ __global__ void float_math(const float* in, float* out, double* dout, int n) {
     dout[i] = (double)x * 1.5 + (double)i;
   }
 }
+__global__ void say(int a, double b) {
+  if (threadIdx.x < 2) printf("say %d %5.2f %x %lld\n", a + (int)threadIdx.x, b, 255u, -7LL);
+}
