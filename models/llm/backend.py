@@ -19,7 +19,7 @@ from typing import Literal, Protocol
 
 from cass.runner.diagnostics import CassError
 
-Finish = Literal["stop", "length", "loop", "cancelled"]
+Finish = Literal["stop", "length", "loop", "cancelled", "timeout"]
 
 
 @dataclass(frozen=True)
@@ -30,7 +30,7 @@ class ModelOptions:
     threads: int = 0  # llama.cpp CPU threads (0: its default)
     device: str = "cpu"  # transformers: cpu, cuda, cuda:1, ...
     dtype: str = "auto"  # transformers: auto, float32, float16, bfloat16
-    timeout_s: float = 600.0  # http: per request
+    timeout_s: float = 600.0  # per request: the http timeout, and the limit on one generation
     api_key: str = ""  # http: sent as a bearer token when set
 
 
@@ -98,6 +98,7 @@ def generate(
     cancel: threading.Event | None = None,
     on_piece: Callable[[str], None] | None = None,
     loop_check_every: int = 32,
+    time_limit_s: float | None = None,
 ) -> Generation:
     """Stream one answer to completion, cancellation, a loop, or the token limit."""
     started = time.perf_counter()
@@ -118,6 +119,12 @@ def generate(
                 on_piece(item)
             if cancel is not None and cancel.is_set():
                 finish = "cancelled"
+                break
+            if time_limit_s is not None and time.perf_counter() - started > time_limit_s:
+                finish = "timeout"
+                break
+            if len(pieces) >= sampling.max_tokens:  # a server that ignores max_tokens
+                finish = "length"
                 break
             if len(pieces) % loop_check_every == 0 and looping("".join(pieces[-400:])):
                 finish = "loop"

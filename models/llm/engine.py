@@ -30,6 +30,7 @@ from cass.runner.diagnostics import CassError, Diagnostic, Severity
 
 VERSION = "0.1.0"
 PROMPT_OVERHEAD = 64  # tokens of chat template and instruction around the code
+RUNAWAY = 2  # an answer over twice the expected length is cut off (a model that never stops)
 EXPANSION = {"source": 1.25, "assembly": 2.0}  # answer tokens per input token (AMD asm ~2x SASS)
 FAILURES = {
     "loop": (
@@ -37,6 +38,10 @@ FAILURES = {
         "the model's answer repeats itself; try another temperature or a larger model",
     ),
     "cancelled": ("model-cancelled", "the translation was cancelled"),
+    "timeout": (
+        "model-timeout",
+        "the model did not finish in time; raise the time limit or use a faster model",
+    ),
 }
 
 
@@ -117,8 +122,15 @@ class ModelEngine:
             - self.backend.count_tokens(messages[0]["content"])
             - PROMPT_OVERHEAD
         )
-        sampling = replace(sampling, max_tokens=max(16, min(self.options.max_tokens, room)))
-        result = generate(self.backend, messages, sampling, cancel=self.cancel, on_piece=on_piece)
+        runaway = (
+            int(RUNAWAY * (1 + EXPANSION[request.level]) * self.backend.count_tokens(piece.text))
+            + 256
+        )
+        sampling = replace(
+            sampling, max_tokens=max(16, min(self.options.max_tokens, room, runaway))
+        )
+        result = generate(self.backend, messages, sampling, cancel=self.cancel, on_piece=on_piece,
+                          time_limit_s=self.options.timeout_s)  # fmt: skip
         self.generations.append(result)
         where = f"lines {piece.first_line}-{piece.last_line}"
         if result.finish in FAILURES:

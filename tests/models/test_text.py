@@ -102,3 +102,37 @@ def test_reassemble_drops_repeated_includes():
 def test_temperature_schedule():
     assert temperature_schedule(1) == [0.0]
     assert temperature_schedule(6) == [0.0, 0.25, 0.5, 0.75, 1.0, 1.0]
+
+
+class _Endless:
+    """A backend stand-in that streams forever: the generation loop must stop it by itself."""
+
+    name, model_id, context_tokens = "endless", "endless", 4096
+
+    def count_tokens(self, text):
+        return len(text)
+
+    def stream(self, messages, sampling):
+        i = 0
+        while True:
+            i += 1
+            yield f"t{i} "
+
+    def close(self):
+        pass
+
+
+def test_generation_stops_at_the_token_limit_and_the_time_limit():
+    from cass.models.llm.backend import Sampling, generate
+
+    assert (
+        generate(_Endless(), [{"role": "user", "content": "x"}], Sampling(max_tokens=50)).finish
+        == "length"
+    )
+    timed = generate(
+        _Endless(),
+        [{"role": "user", "content": "x"}],
+        Sampling(max_tokens=10**9),
+        time_limit_s=0.05,
+    )
+    assert timed.finish == "timeout" and timed.completion_tokens > 0
