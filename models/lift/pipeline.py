@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cass.models.lift.aliases import hip_aliases
 from cass.models.lift.constants import module_globals
 from cass.models.lift.elfinfo import CubinInfo
 from cass.models.lift.emit import LiftError
@@ -40,7 +41,9 @@ def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, targ
     arch = arch or listing.arch
     kernels = tuple(lift_function(fn, arch, llvm_target, cubin) for fn in listing.functions)
     diagnostics = tuple(d for k in kernels for d in kernel_diagnostics(k, path))
+    aliases = hip_aliases([k.name for k in kernels]) if llvm_target.private_as else {}
     texts = [module_globals(cubin), *(k.text for k in kernels)]
+    texts += [k.text.replace(k.name, aliases[k.name]) for k in kernels if k.name in aliases]
     ir = module_text(texts, [k.name for k in kernels], llvm_target)
     ok = not any(d.severity is Severity.ERROR for d in diagnostics)
     assembly = compile_module(ir, llvm_target) if ok and compile else ""
