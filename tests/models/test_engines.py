@@ -32,7 +32,7 @@ def test_answering_model_ports_through_the_published_prompt(answering):
     assert translation.text == (SAXPY / "saxpy.hip").read_text()
     assert translation.diagnostics == () and translation.engine == "model"
     used = answering.generations[-1]
-    assert used.finish == "stop" and used.completion_tokens == 1 and used.prompt_tokens > 100
+    assert used.finish == "stop" and used.completion_tokens > 10 and used.prompt_tokens > 100
 
 
 def test_random_model_fails_with_a_located_error(random_model):

@@ -7,8 +7,9 @@ transformers. Two models share it:
 - `random`: random weights (answers are noise: the failure paths);
 - `answering`: every layer's weights zero, so each position's logits depend on its own token
   only (a bigram model); the output matrix makes the newline that ends the chat prompt predict
-  one added token holding a fenced answer, and that token predict <|im_end|>. Greedy decoding
-  then answers exactly that fence: the success path of the real pipeline, end to end.
+  the first of a chain of added tokens spelling a fenced answer, each the next, the last
+  <|im_end|>. Greedy decoding then answers exactly that fence: the success path of the real
+  pipeline, end to end.
 """
 
 from __future__ import annotations
@@ -34,6 +35,21 @@ CORPUS = [
 ]
 
 
+def answer_chunks(answer: str, size: int = 16) -> list[str]:
+    """`answer` cut into distinct pieces of at most `size` characters (llama-cpp-python reads
+    a token's text through a small buffer), so that each piece has one successor."""
+    chunks: list[str] = []
+    at = 0
+    while at < len(answer):
+        length = size
+        while answer[at : at + length] in chunks and length > 1:
+            length -= 1
+        chunks.append(answer[at : at + length])
+        at += length
+    assert len(set(chunks)) == len(chunks), "answer pieces must be distinct"
+    return chunks
+
+
 def build_tokenizer(folder: Path, answer: str | None):
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
@@ -50,7 +66,7 @@ def build_tokenizer(folder: Path, answer: str | None):
     tok.train_from_iterator(CORPUS * 4, trainer)
     tok.add_special_tokens(SPECIALS)
     if answer is not None:
-        tok.add_tokens([answer])
+        tok.add_tokens(answer_chunks(answer))
     fast = PreTrainedTokenizerFast(
         tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>"
     )
@@ -91,9 +107,8 @@ def _make_answering(model, tokenizer, answer: str) -> None:
         embed = model.model.embed_tokens.weight
         normed = embed / embed.pow(2).mean(-1, keepdim=True).add(1e-6).sqrt()
         newline = tokenizer.convert_tokens_to_ids("Ċ")  # the byte-level newline ending the prompt
-        answer_id = tokenizer.convert_tokens_to_ids(answer)
-        end_id = tokenizer.convert_tokens_to_ids("<|im_end|>")
+        chain = [newline, *tokenizer.convert_tokens_to_ids(answer_chunks(answer)), tokenizer.convert_tokens_to_ids("<|im_end|>")]
         head = model.lm_head.weight
         head.zero_()
-        head[answer_id] = normed[newline]
-        head[end_id] = normed[answer_id]
+        for current, following in zip(chain, chain[1:]):
+            head[following] += normed[current]
