@@ -43,6 +43,7 @@ class Emitter:
     shared_symbol: str = '@"sass.shared"'
     uses_shared: bool = False
     uses_stack: bool = False
+    guard_value: str | None = None
     uses_barrier_word: bool = False
     barrier_symbol: str = '@"sass.barred"'
     uses_printf: bool = False
@@ -108,6 +109,9 @@ class Emitter:
         if reg.is_zero or reg.is_true:
             return
         ty = "i1" if reg.is_pred else "i32"
+        if self.guard_value is not None:  # predicated ALU instruction: keep the old value when off
+            old = self.op(f"load {ty}, {self.pspace} {self.slot(reg)}")
+            value = self.op(f"select i1 {self.guard_value}, {ty} {value}, {ty} {old}")
         self.emit(f"store {ty} {value}, {self.pspace} {self.slot(reg)}")
 
     # ---------------------------------------------------------------- integer operands

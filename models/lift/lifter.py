@@ -22,6 +22,10 @@ from cass.models.lift.targets import LlvmTarget
 
 HANDLERS = {**sem_int.HANDLERS, **sem_float.HANDLERS, **sem_mem.HANDLERS, **sem_warp.HANDLERS,
             **sem_ctrl.HANDLERS, **sem_half.HANDLERS, **sem_sys.HANDLERS}  # fmt: skip
+# Opcodes without memory access, side effects or warp collectives: predicated forms are lifted as
+# compute-then-select instead of a branch around.
+SPECULATABLE = frozenset((set(sem_int.HANDLERS) | set(sem_float.HANDLERS) | set(sem_half.HANDLERS)
+                          | {"S2R", "S2UR", "CS2R", "LEPC"}) - {"LDC"})  # fmt: skip
 SHARED_DEFAULT = 40 * 1024  # bytes of LDS for the NVIDIA shared window when the text cannot say
 LDS_LIMIT = 64 * 1024
 SM90_SHARED_RESERVE = 0x400
@@ -124,6 +128,14 @@ def lift_instruction(e: Emitter, ins: Instruction, cfg: Cfg, nxt: int | None) ->
         raise LiftError(ins, f"unsupported SASS instruction {ins.full}")
     if ins.guard is None or (ins.guard.is_true and not ins.guard.invert):
         _apply(handler, e, ins)
+        return
+    base = ins.opcode[1:] if ins.opcode.startswith("U") and ins.opcode not in HANDLERS else ins.opcode
+    if base in SPECULATABLE:  # compute, then select: no extra blocks for LLVM to fold
+        e.guard_value = e.pred(ins.guard)
+        try:
+            _apply(handler, e, ins)
+        finally:
+            e.guard_value = None
         return
     then, skip = e.fresh_block("then"), e.fresh_block("skip")
     e.branch(e.pred(ins.guard), then, skip)

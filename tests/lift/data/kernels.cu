@@ -1,4 +1,5 @@
 // Kernels the lifter tests compile with nvcc, lift from SASS and run on the RDNA3 emulator.
+#include <cstdio>
 extern "C" __global__ void vecadd(const float* a, const float* b, float* c, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) c[i] = a[i] + b[i];
