@@ -34,16 +34,14 @@ def list_models(dirs: list[Path]) -> None:
     table = Table(title="Published CASS models (Qwen2.5-Coder fine-tunes)")
     for column in ("model", "task", "SASS arch", "base", "you have"):
         table.add_column(column)
+    found = {model.name: locate(model, folders) for model in PUBLISHED}
     for model in PUBLISHED:
-        found = locate(model, folders)
-        table.add_row(
-            model.name,
-            model.task,
-            model.sass_arch or "-",
-            model.base,
-            "\n".join(map(str, found)) or "-",
-        )
+        have = f"{len(found[model.name])} copy(ies)" if found[model.name] else "-"
+        table.add_row(model.name, model.task, model.sass_arch or "-", model.base, have)
     out.print(table)
+    for name, paths in found.items():
+        for path in paths:
+            out.print(f"{name}: {path}", markup=False)
     out.print(
         f"expected files of a checkpoint: {', '.join(CHECKPOINT_FILES)}; looked in: {', '.join(map(str, folders))}",
         markup=False,
