@@ -14,6 +14,7 @@ transformers. Two models share it:
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 QWEN2_SPLIT = (
@@ -107,8 +108,12 @@ def _make_answering(model, tokenizer, answer: str) -> None:
         embed = model.model.embed_tokens.weight
         normed = embed / embed.pow(2).mean(-1, keepdim=True).add(1e-6).sqrt()
         newline = tokenizer.convert_tokens_to_ids("Ċ")  # the byte-level newline ending the prompt
-        chain = [newline, *tokenizer.convert_tokens_to_ids(answer_chunks(answer)), tokenizer.convert_tokens_to_ids("<|im_end|>")]
+        chain = [
+            newline,
+            *tokenizer.convert_tokens_to_ids(answer_chunks(answer)),
+            tokenizer.convert_tokens_to_ids("<|im_end|>"),
+        ]
         head = model.lm_head.weight
         head.zero_()
-        for current, following in zip(chain, chain[1:]):
+        for current, following in pairwise(chain):
             head[following] += normed[current]
