@@ -178,6 +178,10 @@ def device_lib_dir() -> Path:
     return _publish(_make_device_libs, cache_dir() / "device-libs-gfx11-v1")
 
 
+# As hipcc: without an explicit level, ports are built optimised (nvcc builds device code at -O3).
+DEFAULT_OPT_LEVEL = "-O3"
+
+
 def hip_compile_command(source: Path, output: Path, offload_arch: str, extra: tuple) -> list[str]:
     try:  # the project's shared toolchain helper
         from cass.runner.toolchain import hip_clang_command
@@ -194,6 +198,8 @@ def hip_compile_command(source: Path, output: Path, offload_arch: str, extra: tu
         "-D__HIP_PLATFORM_AMD__",
     ]
     flags = [f for f in flags if f.split("=")[0] not in " ".join(base)]
+    if not any(arg.startswith("-O") for arg in extra):
+        flags.append(DEFAULT_OPT_LEVEL)
     return [*base, *flags, *extra, str(source), "-o", str(output)]
 
 
