@@ -339,3 +339,5 @@ done:
   %r = phi i64 [ 0, %entry ], [ %n1, %loop ]
   ret i64 %r
 }
+declare <2 x half> @llvm.fma.v2f16(<2 x half>, <2 x half>, <2 x half>)
+declare <2 x half> @llvm.fabs.v2f16(<2 x half>)
