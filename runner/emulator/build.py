@@ -19,17 +19,12 @@ import tempfile
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
+from cass.runner.toolchain import cache_dir, hip_clang_command
 
 NATIVE_DIR = Path(__file__).parent / "native"
 HIP_HEADER = Path("/usr/include/hip/hip_runtime_api.h")
-DEVICE_LIB_DIR = Path("/usr/lib/x86_64-linux-gnu/amdgcn/bitcode")
 BUILD_TIMEOUT_S = 300
 LIB_NAME = "libcasship.so"
-ISA_VERSIONS = {"gfx1100": 11000, "gfx1101": 11010, "gfx1102": 11020}
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("CASS_CACHE_DIR") or Path.home() / ".cache" / "cass")
 
 
 def _run(cmd: list[str], what: str, timeout_s: float = BUILD_TIMEOUT_S) -> str:
@@ -153,54 +148,16 @@ def runtime_library() -> Path:
     return _publish(_compile_runtime, cache_dir() / f"hip-runtime-{_runtime_key()}") / LIB_NAME
 
 
-def _make_device_libs(out_dir: Path) -> None:
-    for bc in DEVICE_LIB_DIR.glob("*.bc"):
-        (out_dir / bc.name).symlink_to(bc)
-    for arch, version in ISA_VERSIONS.items():
-        target = out_dir / f"oclc_isa_version_{arch[3:]}.bc"
-        if target.exists():
-            continue
-        ll = out_dir / f"isa_{arch}.ll"
-        ll.write_text(
-            f"@__oclc_ISA_version = linkonce_odr protected local_unnamed_addr "
-            f"addrspace(4) constant i32 {version}\n"
-        )
-        _run(["llvm-as-16", str(ll), "-o", str(target)], "assembling the ISA version bitcode")
-
-
-def device_lib_dir() -> Path:
-    """ROCm device bitcode directory completed with the gfx11 ISA-version files Debian lacks."""
-    if not DEVICE_LIB_DIR.is_dir():
-        raise CassError(
-            f"ROCm device libraries not found in {DEVICE_LIB_DIR}: "
-            "install rocm-device-libs (run `make setup`)"
-        )
-    return _publish(_make_device_libs, cache_dir() / "device-libs-gfx11-v1")
-
-
 # As hipcc: without an explicit level, ports are built optimised (nvcc builds device code at -O3).
 DEFAULT_OPT_LEVEL = "-O3"
 
 
 def hip_compile_command(source: Path, output: Path, offload_arch: str, extra: tuple) -> list[str]:
-    try:  # the project's shared toolchain helper
-        from cass.runner.toolchain import hip_clang_command
-
-        base = list(hip_clang_command(offload_arch))
-    except (ImportError, AttributeError, TypeError):
-        base = ["clang++-16"]
-    if "-x" not in base:
-        base += ["-x", "hip"]
-    flags = [
-        f"--offload-arch={offload_arch}",
-        "--rocm-path=/usr",
-        f"--rocm-device-lib-path={device_lib_dir()}",
-        "-D__HIP_PLATFORM_AMD__",
-    ]
-    flags = [f for f in flags if f.split("=")[0] not in " ".join(base)]
+    """clang++-16 for a whole HIP program (the toolchain's one HIP command), optimised by default."""
+    flags = ["-D__HIP_PLATFORM_AMD__"]
     if not any(arg.startswith("-O") for arg in extra):
         flags.append(DEFAULT_OPT_LEVEL)
-    return [*base, *flags, *extra, str(source), "-o", str(output)]
+    return [*hip_clang_command(offload_arch), *flags, *extra, str(source), "-o", str(output)]
 
 
 def build_hip_program(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from cass.runner.emulator import codeobject
-from cass.runner.emulator.build import device_lib_dir
+from cass.runner.toolchain import hip_device_lib_dir
 from cass.runner.emulator.decode import disassemble_text, parse_listing, parse_operand, parse_text
 from cass.runner.emulator.program import compile_instruction
 
@@ -67,7 +67,7 @@ def code_objects(tmp_path_factory) -> list[bytes]:
                 "hip",
                 "--offload-arch=gfx1100",
                 "--rocm-path=/usr",
-                f"--rocm-device-lib-path={device_lib_dir()}",
+                f"--rocm-device-lib-path={hip_device_lib_dir()}",
                 opt,
                 "--cuda-device-only",
                 "-o",
