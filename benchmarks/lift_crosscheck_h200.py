@@ -8,6 +8,10 @@ cubin), run all three on identical inputs and compare stdout and exit code byte 
     .venv/bin/python benchmarks/lift_crosscheck_h200.py [--task GLOB] [--jobs 4] [--out lift-crosscheck]
 
 Writes lift-crosscheck/results.json and prints per-domain agreement rates.
+
+The lift needs LLVM 16 (opt-16, llc-16), which a GPU machine may lack: lift here first with
+`--lift-only DIR` (writes DIR/<domain>__<task>.<arch>.ptx), carry DIR there and run with
+`--ptx-dir DIR`.
 """
 
 from __future__ import annotations
@@ -30,6 +34,11 @@ NVCC = "/usr/local/cuda/bin/nvcc"
 ARCHS = ("sm_80", "sm_90")
 LIBS = {"cublas": "-lcublas", "curand": "-lcurand", "cufft": "-lcufft", "cusparse": "-lcusparse"}
 TIMEOUT_S = 600
+PTX_DIR: Path | None = None  # --ptx-dir: PTX lifted earlier on another machine
+
+
+def ptx_name(source: Path, arch: str) -> str:
+    return f"{source.parent.parent.name}__{source.parent.name}.{arch}.ptx"
 
 
 def sh(cmd: list[str] | str, cwd: Path, timeout: float = TIMEOUT_S) -> subprocess.CompletedProcess:
@@ -38,6 +47,11 @@ def sh(cmd: list[str] | str, cwd: Path, timeout: float = TIMEOUT_S) -> subproces
 
 
 def lifted_ptx(source: Path, arch: str, work: Path) -> str:
+    if PTX_DIR is not None:
+        lifted = PTX_DIR / ptx_name(source, arch)
+        if not lifted.is_file():
+            raise RuntimeError(f"not lifted: no {lifted.name} in {PTX_DIR}")
+        return lifted.read_text()
     from cass.models.lift.elfinfo import read_cubin
     from cass.models.lift.inputs import disassemble
     from cass.models.lift.pipeline import lift_sass
@@ -109,15 +123,38 @@ def check_task(task_dir: str) -> dict:
     return row
 
 
+def lift_only(task_dir: str, out: Path) -> list[str]:
+    """Lift one task's SASS for every arch into `out`; returns the failures."""
+    source = Path(task_dir) / "main.cu"
+    failures = []
+    for arch in ARCHS:
+        with tempfile.TemporaryDirectory(prefix="cass-xlift-") as name:
+            try:
+                (out / ptx_name(source, arch)).write_text(lifted_ptx(source, arch, Path(name)))
+            except Exception as exc:  # noqa: BLE001 - reported per task
+                failures.append(f"{ptx_name(source, arch)}: {str(exc)[:200]}")
+    return failures
+
+
 def main(argv: list[str] | None = None) -> int:
+    global PTX_DIR
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", default="*", help="glob on domain/name")
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--out", type=Path, default=Path("lift-crosscheck"))
+    parser.add_argument("--lift-only", type=Path, help="only lift, writing PTX into this folder")
+    parser.add_argument("--ptx-dir", type=Path, help="use PTX lifted earlier with --lift-only")
     args = parser.parse_args(argv)
+    PTX_DIR = args.ptx_dir
     root = Path(__file__).resolve().parents[1] / "models" / "bench" / "tasks"
     tasks = [str(p.parent) for p in sorted(root.glob("*/*/main.cu"))
              if fnmatch.fnmatch(f"{p.parent.parent.name}/{p.parent.name}", args.task)]  # fmt: skip
+    if args.lift_only:
+        args.lift_only.mkdir(parents=True, exist_ok=True)
+        with ProcessPoolExecutor(args.jobs) as pool:
+            failures = [f for fs in pool.map(lift_only, tasks, [args.lift_only] * len(tasks)) for f in fs]
+        print(f"lifted {2 * len(tasks) - len(failures)} of {2 * len(tasks)}", *failures, sep="\n")
+        return 0
     with ProcessPoolExecutor(args.jobs) as pool:
         rows = list(pool.map(check_task, tasks))
     args.out.mkdir(parents=True, exist_ok=True)
