@@ -13,40 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
+from cass.runner.emulator.stats import EmulatorStats
 
 FAULT_EXIT_CODE = 70
-
-
-@dataclass
-class EmulatorStats:
-    instructions: int = 0  # wave instructions executed
-    lane_instructions: int = 0
-    lane_utilisation: float = 0.0
-    kernel_launches: int = 0
-    device_time_ns: float = 0.0
-    emulation_wall_s: float = 0.0
-    emulation_cpu_s: float = 0.0
-    peak_device_memory: int = 0
-    faults: int = 0
-
-    @property
-    def lane_instructions_per_s(self) -> float:
-        """Per second of emulation wall time."""
-        return self.lane_instructions / self.emulation_wall_s if self.emulation_wall_s else 0.0
-
-    @property
-    def lane_instructions_per_cpu_s(self) -> float:
-        """Per second of CPU time of the emulating process (robust on a shared machine)."""
-        return self.lane_instructions / self.emulation_cpu_s if self.emulation_cpu_s else 0.0
-
-    def summary(self) -> str:
-        return (
-            f"cass emulator: {self.kernel_launches} launches, {self.instructions:,} wave "
-            f"instructions, {self.lane_instructions:,} lane instructions, lane utilisation "
-            f"{100 * self.lane_utilisation:.1f}%, device time {self.device_time_ns / 1e6:.3f}"
-            f" ms, emulation {self.emulation_wall_s:.3f} s "
-            f"({self.lane_instructions_per_s / 1e6:.1f}M lane-instr/s)"
-        )
 
 
 @dataclass
@@ -117,9 +86,7 @@ def run_program(
         if stats_path.exists():
             try:
                 raw = json.loads(stats_path.read_text())
-                stats = EmulatorStats(
-                    **{k: raw[k] for k in EmulatorStats.__dataclass_fields__ if k in raw}
-                )
+                stats = EmulatorStats.from_dict(raw)
             except (ValueError, TypeError):
                 pass
     return EmulatorRun(

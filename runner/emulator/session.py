@@ -8,7 +8,6 @@ import json
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass
 
 import numpy as np
 from cass.runner.emulator import codeobject
@@ -28,32 +27,12 @@ from cass.runner.emulator.launch import (
 from cass.runner.emulator.machine import Machine
 from cass.runner.emulator.program import Program
 from cass.runner.emulator.state import Fault
+from cass.runner.emulator.stats import EmulatorStats
 
 LDS_LIMIT = 65536
 LDS_GRANULE = 512
 STATUS_OK, STATUS_ERROR, STATUS_FAULT = 0, 1, 2
 _KINDS = {1: "hipMalloc", 2: "hipHostMalloc", 3: "hipMallocManaged", 4: "hipHostRegister"}
-
-
-@dataclass
-class Stats:
-    kernel_launches: int = 0
-    instructions: int = 0  # wave instructions
-    lane_instructions: int = 0
-    device_time_ns: float = 0.0
-    emulation_wall_s: float = 0.0
-    emulation_cpu_s: float = 0.0
-    peak_device_memory: int = 0
-    faults: int = 0
-
-    @property
-    def lane_utilisation(self) -> float:
-        return self.lane_instructions / (32 * self.instructions) if self.instructions else 0.0
-
-    def as_dict(self) -> dict:
-        d = asdict(self)
-        d["lane_utilisation"] = round(self.lane_utilisation, 4)
-        return d
 
 
 def host_allocations() -> list[mem.Region]:
@@ -79,7 +58,7 @@ class Device:
     def __init__(self) -> None:
         self.modules: list[tuple[codeobject.CodeObject, Program]] = []
         self.extra_regions: list[mem.Region] = []
-        self.stats = Stats()
+        self.stats = EmulatorStats()
         self.trace = os.environ.get("CASS_EMULATOR_TRACE") or None
         self.kernel_timeout = float(os.environ.get("CASS_EMULATOR_KERNEL_TIMEOUT_S", "300"))
 
