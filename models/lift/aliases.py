@@ -4,6 +4,11 @@ CUDA mangles `int2` as `4int2`; HIP's `int2` is `HIP_vector_type<int, 2>`, so th
 registers `_Z9hookEdgesPK15HIP_vector_typeIiLj2EE...` where the cubin says `_Z9hookEdgesPK4int2...`.
 The lifter emits such kernels under both names; the HIP name is what clang itself mangles for the
 same declaration (compiled host-only, names read from the registration strings).
+
+    decls   = [kernel_decl(name) ...]           name, template arguments, parameter types
+    shapes  = choose_shapes(decls)              which parameters name a template parameter (`T const*`),
+                                                checked by mangling the declaration as plain C++
+    aliases = hip names of the same declarations, matched back by their demangled head
 """
 
 from __future__ import annotations
@@ -11,50 +16,164 @@ from __future__ import annotations
 import re
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from cass.models.lift.params import demangle, signature_types
 
 VECTOR = re.compile(r"\b(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\b")
 PLAIN_NAME = re.compile(r"^[A-Za-z_]\w*$")
+WORD = re.compile(r"[A-Za-z_]\w*")
+BUILTIN_WORDS = frozenset({"const", "volatile", "unsigned", "signed", "char", "short", "int", "long", "float",
+                           "double", "bool", "void", "__restrict__", "__half", "__half2", "size_t"})  # fmt: skip
+VALUE_KINDS = ((re.compile(r"^-?\d+$"), "int"), (re.compile(r"^-?\d+u$"), "unsigned int"),
+               (re.compile(r"^-?\d+l$"), "long"), (re.compile(r"^-?\d+ul$"), "unsigned long"),
+               (re.compile(r"^(?:true|false)$"), "bool"))  # fmt: skip
+CAST_VALUE = re.compile(r"^\(([\w ]+)\)(-?\d+)$")
 TIMEOUT_S = 120
 
 
+@dataclass(frozen=True)
+class KernelDecl:
+    cuda_name: str
+    head: str  # demangled text before the parameter list: "run_queries", "void run_queries<MinOp>"
+    name: str
+    targs: tuple[str, ...]
+    params: tuple[str, ...]
+
+    def template_head(self) -> str:
+        kinds = [_arg_kind(a) for a in self.targs]
+        return "template <" + ", ".join(f"{k or 'typename'} T{i}" for i, k in enumerate(kinds)) + ">\n"
+
+    def shaped_params(self, dependent: bool) -> list[str]:
+        """Parameter types, with the type template arguments written as T0, T1... when `dependent`."""
+        out = list(self.params)
+        if dependent:
+            for i, arg in enumerate(self.targs):
+                if _arg_kind(arg) is None:
+                    out = [re.sub(rf"(?<![\w:]){re.escape(arg)}(?![\w:])", f"T{i}", p) for p in out]
+        return out
+
+    def source(self, dependent: bool) -> tuple[str, str]:
+        """(definition, explicit instantiation or "") for this kernel as `__global__` C++."""
+        if not self.targs:
+            return f"__global__ void {self.name}({', '.join(self.params)}) {{}}\n", ""
+        params = ", ".join(self.shaped_params(dependent))
+        definition = f"{self.template_head()}__global__ void {self.name}({params}) {{}}\n"
+        args = ", ".join(_arg_text(a) for a in self.targs)
+        return definition, f"template __global__ void {self.name}<{args}>({', '.join(self.params)});\n"
+
+
 def hip_aliases(names: list[str]) -> dict[str, str]:
-    """CUDA kernel name -> HIP kernel name, for plain (non-template, global-namespace) kernels with
+    """CUDA kernel name -> HIP kernel name, for global-namespace kernels (templates included) with
     vector-typed parameters; {} when clang is missing or fails."""
-    decls, wanted = [], []
-    for name in names:
-        pretty = demangle(name)
-        types = signature_types(pretty)
-        fname = pretty.split("(", 1)[0]
-        if types is None or not PLAIN_NAME.match(fname) or not any(VECTOR.search(t) for t in types):
-            continue
-        decls.append(f"__global__ void {fname}({', '.join(types)}) {{}}")
-        wanted.append(name)
-    if not wanted:
+    decls = [d for d in map(kernel_decl, names) if d is not None]
+    if not decls:
         return {}
-    registered = _registered_names("#include <hip/hip_runtime.h>\n" + "\n".join(decls) + "\n")
-    by_function = {_function_of(hip): hip for hip in registered}
-    return {cuda: by_function[_function_of(cuda)] for cuda in wanted
-            if by_function.get(_function_of(cuda), cuda) != cuda}  # fmt: skip
+    shapes = choose_shapes(decls)
+    decls = [d for d in decls if d.cuda_name in shapes]
+    source = "#include <hip/hip_runtime.h>\n" + _program(decls, shapes)
+    heads = {}
+    for hip in _registered_names(source):
+        pretty = demangle(hip)
+        heads[(pretty.split("(", 1)[0], len(signature_types(pretty) or []))] = hip
+    out = {}
+    for d in decls:
+        hip = heads.get((d.head, len(d.params)))
+        if hip is not None and hip != d.cuda_name:
+            out[d.cuda_name] = hip
+    return out
 
 
-def _function_of(mangled: str) -> str:
-    m = re.match(r"_Z(\d+)", mangled)
-    return mangled[m.end():m.end() + int(m.group(1))] if m else mangled
+def kernel_decl(name: str) -> KernelDecl | None:
+    """The declaration parts of a kernel with a vector-typed parameter, or None when out of reach
+    (no vector types, namespaces, nested templates)."""
+    pretty = demangle(name)
+    types = signature_types(pretty)
+    if types is None or not any(VECTOR.search(t) for t in types) or "::" in pretty:
+        return None
+    head = pretty[: len(pretty) - len(_param_text(pretty))]
+    base = head[5:] if head.startswith("void ") else head
+    name_part, _, rest = base.partition("<")
+    if not PLAIN_NAME.match(name_part):
+        return None
+    targs: tuple[str, ...] = ()
+    if rest:
+        if not rest.endswith(">") or "<" in rest:
+            return None
+        targs = tuple(a.strip() for a in rest[:-1].split(","))
+    return KernelDecl(name, head, name_part, targs, tuple(types))
 
 
-def _registered_names(source: str) -> list[str]:
+def choose_shapes(decls: list[KernelDecl]) -> dict[str, bool]:
+    """CUDA name -> whether its parameters are written with template parameters, the shape whose
+    plain-C++ mangling (vector types as empty structs) reproduces the cubin's name."""
+    shapes: dict[str, bool] = {d.cuda_name: False for d in decls if not d.targs}
+    pending = [d for d in decls if d.targs]
+    for dependent in (True, False):
+        if not pending:
+            break
+        vectors = sorted({w for d in pending for w in VECTOR.findall(" ".join(d.params + d.targs))})
+        prelude = "#define __global__\n" + "".join(f"struct {v} {{}};\n" for v in vectors)
+        defined = set(_defined_names(prelude + _program(pending, {d.cuda_name: dependent for d in pending})))
+        shapes.update({d.cuda_name: dependent for d in pending if d.cuda_name in defined})
+        pending = [d for d in pending if d.cuda_name not in defined]
+    return shapes
+
+
+def _program(decls: list[KernelDecl], shapes: dict[str, bool]) -> str:
+    """User types as empty structs (mangling needs only the name), each definition once, then the
+    explicit instantiations."""
+    words = {w for d in decls for w in WORD.findall(" ".join(d.params + d.targs))}
+    users = sorted(w for w in words if w not in BUILTIN_WORDS and not VECTOR.fullmatch(w) and not w[0].isdigit())
+    users = [w for w in users if w not in ("true", "false") and not re.fullmatch(r"\d+\w*", w)]
+    definitions, instances = [], []
+    for d in decls:
+        definition, instance = d.source(shapes[d.cuda_name])
+        if definition not in definitions:
+            definitions.append(definition)
+        instances.append(instance)
+    return "".join(f"struct {w} {{}};\n" for w in users) + "".join(definitions) + "".join(instances)
+
+
+def _param_text(pretty: str) -> str:
+    depth = 0
+    for i in range(len(pretty) - 1, -1, -1):
+        depth += pretty[i] == ")"
+        depth -= pretty[i] == "("
+        if depth == 0:
+            return pretty[i:]
+    return ""
+
+
+def _arg_kind(arg: str) -> str | None:
+    """The type of a non-type template argument (`128` -> int, `(char)3` -> char), None for a type."""
+    cast = CAST_VALUE.match(arg)
+    if cast:
+        return cast.group(1)
+    return next((kind for pattern, kind in VALUE_KINDS if pattern.match(arg)), None)
+
+
+def _arg_text(arg: str) -> str:
+    return arg.rstrip("ul") if re.match(r"^-?\d+[ul]+$", arg) else arg
+
+
+def _clang(source: str, hip: bool) -> str:
     with tempfile.TemporaryDirectory(prefix="cass-lift-names-") as work:
-        src = Path(work) / "names.hip"
+        src = Path(work) / ("names.hip" if hip else "names.cpp")
         src.write_text(source, encoding="utf-8")
-        argv = ["clang++-16", "-x", "hip", "--cuda-host-only", "-nogpulib", "-D__HIP_PLATFORM_AMD__",
-                "--rocm-path=/usr", "-S", "-emit-llvm", "-o", "-", str(src)]  # fmt: skip
+        lang = ["-x", "hip", "--cuda-host-only", "-nogpulib", "-D__HIP_PLATFORM_AMD__", "--rocm-path=/usr"]
+        argv = ["clang++-16", *(lang if hip else ["-x", "c++"]), "-S", "-emit-llvm", "-o", "-", str(src)]
         try:
             proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT_S)
         except (FileNotFoundError, subprocess.TimeoutExpired):
-            return []
-    if proc.returncode != 0:
-        return []
-    return re.findall(r'c"(_Z[^"\\]+)\\00"', proc.stdout)
+            return ""
+    return proc.stdout if proc.returncode == 0 else ""
+
+
+def _registered_names(source: str) -> list[str]:
+    return re.findall(r'c"(_Z[^"\\]+)\\00"', _clang(source, hip=True))
+
+
+def _defined_names(source: str) -> list[str]:
+    return re.findall(r"^define [^@]*@(_Z\w+)\(", _clang(source, hip=False), re.MULTILINE)

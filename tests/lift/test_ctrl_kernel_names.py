@@ -1,0 +1,35 @@
+"""HIP names of lifted kernels with vector-typed parameters: clang mangles the same declaration
+(user structs and template kernels included) and the lifter emits the kernel under that name too."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from cass.models.lift.aliases import hip_aliases, kernel_decl
+
+pytestmark = pytest.mark.skipif(shutil.which("clang++-16") is None, reason="clang++-16 is not installed")
+
+
+def test_user_struct_parameters_keep_their_names() -> None:
+    # bst_recursive_queries: `const Node*` beside `int4*` (Node is unknown to the name probe).
+    assert hip_aliases(["_Z11bst_queriesPK4NodeiPKiP4int4"]) == {
+        "_Z11bst_queriesPK4NodeiPKiP4int4": "_Z11bst_queriesPK4NodeiPKiP15HIP_vector_typeIiLj4EE"
+    }
+
+
+def test_template_kernels_get_their_instantiated_hip_names() -> None:
+    names = ["_Z11run_queriesI5MinOpEvPKxPK4int2PxPy", "_Z11run_queriesI5SumOpEvPKxPK4int2PxPy",
+             "_Z2k2IfLi128EEvPKT_4int2"]  # fmt: skip
+    assert hip_aliases(names) == {
+        names[0]: "_Z11run_queriesI5MinOpEvPKxPK15HIP_vector_typeIiLj2EEPxPy",
+        names[1]: "_Z11run_queriesI5SumOpEvPKxPK15HIP_vector_typeIiLj2EEPxPy",
+        # the first parameter is written `T const*`: the mangling says so with T_
+        names[2]: "_Z2k2IfLi128EEvPKT_15HIP_vector_typeIiLj2EE",
+    }
+
+
+def test_kernels_without_vector_types_need_no_alias() -> None:
+    assert kernel_decl("_Z3fooPiS_") is None
+    assert hip_aliases(["_Z3fooPiS_"]) == {}
