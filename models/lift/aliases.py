@@ -93,7 +93,7 @@ def kernel_decl(name: str) -> KernelDecl | None:
     if types is None or not any(VECTOR.search(t) for t in types) or "::" in pretty:
         return None
     head = pretty[: len(pretty) - len(_param_text(pretty))]
-    base = head[5:] if head.startswith("void ") else head
+    base = head.removeprefix("void ")
     name_part, _, rest = base.partition("<")
     if not PLAIN_NAME.match(name_part):
         return None
@@ -165,7 +165,7 @@ def _clang(source: str, hip: bool) -> str:
         lang = ["-x", "hip", "--cuda-host-only", "-nogpulib", "-D__HIP_PLATFORM_AMD__", "--rocm-path=/usr"]
         argv = ["clang++-16", *(lang if hip else ["-x", "c++"]), "-S", "-emit-llvm", "-o", "-", str(src)]
         try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT_S)
+            proc = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=TIMEOUT_S)
         except (FileNotFoundError, subprocess.TimeoutExpired):
             return ""
     return proc.stdout if proc.returncode == 0 else ""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import shutil
 
 import pytest
-
 from cass.models.lift.aliases import hip_aliases, kernel_decl
 
 pytestmark = pytest.mark.skipif(shutil.which("clang++-16") is None, reason="clang++-16 is not installed")
