@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from cass.models.lift.elfinfo import ConstantSymbol, CubinInfo
 from cass.models.lift.ir import CBank
+from cass.models.lift.sem_mem import shared_window
 
 
 @dataclass
@@ -18,6 +19,8 @@ class ConstantBanks:
     known: bool = False
     constant4: dict = field(default_factory=dict)
     strings: dict = field(default_factory=dict)
+    kernel: str = "kernel"
+    uses_grid_workspace: bool = False
 
     def constant4_entry(self, offset: int):
         return self.constant4.get(offset)
@@ -25,9 +28,29 @@ class ConstantBanks:
     @classmethod
     def for_kernel(cls, cubin: CubinInfo | None, kernel: str) -> ConstantBanks:
         if cubin is None:
-            return cls()
+            return cls(kernel=kernel)
         return cls(cubin.constant3_symbols, cubin.constant2.get(kernel), f'@"sass.const2.{kernel}"', True,
-                   cubin.constant4, cubin.strings)  # fmt: skip
+                   cubin.constant4, cubin.strings, kernel)  # fmt: skip
+
+    @property
+    def grid_workspace_symbol(self) -> str:
+        return f'@"sass.gridws.{self.kernel}"'
+
+    def driver(self, e, offset: int, width: int) -> str | None:
+        """A driver-filled word of c[0x0] below the parameters that `DRIVER_WORDS` models, or None."""
+        if width == 8 and offset % 8 == 0:
+            lo, hi = self.driver(e, offset, 4), self.driver(e, offset + 4, 4)
+            return None if lo is None or hi is None else e.join(lo, hi)
+        meaning = driver_word(offset, e.layout.base)
+        if meaning is None or width != 4:
+            return None
+        if meaning in ("shared.window.lo", "shared.window.hi"):
+            return e.split(shared_window(e))[meaning.endswith("hi")]
+        if meaning in ("grid.workspace.hi", "grid.workspace.lo"):
+            self.uses_grid_workspace = True
+            lo, hi = e.split(e.op(f"ptrtoint ptr addrspace(1) {self.grid_workspace_symbol} to i64"))
+            return hi if meaning.endswith("hi") else lo
+        return None
 
     def read(self, e, c: CBank, width: int) -> str:
         ty = f"i{8 * width}"
@@ -41,8 +64,10 @@ class ConstantBanks:
             return self._address_constant(e, c.offset + index, width)
         if c.bank == 2 and self.pool is not None:
             base, start = self.pool_symbol, 0
+        elif c.bank == 3 and c.reg is not None and len(self.symbols) > 1:
+            return self._indexed_constant(e, c, ty, width)
         elif c.bank == 3:
-            sym = self._symbol(c.offset)
+            sym = self._symbol(c.offset) if c.reg is None else (self.symbols or [None])[0]
             if sym is None:
                 raise e.fail(f"c[0x3][{c.offset:#x}] is outside every __constant__ variable of the cubin")
             base, start = f'@"{sym.name}"', sym.offset
@@ -52,6 +77,21 @@ class ConstantBanks:
         if c.reg is not None:
             offset = e.op(f"add i32 {e.i32(c.reg)}, {c.offset - start}")
         ptr = e.op(f"getelementptr i8, ptr addrspace(4) {base}, i32 {offset}")
+        return e.op(f"load {ty}, ptr addrspace(4) {ptr}, align {min(width, 4)}")
+
+    def _indexed_constant(self, e, c: CBank, ty: str, width: int) -> str:
+        """c[0x3][Rx+off]: Rx holds a bank-3 offset (the immediate may be negative, ptxas folds
+        index arithmetic into it), so the variable is chosen at run time by the offset's range."""
+        at = e.op(f"add i32 {e.i32(c.reg)}, {c.offset}")
+        ptr = None
+        for sym in self.symbols:
+            rel = e.op(f"sub i32 {at}, {sym.offset}")
+            here = e.op(f'getelementptr i8, ptr addrspace(4) @"{sym.name}", i32 {rel}')
+            if ptr is None:
+                ptr = here
+                continue
+            inside = e.op(f"icmp sge i32 {at}, {sym.offset}")
+            ptr = e.op(f"select i1 {inside}, ptr addrspace(4) {here}, ptr addrspace(4) {ptr}")
         return e.op(f"load {ty}, ptr addrspace(4) {ptr}, align {min(width, 4)}")
 
     def _address_constant(self, e, offset: int, width: int) -> str:
@@ -78,9 +118,45 @@ class ConstantBanks:
         return before[-1] if before else None
 
     def kernel_globals(self) -> str:
-        if self.pool is None:
-            return ""
-        return f"{self.pool_symbol} = internal addrspace(4) constant [{len(self.pool)} x i8] {_bytes(self.pool)}, align 16\n"
+        out = ""
+        if self.uses_grid_workspace:  # the cooperative-launch barrier word (see DRIVER_WORDS)
+            out += f"{self.grid_workspace_symbol} = internal addrspace(1) global [16 x i8] zeroinitializer, align 16\n"
+        if self.pool is not None:
+            out += f"{self.pool_symbol} = internal addrspace(4) constant [{len(self.pool)} x i8] {_bytes(self.pool)}, align 16\n"
+        return out
+
+
+# Words of c[0x0] below the parameters that the NVIDIA driver fills at launch, as ptxas 13.0 reads
+# them for PTX special registers (probe: one `mov.u32 %r, %<sreg>` per output word, sm_80 and
+# sm_90 cubins). Layouts differ by architecture: the parameter base says which one a kernel has.
+#   both:  0x0-0x8 %ntid, 0xc-0x14 %nctaid, 0x18-0x1c generic base of the shared window (sm_80
+#          cvta.shared; sm_90 uses SR_SWINHI instead), 0x20-0x24 generic base of the local window,
+#          0x28 initial stack pointer, 0x2c %dynamic_smem_size, 0x30-0x34 %gridid, 0x10c %nsmid
+#   sm_80: %envreg0..31 at 0x88 + 4k, 0x114 (SR_SMEMSZ - it = %total_smem_size), 0x118 memory
+#          descriptor, 0x120 %reserved_smem_offset_end
+#   sm_90: %envreg0..31 at 0x40 + 4k (%reserved_smem_offset_end reads %envreg10), 0x13c
+#          %aggr_smem_size bound, 0x144 %cluster_nctaid.x, 0x150 1/%cluster_nctaid.x (f32),
+#          0x15c %nclusterid.x, 0x188 %cluster_nctarank, 0x208 memory descriptor
+# cooperative_groups' grid_group reads its barrier workspace pointer from %envreg1 (high word)
+# and %envreg2 (low word); a null pointer means "not a cooperative launch" and grid.sync() traps.
+# The lift gives each kernel a zeroed 16-byte global of its own as that workspace: the barrier
+# itself (warp-aggregated ATOM.ADD on word 1, then a STRONG.GPU load spin on bit 31) is ordinary
+# code, correct whenever all blocks are resident, as hipLaunchCooperativeKernel guarantees.
+ENVREG_BASE = {0x160: 0x88, 0x210: 0x40}
+GRID_WORKSPACE_ENVREGS = {1: "grid.workspace.hi", 2: "grid.workspace.lo"}
+
+
+COMMON_WORDS = {0x18: "shared.window.lo", 0x1C: "shared.window.hi"}
+
+
+def driver_word(offset: int, param_base: int) -> str | None:
+    """What the driver-filled word at c[0x0][offset] means for this parameter layout (or None)."""
+    if offset in COMMON_WORDS:
+        return COMMON_WORDS[offset]
+    envregs = ENVREG_BASE.get(param_base)
+    if envregs is not None and envregs <= offset < envregs + 32 * 4 and offset % 4 == 0:
+        return GRID_WORKSPACE_ENVREGS.get((offset - envregs) // 4)
+    return None
 
 
 VPRINTF_TAG = 0x7FFF_F000_0000_0001

@@ -249,6 +249,8 @@ class Emitter:
             return self.join(lo, hi)
         if width == 4 and offset == 0x2C:
             return self.op("call i32 @sass.dynamic.smem()")
+        if self.constants is not None and (value := self.constants.driver(self, offset, width)) is not None:
+            return value
         raise self.fail(f"c[0x0][{offset:#x}] is a driver constant the lifter does not model")
 
     def target_of(self, o: Operand) -> int:

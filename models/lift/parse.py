@@ -25,7 +25,7 @@ _GUARD = re.compile(r"^@(!?)(U?P[0-6T])\s+")
 _REG = re.compile(r"^(SB\d+|PR|UPR|RZ|R\d+|URZ|UR\d+|PT|P\d|UPT|UP\d|B\d+|SRZ|SR_[A-Za-z0-9_]+(?:\.[XYZ])?)((?:\.\w+)*)$")
 _HEX = re.compile(r"^[+-]?0x[0-9a-fA-F]+$")
 _FLOAT = re.compile(r"^[+-]?(?:\d+\.?\d*(?:e[+-]?\d+)?|INF|QNAN|NAN|SNAN)$", re.IGNORECASE)
-_CBANK = re.compile(r"^c\[(0x[0-9a-f]+)\]\[(.*)\]$")
+_CBANK = re.compile(r"^c\[\s*(0x[0-9a-f]+)\s*\]\s*\[(.*)\]$")  # nvdisasm may print `c[0x3] [0x4]`
 _BRANCHY = frozenset({"BRA", "CALL", "BSSY", "BRX", "JMP", "JMX", "BREAK", "SSY", "PBK", "RET", "BPT"})
 
 
@@ -70,6 +70,7 @@ def parse_instruction(body: str, address: int, line: int = 0, path: str = "<inpu
         guard = Reg(m.group(2), invert=bool(m.group(1)))
         text = text[m.end():]
     text = re.sub(r"\s+(`\([^)]*\)|0x[0-9a-f]+)\s*$", "", text) if text.startswith("RET") else text
+    text = re.sub(r"(\bR\d+)\s+0x0\s*$", r"\1", text) if text.startswith("CALL") else text  # `CALL.REL.NOINC R6 0x0`
     head, _, rest = text.partition(" ")
     parts = head.split(".")
     opcode, mods = parts[0], tuple(parts[1:])

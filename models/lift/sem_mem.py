@@ -8,6 +8,8 @@ is an offset into it); generic = flat pointers.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import Instruction, Mem, Operand, Reg
 from cass.models.lift.sem_int import Handler
@@ -35,6 +37,8 @@ def address(e: Emitter, ins: Instruction, mem: Operand, space: str) -> str:
         if mem.ureg is not None and not mem.ureg.is_zero:
             base = e.op(f"add i64 {base}, {e.op(f'zext i32 {e.i32(mem.ureg)} to i64')}")
         addr = e.op(f"add i64 {base}, {mem.offset}") if mem.offset else base
+        if space == "generic" and e.shared_size > 0:
+            return generic_pointer(e, addr)
         return e.op(f"inttoptr i64 {addr} to {'ptr addrspace(1)' if space == 'global' else 'ptr'}")
     off = str(mem.offset)
     if mem.reg is not None and not mem.reg.is_zero:
@@ -52,9 +56,59 @@ def address(e: Emitter, ins: Instruction, mem: Operand, space: str) -> str:
     return e.op(f"getelementptr i8, {e.pspace} %stack, i32 {off}")
 
 
+def shared_window(e: Emitter) -> str:
+    """The i64 generic address of the kernel's shared window as NVIDIA code sees it: the high word
+    of the LDS aperture (what c[0x0][0x18..0x1f] on sm_80 and SR_SWINHI on sm_90 give), low word 0."""
+    e.uses_shared = True
+    flat = e.op(f"ptrtoint ptr addrspacecast (ptr addrspace(3) {e.shared_symbol} to ptr) to i64")
+    return e.op(f"and i64 {flat}, -4294967296")
+
+
+def generic_pointer(e: Emitter, addr: str) -> str:
+    """A generic address: inside the shared window (same high word) its low 24 bits index the LDS
+    array, as LDS/STS do; anything else (global, the local stack) is a flat pointer already."""
+    window = shared_window(e)
+    inside = e.op(f"icmp eq i64 {e.op(f'and i64 {addr}, -4294967296')}, {window}")
+    off = e.op(f"and i64 {addr}, 16777215")
+    lds = e.op(f"getelementptr i8, ptr addrspace(3) {e.shared_symbol}, i64 {off}")
+    as_flat = e.op(f"addrspacecast ptr addrspace(3) {lds} to ptr")
+    return e.op(f"select i1 {inside}, ptr {as_flat}, ptr {e.op(f'inttoptr i64 {addr} to ptr')}")
+
+
+def query_space(e: Emitter, ins: Instruction) -> None:
+    """`QSPC.E.{S,D,G,L} p, d, [a]`: is the generic address a in the shared (S; D = the cluster's
+    distributed shared window, one CTA per cluster here), global or local window."""
+    pd, _, mem = ins.operands[:3]
+    if not isinstance(mem, Mem) or mem.reg is None:
+        raise e.fail(f"expected a generic address, got {mem}")
+    addr = e.pair(mem.reg)
+    if mem.offset:
+        addr = e.op(f"add i64 {addr}, {mem.offset}")
+    high = e.op(f"and i64 {addr}, -4294967296")
+    in_shared = e.op(f"icmp eq i64 {high}, {shared_window(e)}")
+    e.uses_stack = True
+    in_local = e.op(f"icmp eq i64 {high}, {e.op('and i64 %stack.base, -4294967296')}")
+    if ins.has("S", "D"):
+        e.set_pred(pd, in_shared)
+    elif ins.has("L"):
+        e.set_pred(pd, in_local)
+    elif ins.has("G"):
+        e.set_pred(pd, e.op(f"xor i1 {e.op(f'or i1 {in_shared}, {in_local}')}, true"))
+    else:
+        raise e.fail(f"{ins.full}: unknown address space query")
+
+
 def _pointer_type(space: str, e: Emitter) -> str:
     return {"global": "ptr addrspace(1)", "shared": "ptr addrspace(3)", "generic": "ptr",
             "local": e.pspace}[space]  # fmt: skip
+
+
+def _ordering(ins: Instruction, space: str) -> str | None:
+    """`.STRONG.{SM,GPU,SYS}` accesses (volatile, relaxed atomics, the spin loads of cooperative
+    groups' grid barrier) become monotonic atomics so LLVM keeps every one of them; None = plain."""
+    if not ins.has("STRONG") or space == "local":
+        return None
+    return f"{_scope(ins, space)} monotonic"
 
 
 def load(e: Emitter, ins: Instruction, space: str) -> None:
@@ -62,12 +116,20 @@ def load(e: Emitter, ins: Instruction, space: str) -> None:
     size, ext = _size(ins)
     ptr = address(e, ins, mem, space)
     pty = _pointer_type(space, e)
+    order = _ordering(ins, space)
+    if size <= 8 and order is not None:
+        v = e.op(f"load atomic i{8 * size}, {pty} {ptr}{order}, align {size}")
+        if size < 4:
+            e.write(d, e.op(f"{ext} i{8 * size} {v} to i32"))
+        else:
+            (e.write_pair if size == 8 else e.write)(d, v)
+        return
     if size < 4:
         v = e.op(f"load i{8 * size}, {pty} {ptr}, align {size}")
         e.write(d, e.op(f"{ext} i{8 * size} {v} to i32"))
         return
     n = size // 4
-    v = e.op(f"load <{n} x i32>, {pty} {ptr}, align {size}")
+    v = e.op(f"load{' volatile' if order else ''} <{n} x i32>, {pty} {ptr}, align {size}")
     assert isinstance(d, Reg)
     for k in range(n):
         e.write(d.offset(k), e.op(f"extractelement <{n} x i32> {v}, i32 {k}"))
@@ -78,6 +140,13 @@ def store(e: Emitter, ins: Instruction, space: str) -> None:
     size, _ = _size(ins)
     ptr = address(e, ins, mem, space)
     pty = _pointer_type(space, e)
+    order = _ordering(ins, space)
+    if size <= 8 and order is not None:
+        v = e.pair(src) if size == 8 else e.i32(src)
+        if size < 4:
+            v = e.op(f"trunc i32 {v} to i{8 * size}")
+        e.emit(f"store atomic i{8 * size} {v}, {pty} {ptr}{order}, align {size}")
+        return
     if size < 4:
         v = e.op(f"trunc i32 {e.i32(src)} to i{8 * size}")
         e.emit(f"store i{8 * size} {v}, {pty} {ptr}, align {size}")
@@ -87,7 +156,56 @@ def store(e: Emitter, ins: Instruction, space: str) -> None:
     vec = "undef"
     for k in range(n):
         vec = e.op(f"insertelement <{n} x i32> {vec}, i32 {e.i32(src.offset(k))}, i32 {k}")
-    e.emit(f"store <{n} x i32> {vec}, {pty} {ptr}, align {size}")
+    e.emit(f"store{' volatile' if order else ''} <{n} x i32> {vec}, {pty} {ptr}, align {size}")
+
+
+def async_copy(e: Emitter, ins: Instruction) -> None:
+    """`LDGSTS[.E][.BYPASS][.64|.128][.ZFILL] [dst], [src][, p]` (cp.async / memcpy_async), lifted as
+    a synchronous global -> shared copy: correct because the program must wait (LDGDEPBAR +
+    DEPBAR, or an mbarrier) before it reads the destination. `.ZFILL` carries the number of valid
+    source bytes in the low bits of the source offset (ptxas: src-size 4 of 16 prints `+0x4`); the
+    rest of the destination is zero-filled. A false predicate `p` (`!PT` for src-size 0) copies no
+    source byte and zero-fills the destination."""
+    dst, src, *rest = ins.operands
+    size, _ = _size(ins)
+    if not isinstance(src, Mem):
+        raise e.fail(f"expected a global source address, got {src}")
+    valid = size
+    if ins.has("ZFILL"):
+        valid = src.offset & (size - 1)
+        src = replace(src, offset=src.offset - valid)
+    sptr = address(e, ins, dst, "shared")
+    pred = rest[0] if rest else None
+    if pred is None or (isinstance(pred, Reg) and pred.is_true and not pred.invert):
+        _copy_bytes(e, ins, src, sptr, valid, size)
+        return
+    if isinstance(pred, Reg) and pred.is_true:
+        _zero_fill(e, sptr, 0, size)
+        return
+    copy, zero, done = e.fresh_block("cp.copy"), e.fresh_block("cp.zero"), e.fresh_block("cp.done")
+    e.branch(e.pred(pred), copy, zero)
+    e.label(copy)
+    _copy_bytes(e, ins, src, sptr, valid, size)
+    e.jump(done)
+    e.label(zero)
+    _zero_fill(e, sptr, 0, size)
+    e.label(done)
+
+
+def _copy_bytes(e: Emitter, ins: Instruction, src: Mem, sptr: str, valid: int, size: int) -> None:
+    if valid:
+        gptr = address(e, ins, src, "global")
+        ty = f"<{valid // 4} x i32>" if valid % 4 == 0 else f"<{valid} x i8>"
+        v = e.op(f"load {ty}, ptr addrspace(1) {gptr}, align {valid & -valid}")
+        e.emit(f"store {ty} {v}, ptr addrspace(3) {sptr}, align {valid & -valid}")
+    _zero_fill(e, sptr, valid, size)
+
+
+def _zero_fill(e: Emitter, sptr: str, start: int, size: int) -> None:
+    if start >= size:
+        return
+    at = e.op(f"getelementptr i8, ptr addrspace(3) {sptr}, i32 {start}") if start else sptr
+    e.emit(f"store <{size - start} x i8> zeroinitializer, ptr addrspace(3) {at}, align 1")
 
 
 def _scope(ins: Instruction, space: str) -> str:
@@ -119,8 +237,8 @@ def atomic(e: Emitter, ins: Instruction, space: str, returns: bool) -> None:
         pair = e.op(f"cmpxchg {pty} {ptr}, {ity} {cmp}, {ity} {new}{scope} monotonic monotonic")
         old = e.op(f"extractvalue {{ {ity}, i1 }} {pair}, 0")
         ok = e.op(f"extractvalue {{ {ity}, i1 }} {pair}, 1")
-        if ins.has("CAST") and pout is not None:
-            e.set_pred(pout, ok)
+        if pout is not None:  # CAST: swapped; generic CAS: "done here" (no QSPC fallback)
+            e.set_pred(pout, ok if ins.has("CAST") else "true")
         if success is not None:
             e.write(success, e.op(f"zext i1 {ok} to i32"))
     else:
@@ -142,6 +260,8 @@ def atomic(e: Emitter, ins: Instruction, space: str, returns: bool) -> None:
             raise e.fail(f"atomic operation {ins.full} is not supported")
         else:
             old = e.op(f"atomicrmw {op} {pty} {ptr}, {ity} {value}{scope} monotonic")
+        if pout is not None:  # generic ATOM: "done here" (else ptxas's QSPC fallback redoes it)
+            e.set_pred(pout, "true")
     if d is not None and isinstance(d, Reg) and not d.is_zero:
         (e.write_pair if wide else e.write)(d, old)
 
@@ -160,4 +280,5 @@ HANDLERS: dict[str, Handler] = {
     "ATOMG": lambda e, i: atomic(e, i, "global", True), "ATOM": lambda e, i: atomic(e, i, "generic", True),
     "ATOMS": lambda e, i: atomic(e, i, "shared", True), "RED": lambda e, i: atomic(e, i, "global", False),
     "REDG": lambda e, i: atomic(e, i, "global", False), "MEMBAR": membar,
+    "QSPC": query_space, "LDGSTS": async_copy, "LDGDEPBAR": lambda e, i: None,  # copies complete at once: nothing to commit
 }  # fmt: skip

@@ -9,6 +9,7 @@ from __future__ import annotations
 from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import Instruction, Reg
 from cass.models.lift.sem_int import Handler, is_pred
+from cass.models.lift.sem_mem import shared_window
 
 SHFL_MODES = {"IDX": 0, "UP": 1, "DOWN": 2, "BFLY": 3}
 REDUX_OPS = {"SUM": 0, "MIN": 3, "MAX": 4, "AND": 5, "OR": 6, "XOR": 7}
@@ -16,7 +17,7 @@ SPECIAL_CALLS = {"SR_TID.X": "tid.x", "SR_TID.Y": "tid.y", "SR_TID.Z": "tid.z", 
                  "SR_CTAID.Y": "ctaid.y", "SR_CTAID.Z": "ctaid.z", "SR_LANEID": "laneid",
                  "SR_NTID.X": "ntid.x", "SR_NTID.Y": "ntid.y", "SR_NTID.Z": "ntid.z"}  # fmt: skip
 LANE_MASKS = {"SR_EQMASK": 0, "SR_LTMASK": 1, "SR_LEMASK": 2, "SR_GTMASK": 3, "SR_GEMASK": 4}
-ZERO_SPECIALS = frozenset({"SR_CgaCtaId", "SR_SWINHI", "SR_VIRTUALSMID", "SR_SMID", "SR_VIRTID", "SRZ"})
+ZERO_SPECIALS = frozenset({"SR_CgaCtaId", "SR_VIRTUALSMID", "SR_SMID", "SR_VIRTID", "SRZ"})
 
 
 def special(e: Emitter, name: str) -> str:
@@ -26,6 +27,8 @@ def special(e: Emitter, name: str) -> str:
         return e.op(f"call i32 @sass.lanemask(i32 {LANE_MASKS[name]})")
     if name in ZERO_SPECIALS:
         return "0"
+    if name == "SR_SWINHI":  # high word of the generic shared window (cvta.shared on sm_90)
+        return e.split(shared_window(e))[1]
     if name in ("SR_CLOCKLO", "SR_CLOCKHI", "SR_GLOBALTIMERLO", "SR_GLOBALTIMERHI"):
         fn = "clock" if "CLOCK" in name else "globaltimer"
         lo, hi = e.split(e.op(f"call i64 @sass.{fn}()"))
