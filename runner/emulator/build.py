@@ -152,11 +152,34 @@ def runtime_library() -> Path:
 DEFAULT_OPT_LEVEL = "-O3"
 
 
+# Two LLVM 16 AMDGPU code generation defects give wrong answers on a gfx1100 GPU and, faithfully,
+# on the emulator; each is avoided by a backend option, not by changing how the emulator runs code.
+# 1. SIOptimizeExecMaskingPreRA folds `v_cndmask 0,1,%cc; v_cmp_ne 1` into `s_and_not1 vcc, exec,
+#    %cc` even where %cc is redefined inside a loop before the use (the machine verifier reports
+#    "Register not marked live out of predecessor"): a Newton loop around an inner loop then skips
+#    the inner loop from its second trip on (numerical_methods/gauss_legendre_newton).
+CODEGEN_FIXES = ("-mllvm", "-amdgpu-opt-exec-mask-pre-ra=false")
+# 2. clang-16 at -O0 allocates registers with LLVM's fast allocator, which can put a VGPR reload at
+# the top of a join block BEFORE the instruction that restores EXEC (llvm/llvm-project#61083,
+# fixed in LLVM 18 by #69924): the reload runs with only the lanes of the other branch and the
+# value reads back stale (blockDim.y as 0). A gfx1100 GPU runs that code the same way the
+# emulator does. The optimising allocator does not misplace reloads, so -O0 builds use it; the
+# code stays unoptimised otherwise.
+O0_REGALLOC_FIX = ("-mllvm", "-optimize-regalloc")
+
+
+def _opt_level(extra: tuple) -> str:
+    levels = [arg for arg in extra if arg.startswith("-O")]
+    return levels[-1] if levels else DEFAULT_OPT_LEVEL
+
+
 def hip_compile_command(source: Path, output: Path, offload_arch: str, extra: tuple) -> list[str]:
     """clang++-16 for a whole HIP program (the toolchain's one HIP command), optimised by default."""
-    flags = ["-D__HIP_PLATFORM_AMD__"]
+    flags = ["-D__HIP_PLATFORM_AMD__", *CODEGEN_FIXES]
     if not any(arg.startswith("-O") for arg in extra):
         flags.append(DEFAULT_OPT_LEVEL)
+    if _opt_level(extra) == "-O0":
+        flags.extend(O0_REGALLOC_FIX)
     return [*hip_clang_command(offload_arch), *flags, *extra, str(source), "-o", str(output)]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from cass.runner.emulator import memory as mem
-from cass.runner.emulator.state import U32, U64, Fault, res
+from cass.runner.emulator.state import U32, U64, Fault, Group, res
 
 _SIZES = {
     "u8": 1,
@@ -245,6 +245,21 @@ def _write_atomic_result(m, g, dst, old, mask, wide):
 
 
 # --- LDS ------------------------------------------------------------------------------------
+def _lds_inside(m, g, offs, mask, nbytes):
+    """(group, lanes) of the lanes of `mask` whose access lies inside the workgroup's LDS.
+    On gfx11 a DS access beyond the allocation is not a fault: a read returns 0 and a write or
+    atomic is dropped. Compilers rely on it: they hoist LDS loads above the select of their
+    address. The group returned treats only those lanes as active."""
+    limit = m.lds_bytes - nbytes
+    outside = offs > U32(max(limit, 0)) if limit >= 0 else np.ones(offs.shape, bool)
+    if not outside.any():
+        return g, mask
+    inside = mask & ~outside
+    sub = Group(g.idx, g.k, g.full)
+    sub._exec, sub._all = inside, False
+    return sub, inside
+
+
 def compile_ds(ins):
     op = ins.op
     kind, suffix = _ds_kind(op)
@@ -267,8 +282,10 @@ def compile_ds(ins):
         def run(m, g):
             mask = m.st.exec_mask(g)
             if mask.any():
-                vals = m.lds_access(m.st.V[addr.index, g.idx] + U32(off), mask, nbytes, "load", g)
-                full = [_scatter_full((g.k, 32), mask, v) for v in _load_result(vals, suffix)]
+                offs = m.st.V[addr.index, g.idx] + U32(off)
+                gi, inside = _lds_inside(m, g, offs, mask, nbytes)
+                vals = _lds_load(m, gi, offs, inside, nbytes)
+                full = [_scatter_full((g.k, 32), inside, v) for v in _load_result(vals, suffix)]
                 _write_dest(m, g, dst, full, suffix, mask)
 
         return run
@@ -281,14 +298,11 @@ def compile_ds(ins):
         def run(m, g):
             mask = m.st.exec_mask(g)
             if mask.any():
-                m.lds_access(
-                    m.st.V[addr.index, g.idx] + U32(off),
-                    mask,
-                    nbytes,
-                    "store",
-                    g,
-                    _store_data(m, g, data, nbytes, mask, suffix),
-                )
+                offs = m.st.V[addr.index, g.idx] + U32(off)
+                gi, inside = _lds_inside(m, g, offs, mask, nbytes)
+                if inside.any():
+                    data_ = _store_data(m, gi, data, nbytes, inside, suffix)
+                    m.lds_access(offs, inside, nbytes, "store", gi, data_)
 
         return run
     if kind in ("atomic", "atomic_rtn") and suffix in ATOMICS:
@@ -301,12 +315,19 @@ def compile_ds(ins):
             if not mask.any():
                 return
             wide = suffix.endswith("64")
-            srcs = [_atomic_data(m, g, d, suffix, mask)[0] for d in data]
-            old = m.lds_atomic(
-                m.st.V[addr.index, g.idx] + U32(off), mask, suffix, srcs, g, dst is not None
-            )
+            offs = m.st.V[addr.index, g.idx] + U32(off)
+            gi, inside = _lds_inside(m, g, offs, mask, 8 if wide else 4)
+            if inside.any():
+                srcs = [_atomic_data(m, gi, d, suffix, inside)[0] for d in data]
+                old = m.lds_atomic(offs, inside, suffix, srcs, gi, dst is not None)
+            else:
+                old = np.zeros(0, U64 if wide else U32)
             if dst is not None:
-                _write_atomic_result(m, g, dst, old, mask, wide)
+                full = _scatter_full((g.k, 32), inside, old.astype(U64 if wide else U32))
+                if wide:
+                    m.st.vwrite64(dst.index, g, full, mask)
+                else:
+                    m.st.vwrite(dst.index, g, full, mask)
 
         return run
     return None
@@ -330,9 +351,12 @@ def _ds_2addr(ins, kind, suffix):
                 return
             base = m.st.V[addr.index, g.idx].copy()  # the loads may overwrite the address
             for i, o in enumerate((off0, off1)):
-                vals = m.lds_access(base + U32(o), mask, elem, "load", g)
+                offs = base + U32(o)
+                gi, inside = _lds_inside(m, g, offs, mask, elem)
+                vals = _lds_load(m, gi, offs, inside, elem)
                 for d, v in enumerate(vals):
-                    m.st.vwrite(dst.index + i * nd + d, g, _scatter_full((g.k, 32), mask, v), mask)
+                    full = _scatter_full((g.k, 32), inside, v)
+                    m.st.vwrite(dst.index + i * nd + d, g, full, mask)
 
         return run
 
@@ -344,9 +368,20 @@ def _ds_2addr(ins, kind, suffix):
             return
         base = m.st.V[addr.index, g.idx]
         for o, d in ((off0, d0), (off1, d1)):
-            m.lds_access(base + U32(o), mask, elem, "store", g, _store_data(m, g, d, elem, mask))
+            offs = base + U32(o)
+            gi, inside = _lds_inside(m, g, offs, mask, elem)
+            if inside.any():
+                data_ = _store_data(m, gi, d, elem, inside)
+                m.lds_access(offs, inside, elem, "store", gi, data_)
 
     return run
+
+
+def _lds_load(m, g, offs, inside, nbytes):
+    """Dwords read by the lanes of `inside` (lane order); none when no lane is inside."""
+    if inside.any():
+        return m.lds_access(offs, inside, nbytes, "load", g)
+    return [np.zeros(0, U32) for _ in range(max(nbytes // 4, 1))]
 
 
 def _gws(ins, op, off):

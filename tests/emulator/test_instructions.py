@@ -428,14 +428,6 @@ def test_relative_vgpr_moves_and_row_permutes():
     assert as_f32(m.st.V[5, 0, 0]) == 3.0
 
 
-def test_lds_overflow_is_a_fault():
-    from cass.runner.emulator.state import Fault
-
-    with pytest.raises(Fault) as info:
-        Snippet(["ds_store_b32 v0, v1"], vgpr={0: 4096, 1: 0}, lds_bytes=1024).run()
-    assert info.value.kind == "lds"
-
-
 def test_unknown_instruction_is_a_fault_not_a_wrong_answer():
     from cass.runner.emulator.state import Fault
 
