@@ -53,9 +53,8 @@ def iadd3(e: Emitter, ins: Instruction) -> None:
         z = e.op(f"zext i1 {e.pred(c)} to i64")
         total = e.op(f"add i64 {total}, {z}")
     e.write(ins.operands[0], e.op(f"trunc i64 {total} to i32"))
-    for k, cout in enumerate(couts):
-        bit = e.op(f"lshr i64 {total}, {32 + k}")
-        e.set_pred(cout, e.op(f"trunc i64 {bit} to i1"))
+    for k, cout in enumerate(couts):  # c0 = S >= 2^32, c1 = S >= 2^33: c0 + c1 is the carry (0..2)
+        e.set_pred(cout, e.op(f"icmp uge i64 {total}, {1 << (32 + k)}"))
 
 
 def viadd(e: Emitter, ins: Instruction) -> None:
