@@ -31,7 +31,10 @@ def module_text(kernel_texts: list[str], names: list[str], target: LlvmTarget) -
         parts.append(f"!nvvm.annotations = !{{{refs}}}")
         parts += [f'!{i} = !{{ptr @"{n}", !"kernel", i32 1}}' for i, n in enumerate(names)]
     parts += kernel_texts
-    return "\n".join(parts) + "\n"
+    text = "\n".join(parts) + "\n"
+    if "@llvm.trap()" in text and "declare void @llvm.trap()" not in text:
+        text += "declare void @llvm.trap() cold noreturn nounwind\n"
+    return text
 
 
 def _run(argv: list[str], stdin: str, what: str) -> str:

@@ -43,6 +43,9 @@ def lift_control(e: Emitter, ins: Instruction, cfg: Cfg, following: int | None) 
 
             _guarded_call(e, ins, call_absolute, fall)
             return True
+        if not any(isinstance(o, Target) for o in ins.operands):
+            _guarded_call(e, ins, lambda e, ins: _indirect_call(e, ins, cfg), fall)
+            return True
         _guarded_jump(e, ins, None, block_name(_target(e, ins)), fall)
         return True
     if op == "RET":
@@ -82,7 +85,24 @@ def _guarded_call(e: Emitter, ins: Instruction, body, fall: str) -> None:
         e.branch(e.pred(ins.guard), then, fall)
         e.label(then)
     body(e, ins)
-    e.jump(fall)
+    if not e.terminated:
+        e.jump(fall)
+
+
+def _indirect_call(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
+    """`CALL.REL.NOINC R6`: the register holds a subroutine's offset in the kernel's text (a
+    function pointer); dispatch over the known entries, trap on any other value."""
+    reg = next((o for o in ins.operands if isinstance(o, Reg) and not o.is_pred), None)
+    if reg is None or not cfg.entries:
+        raise e.fail(f"{ins.full}: indirect call without a register target or known subroutines")
+    where = e.i32(reg)
+    bad = e.fresh_block("badcall")
+    cases = "  ".join(f"i32 {a}, label %{block_name(a)}" for a in cfg.entries)
+    e.emit(f"switch i32 {where}, label %{bad} [ {cases} ]")
+    e.body.append(f"{bad}:")
+    e.emit("call void @llvm.trap()")
+    e.emit("unreachable")
+    e.terminated = True
 
 
 def _ret(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
