@@ -39,7 +39,7 @@ def module_text(kernel_texts: list[str], names: list[str], target: LlvmTarget) -
 
 def _run(argv: list[str], stdin: str, what: str) -> str:
     try:
-        proc = subprocess.run(argv, input=stdin, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
+        proc = subprocess.run(argv, check=False, input=stdin, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
     except FileNotFoundError:
         raise CassError(f"{argv[0]} is not installed; install llvm-16 (run `cass setup`)") from None
     except subprocess.TimeoutExpired:
