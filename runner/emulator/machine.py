@@ -8,6 +8,7 @@ import sys
 import time
 
 import numpy as np
+from cass.runner.emulator import lanes as lane_loops
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator.ops_memory import ATOMICS
 from cass.runner.emulator.program import Program
@@ -59,8 +60,10 @@ class Machine:
         self.set_denorm_mode(mode)
         self.waves_per_group = max(1, waves // max(wg_count, 1))
         self.lds_bytes = lds_bytes
-        self.lds = np.zeros(max(wg_count * ((lds_bytes + 7) & ~7), 8), np.uint8)
         self.lds_stride = (lds_bytes + 7) & ~7
+        # padded to whole 16-byte rows so 8- and 16-byte accesses can gather rows
+        self.lds = np.zeros(max(-(-wg_count * self.lds_stride // 16) * 16, 16), np.uint8)
+        self._lds_base: np.ndarray | None = None
         self.private_limit = private_bytes
         self.scratch_stride = 0
         self.scratch = np.zeros(8, np.uint8)
@@ -301,6 +304,15 @@ class Machine:
 
     # ------------------------------------------------------------------ accesses
     def access(self, seg, addrs, mask, nbytes, kind, g, data=None):
+        if seg == "global" and nbytes % 4 == 0 and self.table.bases.size:
+            # whole aligned dwords inside allocations: the compiled loop; else the checked path
+            lane_mask = None if self.st.all_active(g) else mask
+            if kind == "load":
+                got = lane_loops.global_load(addrs, lane_mask, self.table, nbytes // 4)
+                if got is not None:
+                    return got
+            elif lane_loops.global_store(addrs, lane_mask, self.table, data):
+                return None
         a = self.active(addrs, g, mask)
         waves, lanes = self._lanes(g, mask)
         parts = self._resolve(seg, a, nbytes, waves, lanes, kind)
@@ -337,24 +349,47 @@ class Machine:
             )
         return out
 
-    def _lds_bidx(
-        self, offs: np.ndarray, mask: np.ndarray, nbytes: int, g: Group, kind: str, shift: int = 0
-    ) -> np.ndarray:
-        """Indices into the batch's LDS (bytes, or dwords with shift=2) of the active lanes."""
+    def _lds_wave_base(self, g: Group) -> np.ndarray:
+        """Byte offset of each wave's workgroup block in the batch's LDS (uint32 [k])."""
+        if self._lds_base is None:  # wave_wg is final once the launch state is set up
+            self._lds_base = (self.wave_wg * self.lds_stride).astype(U32)
+        return self._lds_base if g.full else self._lds_base[g.idx]
+
+    def _lds_bidx(self, offs: np.ndarray, mask: np.ndarray, nbytes: int, g: Group, kind: str):
+        """Byte indices (uint32) into the batch's LDS of the active lanes, bounds-checked."""
         active = self.active(offs, g, mask)
         if active.size and int(active.max()) + nbytes > self.lds_bytes:
             waves, lanes = self._lanes(g, mask)
             self._lds_index(active.astype(np.int64), nbytes, waves, lanes, kind)  # raises
-        base = self.wave_wg[self.waves_of(g)] * (self.lds_stride >> shift)
-        part = offs >> U32(shift) if shift else offs
-        return self.active(np.add(part, base[:, None], dtype=np.int64), g, mask)
+        return self.active(offs + self._lds_wave_base(g)[:, None], g, mask)
 
     def lds_access(self, offs, mask, nbytes, kind, g, data=None):
-        aligned = nbytes >= 4 and not (self.active(offs, g, mask) & U32(3)).any()
-        if aligned and kind == "load":
-            w = self._lds_bidx(offs, mask, nbytes, g, kind, shift=2)
-            return mem.gather_dwords(self.lds.view(np.uint32), w, nbytes // 4)
+        if nbytes % 4 == 0:  # whole dwords: the compiled loop, unless a lane needs a report
+            every = self.st.all_active(g)
+            args = (self.lds.view(U32), offs, self._lds_wave_base(g), None if every else mask)
+            if kind == "load":
+                got = lane_loops.lds_load(*args, self.lds_bytes, nbytes // 4)
+                if got is not None:
+                    return got
+            elif lane_loops.lds_store(*args, self.lds_bytes, data):
+                return None
         bidx = self._lds_bidx(offs, mask, nbytes, g, kind)
+        row = _row_bytes(bidx, nbytes)
+        if row:  # whole aligned rows of 4, 8 or 16 bytes: one gather or scatter per row
+            per = row // 4
+            table = self.lds.view(U32) if per == 1 else self.lds.view(U32).reshape(-1, per)
+            rows = (bidx >> U32(row.bit_length() - 1)).astype(np.intp)
+            if kind == "store":
+                for i, first in enumerate(range(0, len(data), per)):
+                    part = data[first : first + per]
+                    table[rows + i if i else rows] = part[0] if per == 1 else np.stack(part, 1)
+                return None
+            out = []
+            for i in range(nbytes // row):
+                got = np.take(table, rows + i if i else rows, axis=0)
+                out.extend([got] if per == 1 else got.T)
+            return out
+        bidx = bidx.astype(np.intp)
         if kind == "store":
             mem.scatter(self.lds, bidx, data, nbytes)
             return None
@@ -362,7 +397,7 @@ class Machine:
 
     def lds_atomic(self, offs, mask, suffix, data, g, returns=True):
         wide = suffix.endswith("64")
-        bidx = self._lds_bidx(offs, mask, 8 if wide else 4, g, "atomic")
+        bidx = self._lds_bidx(offs, mask, 8 if wide else 4, g, "atomic").astype(np.intp)
         return mem.atomic(self.lds, bidx, ATOMICS[suffix], data, wide, suffix, returns)
 
     def scalar_load(self, addr: np.ndarray, nbytes: int, g: Group) -> list[np.ndarray]:
@@ -373,3 +408,14 @@ class Machine:
         zeros = np.zeros(addr.shape, np.int64)
         bidx = self._global_index(addr, min(nbytes, 4), waves, zeros, "scalar load")
         return mem.gather(mem.GLOBAL, bidx, nbytes)
+
+
+def _row_bytes(bidx: np.ndarray, nbytes: int) -> int:
+    """The widest row (16, 8 or 4 bytes) dividing `nbytes` to which every index is aligned."""
+    if nbytes < 4:
+        return 0
+    low = int(np.bitwise_or.reduce(bidx & U32(15))) if bidx.size else 0
+    for row in (16, 8, 4):
+        if nbytes % row == 0 and not low & (row - 1):
+            return row
+    return 0

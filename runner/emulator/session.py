@@ -54,8 +54,24 @@ def host_allocations() -> list[mem.Region]:
     return out
 
 
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # mallopt parameters (glibc malloc.h)
+
+
+def keep_freed_memory() -> None:
+    """Let glibc reuse freed lane arrays instead of unmapping them: every instruction of a large
+    launch allocates a few arrays of megabytes, and mapping them afresh costs a page fault per
+    4 KiB (in a VM several times the arithmetic itself)."""
+    try:
+        libc = ctypes.CDLL(None)
+        libc.mallopt(M_MMAP_THRESHOLD, 32 << 20)  # glibc's largest allowed threshold
+        libc.mallopt(M_TRIM_THRESHOLD, 1 << 30)
+    except (AttributeError, OSError):  # not glibc: allocation stays as it is
+        pass
+
+
 class Device:
     def __init__(self) -> None:
+        keep_freed_memory()
         self.modules: list[tuple[codeobject.CodeObject, Program]] = []
         self.extra_regions: list[mem.Region] = []
         self.stats = EmulatorStats()

@@ -1,0 +1,147 @@
+"""Compiled lane loops (native/emulator_lanes.cpp, part of the cass HIP runtime library) for the
+emulator's hottest memory paths, with their ctypes signatures. Each entry point returns None when
+the compiled loop declined (a misaligned or out-of-bounds lane): the caller then takes its
+checked numpy path, which reports the fault exactly as before."""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+U32 = np.uint32
+_P = ctypes.c_void_p
+_LDS = [_P, _P, _P, _P, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_uint32, _P]
+_GLOBAL = [_P, _P, ctypes.c_size_t, _P, _P, ctypes.c_size_t, ctypes.c_uint32, _P]
+_SIGNATURES = {
+    "cass_lds_load": _LDS,
+    "cass_lds_store": _LDS,
+    "cass_global_load": _GLOBAL,
+    "cass_global_store": _GLOBAL,
+}
+_LIB: ctypes.CDLL | None | bool = None
+
+
+def _bind(lib: ctypes.CDLL) -> ctypes.CDLL | None:
+    try:
+        for name, signature in _SIGNATURES.items():
+            fn = getattr(lib, name)
+            fn.argtypes, fn.restype = signature, ctypes.c_int
+    except AttributeError:
+        return None
+    return lib
+
+
+def _lib():
+    """The runtime library of this process (a HIP program linked against a build that has the
+    loops), else the current build loaded beside it; False when neither has them."""
+    global _LIB
+    if _LIB is None:
+        lib = _bind(ctypes.CDLL(None))
+        if lib is None:
+            from cass.runner.emulator.build import runtime_library
+
+            lib = _bind(ctypes.CDLL(str(runtime_library())))
+        _LIB = lib or False
+    return _LIB
+
+
+def _pointers(arrays: list[np.ndarray]):
+    return (_P * len(arrays))(*[a.ctypes.data for a in arrays])
+
+
+def _args(offs, base, mask):
+    offs = np.ascontiguousarray(offs, U32)
+    base = np.ascontiguousarray(base, U32)
+    mask_ptr = None if mask is None else np.ascontiguousarray(mask).ctypes.data
+    return offs, base, mask_ptr
+
+
+def lds_load(lds32, offs, base, mask, limit: int, nd: int):
+    """`nd` dwords per active lane (lane order) from LDS, or None (take the checked path).
+
+    offs: [k, 32] byte offsets within each workgroup's block; base: [k] byte offset of each
+    wave's block; mask: [k, 32] bool active lanes or None for all."""
+    lib = _lib()
+    if not lib:
+        return None
+    offs, base, mask_ptr = _args(offs, base, mask)
+    out = np.empty((nd, offs.size), U32)
+    status = lib.cass_lds_load(
+        lds32.ctypes.data,
+        offs.ctypes.data,
+        base.ctypes.data,
+        mask_ptr,
+        base.size,
+        limit,
+        nd,
+        _pointers(list(out)),
+    )
+    if status:
+        return None
+    return list(out if mask is None else out[:, mask.reshape(-1)])
+
+
+def lds_store(lds32, offs, base, mask, limit: int, data: list[np.ndarray]) -> bool:
+    """Store one dword per entry of `data` for each active lane; False: take the checked path."""
+    lib = _lib()
+    if not lib:
+        return False
+    offs, base, mask_ptr = _args(offs, base, mask)
+    data = [np.ascontiguousarray(d, U32) for d in data]
+    status = lib.cass_lds_store(
+        lds32.ctypes.data,
+        offs.ctypes.data,
+        base.ctypes.data,
+        mask_ptr,
+        base.size,
+        limit,
+        len(data),
+        _pointers(data),
+    )
+    return status == 0
+
+
+def global_load(addrs, mask, table, nd: int):
+    """`nd` dwords per active lane (lane order) at 64-bit addresses `addrs` [k, 32], each access
+    inside one region of `table` (an AllocationTable) and dword-aligned; else None."""
+    lib = _lib()
+    if not lib:
+        return None
+    addrs = np.ascontiguousarray(addrs, np.uint64)
+    mask_ptr = None if mask is None else np.ascontiguousarray(mask).ctypes.data
+    out = np.empty((nd, addrs.size), U32)
+    status = lib.cass_global_load(
+        addrs.ctypes.data,
+        mask_ptr,
+        addrs.size,
+        table.bases.ctypes.data,
+        table.limits.ctypes.data,
+        table.bases.size,
+        nd,
+        _pointers(list(out)),
+    )
+    if status:
+        return None
+    return list(out if mask is None else out[:, mask.reshape(-1)])
+
+
+def global_store(addrs, mask, table, data: list[np.ndarray]) -> bool:
+    """Store one dword per entry of `data` (active lanes, lane order); False: checked path."""
+    lib = _lib()
+    if not lib:
+        return False
+    addrs = np.ascontiguousarray(addrs, np.uint64)
+    mask_ptr = None if mask is None else np.ascontiguousarray(mask).ctypes.data
+    data = [np.ascontiguousarray(d, U32) for d in data]
+    status = lib.cass_global_store(
+        addrs.ctypes.data,
+        mask_ptr,
+        addrs.size,
+        table.bases.ctypes.data,
+        table.limits.ctypes.data,
+        table.bases.size,
+        len(data),
+        _pointers(data),
+    )
+    return status == 0

@@ -1,0 +1,146 @@
+// Lane loops for the emulator's hottest memory paths: LDS loads and stores of whole dwords for
+// every lane of a group of waves, called through ctypes by cass.runner.emulator.lanes.
+// Each returns 0 when it did the access, or 1 (having written no LDS) when an active lane is
+// misaligned or out of bounds: the caller then takes the checked numpy path, which reports it.
+//
+//   lds   the batch's LDS as dwords           offs   [waves][32] byte offsets in the workgroup
+//   base  per-wave byte offset of the         active [waves][32] active lanes (nullptr: all)
+//         workgroup's LDS block               limit  the workgroup's LDS bytes
+//   out   nd arrays of waves*32 dwords (every lane; inactive lanes read the block's first dword)
+//   data  nd arrays of one dword per active lane, in lane order
+#include <cstddef>
+#include <cstdint>
+
+namespace {
+
+inline uint32_t lane_bad(uint32_t off, uint32_t nbytes, uint32_t limit) {
+    return (off & 3) | (uint32_t)((uint64_t)off + nbytes > limit);
+}
+
+template <int ND, bool MASKED>
+int load(const uint32_t* __restrict lds, const uint32_t* __restrict offs,
+         const uint32_t* __restrict base, const uint8_t* __restrict active, size_t waves,
+         uint32_t limit, uint32_t nd, uint32_t* const* out_rows) {
+    const uint32_t n = ND ? ND : nd;
+    uint32_t* __restrict out[ND ? ND : 16];
+    for (uint32_t d = 0; d < n; d++) out[d] = out_rows[d];
+    uint32_t bad = 0;
+    for (size_t w = 0; w < waves; w++) {
+        const uint32_t* block = lds + base[w] / 4;
+        for (size_t i = w * 32; i < w * 32 + 32; i++) {
+            uint32_t off = offs[i];
+            uint32_t wrong = lane_bad(off, 4 * n, limit);
+            if (MASKED) wrong &= -(uint32_t)active[i];
+            bad |= wrong;
+            const uint32_t* src = block + (wrong || (MASKED && !active[i]) ? 0 : off / 4);
+            for (uint32_t d = 0; d < n; d++) out[d][i] = src[d];
+        }
+    }
+    return bad != 0;
+}
+
+template <bool MASKED>
+int store(uint32_t* __restrict lds, const uint32_t* __restrict offs,
+          const uint32_t* __restrict base, const uint8_t* __restrict active, size_t waves,
+          uint32_t limit, uint32_t nd, const uint32_t* const* data) {
+    uint32_t bad = 0;
+    for (size_t i = 0; i < waves * 32; i++)
+        bad |= lane_bad(offs[i], 4 * nd, limit) & (MASKED ? -(uint32_t)active[i] : ~0u);
+    if (bad) return 1;
+    for (uint32_t d = 0; d < nd; d++) {  // dword by dword, as the numpy path (overlaps agree)
+        const uint32_t* src = data[d];
+        size_t j = 0;
+        for (size_t w = 0; w < waves; w++) {
+            uint32_t* block = lds + base[w] / 4 + d;
+            for (size_t i = w * 32; i < w * 32 + 32; i++) {
+                if (MASKED && !active[i]) continue;
+                block[offs[i] / 4] = src[j++];
+            }
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
+extern "C" int cass_lds_load(const uint32_t* lds, const uint32_t* offs, const uint32_t* base,
+                             const uint8_t* active, size_t waves, uint32_t limit, uint32_t nd,
+                             uint32_t* const* out) {
+    if (nd == 0 || nd > 16 || limit < 4 * nd) return 1;
+    if (active) return load<0, true>(lds, offs, base, active, waves, limit, nd, out);
+    switch (nd) {
+        case 1: return load<1, false>(lds, offs, base, active, waves, limit, nd, out);
+        case 2: return load<2, false>(lds, offs, base, active, waves, limit, nd, out);
+        case 4: return load<4, false>(lds, offs, base, active, waves, limit, nd, out);
+        default: return load<0, false>(lds, offs, base, active, waves, limit, nd, out);
+    }
+}
+
+extern "C" int cass_lds_store(uint32_t* lds, const uint32_t* offs, const uint32_t* base,
+                              const uint8_t* active, size_t waves, uint32_t limit, uint32_t nd,
+                              const uint32_t* const* data) {
+    if (active) return store<true>(lds, offs, base, active, waves, limit, nd, data);
+    return store<false>(lds, offs, base, active, waves, limit, nd, data);
+}
+
+// Global memory: `addr` [waves*32] are this process's own addresses, each access of 4*nd bytes
+// must lie inside one region of the allocation table (sorted `bases`, their `limits`), exactly
+// as AllocationTable.first_bad checks it; every active address must be dword-aligned.
+namespace {
+
+struct Regions {
+    const uint64_t* bases;
+    const uint64_t* limits;
+    size_t count;
+    size_t last = 0;  // the region of the previous lane (accesses are mostly in one)
+
+    bool inside(uint64_t a, uint64_t nbytes) {
+        if (a + nbytes < a) return false;  // wraps: left to the checked path
+        if (last < count && bases[last] <= a && a + nbytes <= limits[last]) {
+            size_t next = last + 1;  // the last region whose base is <= a, as searchsorted
+            if (next == count || bases[next] > a) return true;
+        }
+        size_t lo = 0, hi = count;  // first base > a
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (bases[mid] <= a) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo == 0) return false;
+        last = lo - 1;
+        return a + nbytes <= limits[last];
+    }
+};
+
+}  // namespace
+
+extern "C" int cass_global_load(const uint64_t* addr, const uint8_t* active, size_t lanes,
+                                const uint64_t* bases, const uint64_t* limits, size_t regions,
+                                uint32_t nd, uint32_t* const* out) {
+    Regions table{bases, limits, regions};
+    for (size_t i = 0; i < lanes; i++)
+        if ((!active || active[i]) && ((addr[i] & 3) || !table.inside(addr[i], 4ull * nd)))
+            return 1;
+    for (uint32_t d = 0; d < nd; d++) {
+        uint32_t* dst = out[d];
+        for (size_t i = 0; i < lanes; i++)
+            dst[i] = (!active || active[i]) ? ((const uint32_t*)addr[i])[d] : 0;
+    }
+    return 0;
+}
+
+extern "C" int cass_global_store(const uint64_t* addr, const uint8_t* active, size_t lanes,
+                                 const uint64_t* bases, const uint64_t* limits, size_t regions,
+                                 uint32_t nd, const uint32_t* const* data) {
+    Regions table{bases, limits, regions};
+    for (size_t i = 0; i < lanes; i++)
+        if ((!active || active[i]) && ((addr[i] & 3) || !table.inside(addr[i], 4ull * nd)))
+            return 1;
+    for (uint32_t d = 0; d < nd; d++) {  // dword by dword, as the numpy path
+        const uint32_t* src = data[d];
+        size_t j = 0;
+        for (size_t i = 0; i < lanes; i++)
+            if (!active || active[i]) ((uint32_t*)addr[i])[d] = src[j++];
+    }
+    return 0;
+}
