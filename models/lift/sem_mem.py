@@ -162,18 +162,18 @@ def store(e: Emitter, ins: Instruction, space: str) -> None:
 def async_copy(e: Emitter, ins: Instruction) -> None:
     """`LDGSTS[.E][.BYPASS][.64|.128][.ZFILL] [dst], [src][, p]` (cp.async / memcpy_async), lifted as
     a synchronous global -> shared copy: correct because the program must wait (LDGDEPBAR +
-    DEPBAR, or an mbarrier) before it reads the destination. `.ZFILL` carries the number of valid
-    source bytes in the low bits of the source offset (ptxas: src-size 4 of 16 prints `+0x4`); the
-    rest of the destination is zero-filled. A false predicate `p` (`!PT` for src-size 0) copies no
-    source byte and zero-fills the destination."""
+    DEPBAR, or an mbarrier) before it reads the destination. `.ZFILL` carries the number of bytes
+    to zero-fill at the end in the low bits of the source offset (ptxas: `cp.async ..., 16, 12`,
+    12 source bytes, prints `[R2.64+0x4]`). A false predicate `p` (`!PT` for src-size 0) copies
+    no source byte and zero-fills the destination."""
     dst, src, *rest = ins.operands
     size, _ = _size(ins)
     if not isinstance(src, Mem):
         raise e.fail(f"expected a global source address, got {src}")
     valid = size
     if ins.has("ZFILL"):
-        valid = src.offset & (size - 1)
-        src = replace(src, offset=src.offset - valid)
+        zeros = src.offset & (size - 1)
+        src, valid = replace(src, offset=src.offset - zeros), size - zeros
     sptr = address(e, ins, dst, "shared")
     pred = rest[0] if rest else None
     if pred is None or (isinstance(pred, Reg) and pred.is_true and not pred.invert):
@@ -242,28 +242,56 @@ def atomic(e: Emitter, ins: Instruction, space: str, returns: bool) -> None:
         if success is not None:
             e.write(success, e.op(f"zext i1 {ok} to i32"))
     else:
-        if ins.has("POPC") and ins.has("INC"):
-            op, value = "add", "1"
-        else:
-            name = next((m for m in ins.mods if m in RMW), None)
-            if name is None:
-                raise e.fail(f"atomic operation {ins.full} is not supported")
-            op, value = RMW[name], read(vals[0])
-        if op in ("min", "max") and not ins.has("S32", "S64"):
-            op = "u" + op
-        fty = "float" if ins.has("F32") else "double" if ins.has("F64") else None
-        if fty and op == "add":
-            fv = e.op(f"bitcast {ity} {value} to {fty}")
-            res = e.op(f"atomicrmw fadd {pty} {ptr}, {fty} {fv}{scope} monotonic")
-            old = e.op(f"bitcast {fty} {res} to {ity}")
-        elif fty:
-            raise e.fail(f"atomic operation {ins.full} is not supported")
-        else:
-            old = e.op(f"atomicrmw {op} {pty} {ptr}, {ity} {value}{scope} monotonic")
+        old = _read_modify_write(e, ins, f"{pty} {ptr}", ity, vals, scope)
         if pout is not None:  # generic ATOM: "done here" (else ptxas's QSPC fallback redoes it)
             e.set_pred(pout, "true")
     if d is not None and isinstance(d, Reg) and not d.is_zero:
         (e.write_pair if wide else e.write)(d, old)
+
+
+def _read_modify_write(e: Emitter, ins: Instruction, at: str, ity: str, vals: list[Operand], scope: str) -> str:
+    """The old value of an atomic read-modify-write (`at` = "<pointer type> <pointer>")."""
+    read = e.pair if ity == "i64" else e.i32
+    if ins.has("POPC") and ins.has("INC"):
+        op, value = "add", "1"
+    else:
+        name = next((m for m in ins.mods if m in RMW), None)
+        if name is None:
+            raise e.fail(f"atomic operation {ins.full} is not supported")
+        op, value = RMW[name], read(vals[0])
+    if op in ("min", "max") and not ins.has("S32", "S64"):
+        op = "u" + op
+    fty = "float" if ins.has("F32") else "double" if ins.has("F64") else None
+    if fty and op == "add":
+        fv = e.op(f"bitcast {ity} {value} to {fty}")
+        return e.op(f"bitcast {fty} {e.op(f'atomicrmw fadd {at}, {fty} {fv}{scope} monotonic')} to {ity}")
+    if fty:
+        raise e.fail(f"atomic operation {ins.full} is not supported")
+    if op in ("uinc_wrap", "udec_wrap"):  # llc-16 selects neither for gfx1100: a CAS loop
+        return _wrapping_step_loop(e, at, ity, value, scope, op == "uinc_wrap")
+    return e.op(f"atomicrmw {op} {at}, {ity} {value}{scope} monotonic")
+
+
+def _wrapping_step_loop(e: Emitter, at: str, ity: str, limit: str, scope: str, up: bool) -> str:
+    """atomicInc: old >= limit ? 0 : old + 1; atomicDec: old == 0 || old > limit ? limit : old - 1."""
+    pre, loop, done = e.fresh_block("wrap.pre"), e.fresh_block("wrap.loop"), e.fresh_block("wrap.done")
+    e.label(pre)
+    first = e.op(f"load atomic {ity}, {at}{scope} monotonic, align {4 if ity == 'i32' else 8}")
+    e.jump(loop)
+    e.label(loop)
+    old, seen = e.tmp("old"), e.tmp("seen")
+    e.emit(f"{old} = phi {ity} [ {first}, %{pre} ], [ {seen}, %{loop} ]")
+    if up:
+        wrap = e.op(f"icmp uge {ity} {old}, {limit}")
+        new = e.op(f"select i1 {wrap}, {ity} 0, {ity} {e.op(f'add {ity} {old}, 1')}")
+    else:
+        wrap = e.op(f"or i1 {e.op(f'icmp eq {ity} {old}, 0')}, {e.op(f'icmp ugt {ity} {old}, {limit}')}")
+        new = e.op(f"select i1 {wrap}, {ity} {limit}, {ity} {e.op(f'sub {ity} {old}, 1')}")
+    pair = e.op(f"cmpxchg {at}, {ity} {old}, {ity} {new}{scope} monotonic monotonic")
+    e.emit(f"{seen} = extractvalue {{ {ity}, i1 }} {pair}, 0")
+    e.branch(e.op(f"extractvalue {{ {ity}, i1 }} {pair}, 1"), done, loop)
+    e.label(done)
+    return old
 
 
 def membar(e: Emitter, ins: Instruction) -> None:
