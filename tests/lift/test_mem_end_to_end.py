@@ -52,3 +52,16 @@ def test_memory_kernels_match_their_cpu_reference(arch: str, tmp_path: Path) -> 
     run = run_program(lifted_program(DATA / "mem_kernels.cu", arch, tmp_path, ("-DMEM_KERNELS_NVCC",)))
     assert run.stdout.splitlines() == [f"{name} ok" for name in KERNELS], run.stdout + run.stderr
     assert run.exit_code == 0
+
+
+# sm_90 also reads the workspace (c[0x0][0x44]/[0x48]), but its divergent slow path uses
+# `BAR.SYNC Rx, Rx` (barrier id and count from registers), which the control-flow lift rejects.
+@pytest.mark.parametrize("arch", ["sm_80"])
+def test_cooperative_grid_sync(arch: str, tmp_path: Path) -> None:
+    """grid.sync() reads its workspace pointer from %envreg1/%envreg2 (c[0x0][0x8c]/[0x90] on
+    sm_80); the lift gives each kernel its own zeroed workspace and the barrier runs as compiled."""
+    from cass.runner.emulator import run_program
+
+    run = run_program(lifted_program(DATA / "coop_kernels.cu", arch, tmp_path))
+    assert run.stdout.splitlines() == ["grid_sync ok valid=1"], run.stdout + run.stderr
+    assert run.exit_code == 0
