@@ -16,7 +16,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from cass.models.lift.elfinfo import read_cubin
 from cass.models.lift.inputs import disassemble
 from cass.models.lift.pipeline import lift_sass
