@@ -6,7 +6,17 @@ from __future__ import annotations
 import numpy as np
 from cass.runner.emulator import fpmath as fp
 from cass.runner.emulator.ops_vector_table import VALU
-from cass.runner.emulator.state import EXEC, LANES, U32, U64, Fault, pack_lanes, res, width_of
+from cass.runner.emulator.state import (
+    EXEC,
+    LANES,
+    U32,
+    U64,
+    Fault,
+    lane_mask,
+    pack_lanes,
+    res,
+    width_of,
+)
 
 _VIEW = {
     "f32": np.float32,
@@ -72,6 +82,8 @@ def _to_bits(value, typ):
             else np.asarray(value).astype(U64)
         )
     v = np.asarray(value)
+    if v.dtype in (U32, np.int32) and width_of(typ) == 32:  # already the 32-bit pattern
+        return v.view(U32)
     if v.dtype.kind == "i":
         v = v.astype(np.int64).astype(U64)
     return (v & (0xFFFF if width_of(typ) == 16 else 0xFFFFFFFF)).astype(U32)
@@ -180,7 +192,7 @@ def _compare(ins):
 
 # --- carries, selects, lane operations -----------------------------------------------------
 def _lane_bits(m, op, g):
-    return ((m.st.sread(res(op), g)[:, None] >> LANES) & U32(1)).astype(bool)
+    return lane_mask(m.st.sread(res(op), g))
 
 
 def _carry(ins):

@@ -107,7 +107,7 @@ class WaveState:
 
     def sync_exec(self, idx=slice(None)) -> None:
         bits = self.S[EXEC, idx]
-        self.exec_bool[idx] = ((bits[:, None] >> LANES) & 1).astype(bool)
+        self.exec_bool[idx] = lane_mask(bits)
         self.exec_full[idx] = bits == 0xFFFFFFFF
 
     # --- EXEC ---
@@ -199,6 +199,12 @@ def combine64(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     halves[..., 0] = lo
     halves[..., 1] = hi
     return out
+
+
+def lane_mask(bits: np.ndarray) -> np.ndarray:
+    """uint32 [k] lane masks -> bool [k, 32] (lane i = bit i)."""
+    raw = np.ascontiguousarray(bits, U32).view(np.uint8).reshape(-1, 4)
+    return np.unpackbits(raw, axis=1, bitorder="little").view(bool)
 
 
 def pack_lanes(bits: np.ndarray) -> np.ndarray:
