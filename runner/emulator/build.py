@@ -168,6 +168,10 @@ CODEGEN_FIXES = ("-mllvm", "-amdgpu-opt-exec-mask-pre-ra=false")
 O0_REGALLOC_FIX = ("-mllvm", "-optimize-regalloc")
 
 
+# Device malloc/free through the emulator's hostcall heap (see the header for why).
+DEVICE_MALLOC_HEADER = Path(__file__).parent / "native" / "device_malloc.h"
+
+
 def _opt_level(extra: tuple) -> str:
     levels = [arg for arg in extra if arg.startswith("-O")]
     return levels[-1] if levels else DEFAULT_OPT_LEVEL
@@ -175,7 +179,7 @@ def _opt_level(extra: tuple) -> str:
 
 def hip_compile_command(source: Path, output: Path, offload_arch: str, extra: tuple) -> list[str]:
     """clang++-16 for a whole HIP program (the toolchain's one HIP command), optimised by default."""
-    flags = ["-D__HIP_PLATFORM_AMD__", *CODEGEN_FIXES]
+    flags = ["-D__HIP_PLATFORM_AMD__", *CODEGEN_FIXES, "-include", str(DEVICE_MALLOC_HEADER)]
     if not any(arg.startswith("-O") for arg in extra):
         flags.append(DEFAULT_OPT_LEVEL)
     if _opt_level(extra) == "-O0":

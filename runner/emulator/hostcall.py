@@ -1,6 +1,7 @@
 """The device hostcall protocol (ROCm device-libs `ockl` hostcall, used by device printf): the
 buffer the kernel gets in `hidden_hostcall_buffer`, and the host side that serves packets when
-a wave sleeps waiting for them. Service 2 (printf) is implemented; others fault clearly."""
+a wave sleeps waiting for them. Service 2 (printf) and service 3 (device malloc/free, served
+by a DeviceHeap) are implemented; others fault clearly."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import struct
 import sys
 
 import numpy as np
+from cass.runner.emulator.device_heap import SERVICE_DEVMEM
 from cass.runner.emulator.state import Fault
 
 SERVICE_PRINTF = 2
@@ -44,7 +46,8 @@ def _write_stderr(text: str) -> None:
 class HostcallBuffer:
     """One hostcall buffer with enough packets for every resident wave."""
 
-    def __init__(self, packets: int) -> None:
+    def __init__(self, packets: int, heap=None) -> None:
+        self.heap = heap  # a DeviceHeap for service 3, or None
         self.packets = packets + 1  # index 0 is never handed out (0 means "empty stack")
         bits = max(1, (self.packets - 1).bit_length())
         self.index_mask = (1 << bits) - 1
@@ -93,13 +96,16 @@ class HostcallBuffer:
         for lane in range(64):
             if mask >> lane & 1:
                 slots = (ctypes.c_uint64 * 8).from_address(payload + lane * 64)
-                if service != SERVICE_PRINTF:
+                if service == SERVICE_PRINTF:
+                    self._printf_packet(slots)
+                elif service == SERVICE_DEVMEM and self.heap is not None:
+                    self.heap.serve(slots)
+                else:
                     raise Fault(
                         "unsupported",
-                        f"device hostcall service {service} (only printf,"
-                        " service 2, is emulated; device malloc is not)",
+                        f"device hostcall service {service} (printf, service 2, and device"
+                        " malloc, service 3, are emulated)",
                     )
-                self._printf_packet(slots)
         control = ctypes.c_uint32.from_address(header + 20)
         control.value &= ~READY
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from cass.runner.emulator import memory as mem
+from cass.runner.emulator.ops_crosslane import compile_permute, compile_swizzle
 from cass.runner.emulator.state import U32, U64, Fault, Group, res
 
 _SIZES = {
@@ -264,13 +265,15 @@ def compile_ds(ins):
     op = ins.op
     kind, suffix = _ds_kind(op)
     ops = list(ins.operands)
+    if op == "ds_swizzle_b32":  # its offset prints as swizzle(...): read the encoding
+        return compile_swizzle(ins)
     off = int(ins.modifiers.get("offset", "0") or 0, 0)
     if op == "ds_bpermute_b32":
         return _bpermute(ins, off)
     if op in ("ds_gws_init", "ds_gws_barrier"):
         return _gws(ins, op, off)
-    if op in ("ds_swizzle_b32", "ds_permute_b32"):
-        return None
+    if op == "ds_permute_b32":
+        return compile_permute(ins)
     if kind in ("load", "store") and suffix.startswith("2addr"):
         return _ds_2addr(ins, kind, suffix)
     if kind == "load":

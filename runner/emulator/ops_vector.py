@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 from cass.runner.emulator import fpmath as fp
 from cass.runner.emulator.ops_vector_table import VALU
+from cass.runner.emulator.ops_wmma import compile_wmma
 from cass.runner.emulator.state import (
     EXEC,
     LANES,
@@ -529,6 +530,8 @@ def compile_vector(ins):
         return _fma_mix(ins)
     if op == "v_nop":
         return lambda m, g: None
+    if op.startswith("v_wmma_"):
+        return compile_wmma(ins)
     return None
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from cass.runner.emulator import codeobject
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator.build import cache_dir
+from cass.runner.emulator.device_heap import DeviceHeap
 from cass.runner.emulator.hostcall import HostcallBuffer
 from cass.runner.emulator.launch import (
     DYNAMIC_STACK_BYTES,
@@ -74,6 +75,7 @@ class Device:
         keep_freed_memory()
         self.modules: list[tuple[codeobject.CodeObject, Program]] = []
         self.extra_regions: list[mem.Region] = []
+        self.heap = DeviceHeap()  # device malloc; outlives launches
         self.stats = EmulatorStats()
         self.trace = os.environ.get("CASS_EMULATOR_TRACE") or None
         self.kernel_timeout = float(os.environ.get("CASS_EMULATOR_KERNEL_TIMEOUT_S", "300"))
@@ -133,7 +135,7 @@ class Device:
             per_batch = dims.groups
         wpg = (dims.threads + 31) // 32
         uses_hostcall = any(a.get(".value_kind") == "hidden_hostcall_buffer" for a in kernel.args)
-        hostcall = HostcallBuffer(per_batch * wpg if uses_hostcall else 1)
+        hostcall = HostcallBuffer(per_batch * wpg if uses_hostcall else 1, self.heap)
         queue = Block(256, "queue")
         kernarg = build_kernargs(kernel, dims, args_ptr, blob, shmem, hostcall, queue)
         kd_address = co.base + co.symbols.get(kernel.name + ".kd", (0,))[0]
@@ -148,6 +150,7 @@ class Device:
             packet.region(),
             queue.region(),
             mem.Region(hostcall.address, hostcall.size, "hostcall buffer"),
+            mem.Region(self.heap.address, self.heap.size, "device malloc heap"),
         ]
         table = mem.AllocationTable(regions)
         pointers = {
