@@ -74,23 +74,16 @@ def imad(e: Emitter, ins: Instruction) -> None:
     signed = not ins.has("U32")
     a, b, c = srcs
     cin = e.op(f"zext i1 {e.pred(cins[0])} to i128") if ins.has("X") and cins else "0"
-    if ins.has("WIDE"):
+    if ins.has("WIDE", "HI"):  # S = ext(a)·ext(b) + pair(c) + carry; WIDE keeps S[63:0], HI S[63:32]
         prod = e.op(f"mul i128 {_ext(e, e.i32(a), signed, 128)}, {_ext(e, e.i32(b), signed, 128)}")
-        cpair = e.op(f"zext i64 {e.pair(c)} to i128")
-        s = e.op(f"add i128 {prod}, {cpair}")
-        s = e.op(f"add i128 {s}, {cin}")
-        e.write_pair(d, e.op(f"trunc i128 {s} to i64"))
-        if couts:
-            bit = e.op(f"lshr i128 {s}, 64")
-            e.set_pred(couts[0], e.op(f"trunc i128 {bit} to i1"))
-        return
-    if ins.has("HI"):
-        prod = e.op(f"mul i64 {_ext(e, e.i32(a), signed)}, {_ext(e, e.i32(b), signed)}")
-        s = e.op(f"add i64 {prod}, {e.pair(c)}")
-        if cin != "0":
-            s = e.op(f"add i64 {s}, {e.op(f'trunc i128 {cin} to i64')}")
-        hi = e.op(f"lshr i64 {s}, 32")
-        e.write(d, e.op(f"trunc i64 {hi} to i32"))
+        s = e.op(f"add i128 {prod}, {e.op(f'zext i64 {e.pair(c)} to i128')}")
+        s = e.op(f"add i128 {s}, {cin}") if cin != "0" else s
+        if ins.has("WIDE"):
+            e.write_pair(d, e.op(f"trunc i128 {s} to i64"))
+        else:
+            e.write(d, e.op(f"trunc i128 {e.op(f'lshr i128 {s}, 32')} to i32"))
+        if couts:  # carry out of the 64-bit sum
+            e.set_pred(couts[0], e.op(f"trunc i128 {e.op(f'lshr i128 {s}, 64')} to i1"))
         return
     prod = e.op(f"mul i32 {e.i32(a)}, {e.i32(b)}")
     if not couts and cin == "0":
@@ -110,7 +103,9 @@ def lea(e: Emitter, ins: Instruction) -> None:
     shift = imm_value(srcs[-1]) if isinstance(srcs[-1], (Imm, FImm)) else None
     if shift is None:
         raise e.fail(f"{ins.full} with a register shift count is not supported")
-    a = e.i32(srcs[0])
+    # `LEA d, pc, -a, b, s`: like IADD3, -x contributes ~(a << s) + 1, so a zero carries out
+    negate = isinstance(srcs[0], (Reg, CBank)) and srcs[0].neg and not ins.has("HI", "X")
+    a = e.raw32(srcs[0]) if negate else e.i32(srcs[0])
     b = e.i32(srcs[1])
     if ins.has("HI"):
         if ins.has("SX32"):
@@ -123,7 +118,9 @@ def lea(e: Emitter, ins: Instruction) -> None:
         part = e.op(f"trunc i64 {hi} to i32")
     else:
         part = e.op(f"shl i32 {a}, {shift}")
-    s = e.op(f"add i64 {_ext(e, part, False)}, {_ext(e, b, False)}")
+    term = _ext(e, e.op(f"xor i32 {part}, -1") if negate else part, False)
+    term = e.op(f"add i64 {term}, 1") if negate else term
+    s = e.op(f"add i64 {term}, {_ext(e, b, False)}")
     if ins.has("X") and cins:
         s = e.op(f"add i64 {s}, {e.op(f'zext i1 {e.pred(cins[0])} to i64')}")
     e.write(ins.operands[0], e.op(f"trunc i64 {s} to i32"))
@@ -291,6 +288,45 @@ def viaddmnmx(e: Emitter, ins: Instruction) -> None:
     e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}"))
 
 
+def _lanes(e: Emitter, v: str, width: int, count: int, first: int, signed: bool) -> list[str]:
+    """`count` sign- or zero-extended `width`-bit fields of v from field `first` on, as i32."""
+    out = []
+    for k in range(first, first + count):
+        field = e.op(f"trunc i32 {e.op(f'lshr i32 {v}, {k * width}')} to i{width}")
+        out.append(e.op(f"{'sext' if signed else 'zext'} i{width} {field} to i32"))
+    return out
+
+
+def idp(e: Emitter, ins: Instruction) -> None:
+    """IDP.4A.Ta.Tb d, a, b, c = c + sum a.byte[i] * b.byte[i]; IDP.2A.LO|HI.Ta16.Tb8 multiplies
+    a's two 16-bit halves by bytes 0-1 (LO) or 2-3 (HI) of b."""
+    types = [m for m in ins.mods if m[0] in "SU" and m[1:] in ("8", "16")]
+    if len(types) != 2 or not ins.has("4A", "2A"):
+        raise e.fail(f"{ins.full} is not supported")
+    d, a, b, c = ins.operands[:4]
+    (sa, sb) = (t[0] == "S" for t in types)
+    if ins.has("4A"):
+        xs, ys = _lanes(e, e.i32(a), 8, 4, 0, sa), _lanes(e, e.i32(b), 8, 4, 0, sb)
+    else:
+        xs, ys = _lanes(e, e.i32(a), 16, 2, 0, sa), _lanes(e, e.i32(b), 8, 2, 2 if ins.has("HI") else 0, sb)
+    total = e.i32(c)
+    for x, y in zip(xs, ys):
+        total = e.op(f"add i32 {total}, {e.op(f'mul i32 {x}, {y}')}")
+    e.write(d, total)
+
+
+def vabsdiff(e: Emitter, ins: Instruction) -> None:
+    """VABSDIFF[.U32] d, a, b, c = |a - b| + c (the difference taken exactly: __sad / __usad)."""
+    if any(m not in ("U32", "S32") for m in ins.mods):
+        raise e.fail(f"{ins.full} (packed forms) is not supported")
+    d, a, b, c = ins.operands[:4]
+    signed = not ins.has("U32")
+    diff = e.op(f"sub i64 {_ext(e, e.i32(a), signed)}, {_ext(e, e.i32(b), signed)}")
+    neg, flipped = e.op(f"icmp slt i64 {diff}, 0"), e.op(f"sub i64 0, {diff}")
+    mag = e.op(f"trunc i64 {e.op(f'select i1 {neg}, i64 {flipped}, i64 {diff}')} to i32")
+    e.write(d, e.op(f"add i32 {mag}, {e.i32(c)}"))
+
+
 # ---------------------------------------------------------------- compares and selects
 def combine(e: Emitter, ins: Instruction, t: str, pacc: Operand) -> tuple[str, str]:
     bop = next((BOOL_OPS[m] for m in ins.mods if m in BOOL_OPS), "and")
@@ -324,7 +360,7 @@ def sel(e: Emitter, ins: Instruction) -> None:
 
 
 def p2r(e: Emitter, ins: Instruction) -> None:
-    d, pr, src, mask = ins.operands[:4]
+    d, _, src, mask = ins.operands[:4]
     m = imm_value(mask)
     value = "0"
     for i in range(7):
@@ -385,5 +421,5 @@ HANDLERS: dict[str, Handler] = {
     "IADD3": iadd3, "IADD": iadd3, "VIADD": viadd, "IMAD": imad, "LEA": lea, "SHF": shf, "LOP3": lop3,
     "LOP": lop, "PLOP3": plop3, "POPC": popc, "FLO": flo, "BREV": brev, "IABS": iabs, "SGXT": sgxt,
     "BMSK": bmsk, "PRMT": prmt, "IMNMX": imnmx, "VIMNMX": imnmx, "VIMNMX3": imnmx3, "VIADDMNMX": viaddmnmx,
-    "ISETP": isetp, "SEL": sel, "P2R": p2r, "R2P": r2p, "MOV": mov, "R2UR": mov, "LDC": ldc,
+    "IDP": idp, "VABSDIFF": vabsdiff, "ISETP": isetp, "SEL": sel, "P2R": p2r, "R2P": r2p, "MOV": mov, "R2UR": mov, "LDC": ldc,
 }  # fmt: skip
