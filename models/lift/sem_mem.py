@@ -239,8 +239,8 @@ def atomic(e: Emitter, ins: Instruction, space: str, returns: bool) -> None:
         ok = e.op(f"extractvalue {{ {ity}, i1 }} {pair}, 1")
         if pout is not None:  # CAST: swapped; generic CAS: "done here" (no QSPC fallback)
             e.set_pred(pout, ok if ins.has("CAST") else "true")
-        if success is not None:
-            e.write(success, e.op(f"zext i1 {ok} to i32"))
+        if success is not None:  # `.64`: the flag fills the register pair
+            (e.write_pair if wide else e.write)(success, e.op(f"zext i1 {ok} to {ity}"))
     else:
         old = _read_modify_write(e, ins, f"{pty} {ptr}", ity, vals, scope)
         if pout is not None:  # generic ATOM: "done here" (else ptxas's QSPC fallback redoes it)
@@ -261,37 +261,66 @@ def _read_modify_write(e: Emitter, ins: Instruction, at: str, ity: str, vals: li
         op, value = RMW[name], read(vals[0])
     if op in ("min", "max") and not ins.has("S32", "S64"):
         op = "u" + op
+    if ins.has("F16x2", "BF16x2") and op == "add":  # llvm 16 has no vector atomicrmw fadd
+        return _cas_loop(e, at, ity, scope, lambda old: _packed_add(e, old, value, ins.has("BF16x2")))
     fty = "float" if ins.has("F32") else "double" if ins.has("F64") else None
     if fty and op == "add":
         fv = e.op(f"bitcast {ity} {value} to {fty}")
         return e.op(f"bitcast {fty} {e.op(f'atomicrmw fadd {at}, {fty} {fv}{scope} monotonic')} to {ity}")
-    if fty:
+    if fty or any(m.startswith(("F16", "BF16")) for m in ins.mods):
         raise e.fail(f"atomic operation {ins.full} is not supported")
     if op in ("uinc_wrap", "udec_wrap"):  # llc-16 selects neither for gfx1100: a CAS loop
-        return _wrapping_step_loop(e, at, ity, value, scope, op == "uinc_wrap")
+        return _cas_loop(e, at, ity, scope, lambda old: _wrapping_step(e, ity, old, value, op == "uinc_wrap"))
     return e.op(f"atomicrmw {op} {at}, {ity} {value}{scope} monotonic")
 
 
-def _wrapping_step_loop(e: Emitter, at: str, ity: str, limit: str, scope: str, up: bool) -> str:
-    """atomicInc: old >= limit ? 0 : old + 1; atomicDec: old == 0 || old > limit ? limit : old - 1."""
-    pre, loop, done = e.fresh_block("wrap.pre"), e.fresh_block("wrap.loop"), e.fresh_block("wrap.done")
+def _cas_loop(e: Emitter, at: str, ity: str, scope: str, combine) -> str:
+    """old = *at; retry *at = combine(old) with cmpxchg until no other thread intervened."""
+    pre, loop, done = e.fresh_block("cas.pre"), e.fresh_block("cas.loop"), e.fresh_block("cas.done")
     e.label(pre)
     first = e.op(f"load atomic {ity}, {at}{scope} monotonic, align {4 if ity == 'i32' else 8}")
     e.jump(loop)
     e.label(loop)
     old, seen = e.tmp("old"), e.tmp("seen")
     e.emit(f"{old} = phi {ity} [ {first}, %{pre} ], [ {seen}, %{loop} ]")
-    if up:
-        wrap = e.op(f"icmp uge {ity} {old}, {limit}")
-        new = e.op(f"select i1 {wrap}, {ity} 0, {ity} {e.op(f'add {ity} {old}, 1')}")
-    else:
-        wrap = e.op(f"or i1 {e.op(f'icmp eq {ity} {old}, 0')}, {e.op(f'icmp ugt {ity} {old}, {limit}')}")
-        new = e.op(f"select i1 {wrap}, {ity} {limit}, {ity} {e.op(f'sub {ity} {old}, 1')}")
-    pair = e.op(f"cmpxchg {at}, {ity} {old}, {ity} {new}{scope} monotonic monotonic")
+    pair = e.op(f"cmpxchg {at}, {ity} {old}, {ity} {combine(old)}{scope} monotonic monotonic")
     e.emit(f"{seen} = extractvalue {{ {ity}, i1 }} {pair}, 0")
     e.branch(e.op(f"extractvalue {{ {ity}, i1 }} {pair}, 1"), done, loop)
     e.label(done)
     return old
+
+
+def _wrapping_step(e: Emitter, ity: str, old: str, limit: str, up: bool) -> str:
+    """atomicInc: old >= limit ? 0 : old + 1; atomicDec: old == 0 || old > limit ? limit : old - 1."""
+    if up:
+        wrap = e.op(f"icmp uge {ity} {old}, {limit}")
+        return e.op(f"select i1 {wrap}, {ity} 0, {ity} {e.op(f'add {ity} {old}, 1')}")
+    wrap = e.op(f"or i1 {e.op(f'icmp eq {ity} {old}, 0')}, {e.op(f'icmp ugt {ity} {old}, {limit}')}")
+    return e.op(f"select i1 {wrap}, {ity} {limit}, {ity} {e.op(f'sub {ity} {old}, 1')}")
+
+
+def _packed_add(e: Emitter, old: str, value: str, bf16: bool) -> str:
+    """Lane-wise sum of two packed 16-bit floats (fp16 in LLVM; bf16 through f32, rounded to
+    nearest even, NaN kept quiet)."""
+    if not bf16:
+        a, b = (e.op(f"bitcast i32 {x} to <2 x half>") for x in (old, value))
+        return e.op(f"bitcast <2 x half> {e.op(f'fadd <2 x half> {a}, {b}')} to i32")
+    halves = []
+    for shift in (0, 16):
+        a, b = (_bf16_to_f32(e, x, shift) for x in (old, value))
+        bits = e.op(f"bitcast float {e.op(f'fadd float {a}, {b}')} to i32")
+        odd = e.op(f"and i32 {e.op(f'lshr i32 {bits}, 16')}, 1")
+        bias = e.op(f"add i32 {odd}, 32767")
+        rounded = e.op(f"lshr i32 {e.op(f'add i32 {bits}, {bias}')}, 16")
+        nan = e.op(f"icmp ugt i32 {e.op(f'and i32 {bits}, 2147483647')}, 2139095040")
+        halves.append(e.op(f"select i1 {nan}, i32 32704, i32 {rounded}"))
+    return e.op(f"or i32 {halves[0]}, {e.op(f'shl i32 {halves[1]}, 16')}")
+
+
+def _bf16_to_f32(e: Emitter, word: str, shift: int) -> str:
+    """The bf16 at bit `shift` of a 32-bit word, widened exactly to f32."""
+    top = e.op(f"shl i32 {word}, 16") if shift == 0 else word
+    return e.op(f"bitcast i32 {e.op(f'and i32 {top}, -65536')} to float")
 
 
 def membar(e: Emitter, ins: Instruction) -> None:

@@ -82,3 +82,15 @@ def test_generic_float_atomic_reports_done() -> None:
     ir = kernel_ir("ATOM.E.ADD.F32.FTZ.RN.STRONG.GPU P0, RZ, [R4.64], R2\nQSPC.E.S P1, RZ, [R4]")
     assert "atomicrmw fadd ptr" in ir
     assert "store i1 true, ptr addrspace(5) %r.P0" in ir
+
+
+def test_packed_half_atomics_are_cas_loops() -> None:
+    ir = kernel_ir("ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, RZ, [R4.64], R7\nATOMG.E.ADD.BF16x2.RN.STRONG.GPU PT, R3, [R2.64], R7")
+    assert "fadd <2 x half>" in ir and "fadd float" in ir
+    assert ir.count("cmpxchg ptr") == 1 and ir.count("cmpxchg ptr addrspace(1)") == 1
+
+
+def test_wide_cas_success_flag_fills_the_pair() -> None:
+    ir = kernel_ir("ATOMS.CAST.SPIN.64 R10, [R15], R8, R10")
+    assert "zext i1" in ir and "to i64" in ir
+    assert "%r.R11" in ir

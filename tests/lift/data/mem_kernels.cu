@@ -13,6 +13,7 @@
 #define COPY_ASYNC(dst, src, size, zfill) (*(dst) = *(src))
 #define COPY_COMMIT_AND_WAIT() ((void)0)
 #endif
+#include <cuda_fp16.h>
 #include <cooperative_groups.h>
 #include <cooperative_groups/memcpy_async.h>
 namespace cg = cooperative_groups;
@@ -122,6 +123,22 @@ __global__ void atomics(int* gi, unsigned* gu, unsigned long long* g64, float* g
     out[6] = si[6] >= 1;
     out[7] = (int)(sf * 2);
   }
+}
+
+__global__ void atomics_wide(__half2* h2, long long* out64) {
+#ifdef MEM_KERNELS_NVCC  // HIP 5.2 has no half2 or signed 64-bit atomicAdd/Max/Min for the host port
+  __shared__ long long ss[2];
+  __shared__ unsigned long long su;
+  int t = threadIdx.x;
+  if (t == 0) { ss[0] = 0; ss[1] = 0; su = 0; }
+  __syncthreads();
+  atomicAdd(h2, __halves2half2(__float2half(0.5f), __float2half(-0.25f)));  // packed fp16 add
+  atomicMax(&ss[0], (long long)t << 35);  // 64-bit shared min/max: CAS loops in SASS
+  atomicMin(&ss[1], -((long long)t << 35));
+  atomicAdd(&su, 3ull << 33);
+  __syncthreads();
+  if (t == 0) { out64[0] = ss[0]; out64[1] = ss[1]; out64[2] = (long long)su; }
+#endif
 }
 
 __global__ void strong(volatile int* flag, int* g, unsigned long long* h) {
@@ -316,6 +333,19 @@ int main() {
   ga[17] = (long long)(hf * 4); wa[17] = (long long)((1.0f + 128 * 0.25f) * 4);
   ga[18] = (long long)(hd * 8); wa[18] = (long long)((2.0 + 128 * 0.125) * 8);
   fails += check_int("atomics", ga, wa, 19);
+
+  __half2* dh2;
+  long long* dw64;
+  cudaMalloc(&dh2, 4);
+  cudaMalloc(&dw64, 3 * 8);
+  cudaMemset(dh2, 0, 4);
+  atomics_wide<<<1, 64>>>(dh2, dw64);
+  unsigned hbits = 0;
+  long long w64[4], want_w64[4] = {0xCC005000, 63ll << 35, -(63ll << 35), 64ll * (3ll << 33)};
+  cudaMemcpy(&hbits, dh2, 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(w64 + 1, dw64, 3 * 8, cudaMemcpyDeviceToHost);
+  w64[0] = hbits;  // fp16 (32.0, -16.0)
+  fails += check_int("atomics_wide", w64, want_w64, 4);
 
   int hflag[2] = {0, 0}, hgs = 0;
   unsigned long long hh64[2] = {41, 0};
