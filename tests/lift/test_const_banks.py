@@ -87,7 +87,7 @@ def test_generic_float_atomic_reports_done() -> None:
 def test_packed_half_atomics_are_cas_loops() -> None:
     ir = kernel_ir("ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, RZ, [R4.64], R7\nATOMG.E.ADD.BF16x2.RN.STRONG.GPU PT, R3, [R2.64], R7")
     assert "fadd <2 x half>" in ir and "fadd float" in ir
-    assert ir.count("cmpxchg ptr") == 1 and ir.count("cmpxchg ptr addrspace(1)") == 1
+    assert ir.count("cmpxchg ptr %") == 1 and ir.count("cmpxchg ptr addrspace(1)") == 1
 
 
 def test_wide_cas_success_flag_fills_the_pair() -> None:
