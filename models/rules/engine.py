@@ -6,8 +6,10 @@ and skip anything already taken. Nothing is rewritten inside comments or string 
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from cass.models.engine import Target, Translation, TranslationRequest
 from cass.models.rules.passes import (
@@ -74,12 +76,31 @@ def check_target(target: Target) -> None:
         )
 
 
+@contextmanager
+def cycle_collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector for the duration of a port.
+
+    A port allocates one object per token (50,000 for 5,000 lines) and keeps them all alive, so
+    the collector, triggered by the allocation count, traverses them again and again (a full
+    collection included): about a third of the time on a 5,000-line file. Tokens, edits and
+    diagnostics never form reference cycles, so nothing is left for the collector to free;
+    reference counting frees them all when the port ends."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def port_unit(text: str, path: str, target: Target) -> Unit:
     """Run the whole pipeline over one file; the result is in `unit.render()` / `unit.diagnostics`."""
-    unit = Unit(path=path, text=text, target=target)
-    for step in PIPELINE:
-        step(unit)
-    unit.diagnostics.sort(key=lambda d: (d.line, d.column, d.code))
+    with cycle_collector_paused():
+        unit = Unit(path=path, text=text, target=target)
+        for step in PIPELINE:
+            step(unit)
+        unit.diagnostics.sort(key=lambda d: (d.line, d.column, d.code))
     return unit
 
 
@@ -96,10 +117,13 @@ class RulesEngine:
             )
         check_target(request.target)
         started = time.perf_counter()
-        unit = port_unit(request.text, request.path, request.target)
+        with cycle_collector_paused():  # and the tokens freed before it runs again
+            unit = port_unit(request.text, request.path, request.target)
+            text, diagnostics = unit.render(), tuple(unit.diagnostics)
+            del unit
         return Translation(
-            text=unit.render(),
-            diagnostics=tuple(unit.diagnostics),
+            text=text,
+            diagnostics=diagnostics,
             engine=self.name,
             elapsed_s=time.perf_counter() - started,
         )

@@ -20,7 +20,6 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _OPEN = {"(": ")", "[": "]", "{": "}", "<<<": ">>>"}
 _CLOSE = frozenset(_OPEN.values())
 _BRACKETS = (*_OPEN, *_CLOSE)
-_INDEXED = frozenset((*_BRACKETS, "##"))
 
 
 @dataclass
@@ -146,14 +145,11 @@ class Unit:
 
     @property
     def index(self) -> dict[str, list[int]]:
-        """Identifier (or bracket, `<<<`, `##`) -> its indices in `code`: passes visit only what they need."""
+        """Token text (identifier, bracket, `<<<`, `##` ...) -> its indices in `code`, built in one
+        scan: passes visit only the tokens they need."""
         if self._index is None:
             index: dict[str, list[int]] = {}
-            for i, text in [
-                (i, t.text)
-                for i, t in enumerate(self.code)
-                if t.kind == "ident" or t.text in _INDEXED
-            ]:
+            for i, text in enumerate(self.lexed.texts):
                 found = index.get(text)
                 if found is None:
                     index[text] = [i]

@@ -16,6 +16,10 @@ SAMPLES = {
     "unterminated comment": "int a; /* never closed",
     "unterminated string": 'const char* s = "open\nint b;',
     "nul": "int a;\0int b;",
+    "comment at the end": 'int a; // b /= c "d',
+    "continuation at the end": "#define A \\\n",
+    "blank end": "a\n\n  \t\n",
+    "prefix before quote": "R'x' u8R\"(q)\" L'c' uint u;",
 }
 
 
@@ -28,6 +32,7 @@ def test_tokens_are_exact_slices_in_order_and_only_trivia_lies_between(text):
         gap = text[pos : tok.start]
         assert not gap.strip(" \t\r\n\\") or "/" in gap or "\0" in gap, gap
         pos = tok.end
+    assert lex(text).texts == [t.text for t in code]
 
 
 def test_comments_and_strings_are_single_tokens():
@@ -74,3 +79,16 @@ def test_a_large_file_lexes(tmp_path):
     lexed = lex(text)
     assert len(lexed.code) > 20_000 * 18
     assert not lexed.problems
+
+
+def test_a_comment_at_the_end_of_the_file_is_no_token():
+    assert [t.text for t in lex("f(x); // x /= y, z").code] == ["f", "(", "x", ")", ";"]
+    assert [t.text for t in lex("g(); /* a */").code] == ["g", "(", ")", ";"]
+
+
+def test_include_names_merge_in_every_directive_of_a_long_file():
+    text = "#include <cuda_runtime.h>\nint a;\n" * 3000
+    lexed = lex(text)
+    assert sum(t.kind == "header" for t in lexed.code) == 3000
+    assert [lexed.code[first].text for first, _ in lexed.directives] == ["#"] * 3000
+    assert all(lexed.code[last].kind == "header" for _, last in lexed.directives)
