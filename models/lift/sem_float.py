@@ -7,8 +7,8 @@ exactly by the runtime (`@sass.fma.dir`); `.SAT` clamps to [0, 1].
 
 from __future__ import annotations
 
-from cass.models.lift.emit import Emitter
-from cass.models.lift.ir import Instruction, Operand
+from cass.models.lift.emit import Emitter, parse_float_bits
+from cass.models.lift.ir import FImm, Instruction, Operand
 from cass.models.lift.sem_int import BOOL_OPS, Handler, combine
 
 FCMP = {"EQ": "oeq", "NE": "one", "LT": "olt", "LE": "ole", "GT": "ogt", "GE": "oge", "EQU": "ueq",
@@ -20,6 +20,10 @@ MUFU_F32 = {"RCP": "rcp", "RSQ": "rsq", "SQRT": "sqrt", "EX2": "ex2", "LG2": "lg
 INT_TYPES = {"S8": (8, True), "U8": (8, False), "S16": (16, True), "U16": (16, False), "S32": (32, True),
              "U32": (32, False), "S64": (64, True), "U64": (64, False)}  # fmt: skip
 ROUNDING_FNS = {"TRUNC": "trunc", "FLOOR": "floor", "CEIL": "ceil"}
+
+
+def _s32(v: int) -> int:
+    return v - (1 << 32) if v >= 1 << 31 else v
 
 
 def _rounding(ins: Instruction) -> int:
@@ -97,8 +101,9 @@ def fchk(e: Emitter, ins: Instruction) -> None:
 def mufu(e: Emitter, ins: Instruction) -> None:
     d, a = ins.operands[:2]
     fn = ins.mods[0] if ins.mods else ""
-    if fn in ("RCP64H", "RSQ64H"):
-        v = e.op(f"call i32 @sass.{fn.lower()}(i32 {e.i32(a)})")
+    if fn in ("RCP64H", "RSQ64H"):  # an immediate is printed as the double whose high word it is
+        hi = str(_s32(parse_float_bits(a.text, 64) >> 32)) if isinstance(a, FImm) else e.i32(a)
+        v = e.op(f"call i32 @sass.{fn.lower()}(i32 {hi})")
         e.write(d, v)
         return
     if fn not in MUFU_F32:
@@ -231,7 +236,7 @@ def f2f(e: Emitter, ins: Instruction) -> None:
     if src == "F64":
         v = e.f64(a)
     elif src == "F16":
-        h = e.op(f"trunc i32 {e.i32(a) if not getattr(a, 'half', '') == 'H1' else e.op(f'lshr i32 {e.i32(a)}, 16')} to i16")
+        h = e.op(f"trunc i32 {e.i32(a) if getattr(a, 'half', '') != 'H1' else e.op(f'lshr i32 {e.i32(a)}, 16')} to i16")
         v = e.op(f"fpext half {e.op(f'bitcast i16 {h} to half')} to float")
     else:
         v = e.f32(a, ins.has("FTZ"))
@@ -266,4 +271,4 @@ HANDLERS: dict[str, Handler] = {
     "MUFU": mufu, "DADD": dadd, "DMUL": dmul, "DFMA": dfma, "DSETP": dsetp, "DMNMX": dmnmx, "I2F": i2f,
     "I2FP": i2f, "F2I": f2i, "F2F": f2f, "FRND": frnd, "FADD32I": fadd, "FMUL32I": fmul, "FFMA32I": ffma,
 }  # fmt: skip
-__all__ = ["HANDLERS", "BOOL_OPS"]
+__all__ = ["BOOL_OPS", "HANDLERS"]
