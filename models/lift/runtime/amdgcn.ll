@@ -88,12 +88,17 @@ define internal i64 @sass.clock() alwaysinline { %v = call i64 @llvm.readcycleco
 define internal i64 @sass.globaltimer() alwaysinline { %v = call i64 @llvm.amdgcn.s.memtime() ret i64 %v }
 
 ; ---------------------------------------------------------------- warp level (one warp = one wave32)
-define internal i32 @sass.ballot(i1 %p) convergent alwaysinline {
-  %v = call i32 @llvm.amdgcn.ballot.i32(i1 %p)
+; The active mask is read from exec by a side-effecting asm: LLVM may CSE or hoist two identical
+; readnone collectives (ballot(true) before and inside a divergent branch), which would hand the
+; branch the mask of the whole warp. A ballot is masked by it for the same reason.
+define internal i32 @sass.activemask() convergent alwaysinline {
+  %v = call i32 asm sideeffect "s_mov_b32 $0, exec_lo", "=s"() convergent
   ret i32 %v
 }
-define internal i32 @sass.activemask() convergent alwaysinline {
-  %v = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+define internal i32 @sass.ballot(i1 %p) convergent alwaysinline {
+  %b = call i32 @llvm.amdgcn.ballot.i32(i1 %p)
+  %m = call i32 @sass.activemask()
+  %v = and i32 %b, %m
   ret i32 %v
 }
 ; SHFL: mode 0 IDX, 1 UP, 2 DOWN, 3 BFLY; c = segmask << 8 | clamp (PTX shfl.sync semantics)
@@ -135,7 +140,7 @@ define internal { i32, i1 } @sass.shfl(i32 %mode, i32 %a, i32 %b, i32 %c) conver
 ; REDUX over the active lanes: op 0 SUM, 1 MIN.S32, 2 MAX.S32, 3 MIN.U32, 4 MAX.U32, 5 AND, 6 OR, 7 XOR
 define internal i32 @sass.redux(i32 %v, i32 %op) convergent alwaysinline {
 entry:
-  %mask = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+  %mask = call i32 @sass.activemask()
   %init0 = icmp eq i32 %op, 1
   %init1 = icmp eq i32 %op, 2
   %init3 = icmp eq i32 %op, 3
@@ -181,7 +186,7 @@ r7: ret i32 %a7
 ; MATCH.ANY: mask of active lanes holding the same value as this lane
 define internal i32 @sass.match.any(i32 %v) convergent alwaysinline {
 entry:
-  %mask = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+  %mask = call i32 @sass.activemask()
   br label %loop
 loop:
   %k = phi i32 [ 0, %entry ], [ %k1, %loop ]
