@@ -1,13 +1,14 @@
 """The assembly level: the SASS of each task's kernels is the engine's input; the rules engine's
 HIP host code is kept, and the translated device code object replaces the compiled one.
 
-    SASS (nvcc -cubin -arch=sm_90, cuobjdump -sass)  --engine-->  RDNA3 assembly (.s)
+    SASS (nvcc -cubin -arch=sm_90 or sm_80, cuobjdump -sass)  --engine-->  RDNA3 assembly (.s)
     llvm-mc + ld.lld -> code object -> clang-offload-bundler -> .hipfb
     rules port of main.cu, compiled host-only with `-fcuda-include-gpubinary <.hipfb>`,
     linked against the cass HIP runtime -> run on the emulator -> compared with the reference.
 
 The engine must name its kernels as the SASS does (the mangled CUDA names), since the host code
-registers and launches kernels by those names.
+registers and launches kernels by those names. The SASS arch is `RunConfig.sass_arch`
+(`cass bench run --level assembly --sass-arch sm_80|sm_90|all`); results are keyed by it.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from pathlib import Path
 from cass.models.bench.harness import Attempt, step_libraries, step_reference, verdict_status
 from cass.runner.diagnostics import CassError
 
-SASS_ARCH = "sm_90"
 OFFLOAD_ARCH = "gfx1100"
 BUNDLE_TARGETS = f"-targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--{OFFLOAD_ARCH}"
 TOOL_TIMEOUT_S = 120
@@ -36,9 +36,9 @@ def step_sass(a: Attempt) -> None:
 
     with tempfile.TemporaryDirectory(prefix="cass-bench-sass-") as work:
         try:
-            result = compile_file(a.task.source, ["sass"], arch=SASS_ARCH, out_dir=work)
+            result = compile_file(a.task.source, ["sass"], arch=a.config.sass_arch, out_dir=work)
         except CassError as exc:
-            a.finish("unverifiable", f"the original does not compile to SASS: {exc.message}")
+            a.finish("unverifiable", f"the original does not compile to {a.config.sass_arch} SASS: {exc.message}")
             return
     a.artifacts["sass"] = result.texts.get("sass", "")
 
@@ -51,7 +51,7 @@ def step_translate_sass(a: Attempt) -> None:
 
     start = time.perf_counter()
     request = TranslationRequest("assembly", a.artifacts["sass"], str(a.task.source),
-                                 Target(gfx_arch=OFFLOAD_ARCH, sass_arch=SASS_ARCH))  # fmt: skip
+                                 Target(gfx_arch=OFFLOAD_ARCH, sass_arch=a.config.sass_arch))  # fmt: skip
     try:
         translation = get_engine(a.engine, a.config.model).translate(request)
     except CassError as exc:

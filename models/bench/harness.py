@@ -35,6 +35,7 @@ from cass.runner.diagnostics import CassError
 HARNESS_VERSION = "1"
 PORT_BACKENDS = ("emulator", "rocm")
 LEVELS = ("source", "assembly")
+SASS_ARCHS = ("sm_80", "sm_90")  # the assembly level's inputs: each task's SASS for one of these
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,7 @@ class RunConfig:
     out_dir: Path = Path("bench-results")
     timeout_s: float | None = None  # per run of a port, instead of each task's own limit
     model: str = ""  # for the model engines: a GGUF file, checkpoint folder or URL (else $CASS_MODEL)
+    sass_arch: str = "sm_90"  # the assembly level: which SASS the engine translates (nvcc -arch)
 
     def spec_for(self, task: Task) -> Any:
         """The task's run spec (from its task.toml) with this run's time limit: `timeout_s` when
@@ -60,6 +62,11 @@ class RunConfig:
     @property
     def cache_dir(self) -> Path:
         return self.out_dir / "cache"
+
+    @property
+    def arch_key(self) -> str:
+        """The SASS arch results are keyed by: set at the assembly level, empty at the source level."""
+        return self.sass_arch if self.level == "assembly" else ""
 
 
 @dataclass(frozen=True)
@@ -83,10 +90,16 @@ class TaskResult:
     key: str = ""
     cached: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
+    sass_arch: str = ""  # the assembly level's input arch (sm_80, sm_90); empty at the source level
 
     @property
     def passed(self) -> bool:
         return STATUSES[self.status][1]
+
+    @property
+    def column(self) -> str:
+        """What reports compare side by side: the engine, and at the assembly level its SASS arch."""
+        return f"{self.engine} {self.sass_arch}" if self.sass_arch else self.engine
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "notes": list(self.notes)}
@@ -122,7 +135,7 @@ class Attempt:
         self.result = TaskResult(
             task=t.ident, domain=t.domain, engine=self.engine, backend=c.backend, level=c.level,
             status=status, message=message, translate_s=round(self.translate_s, 4),
-            engine_diagnostics=self.diagnostics, **merged,
+            engine_diagnostics=self.diagnostics, sass_arch=c.arch_key, **merged,
         )  # fmt: skip
 
 
@@ -269,11 +282,14 @@ def cache_key(task: Task, engine: str, version: str, config: RunConfig) -> str:
         "reference": _digest(task.reference_path), "engine": engine, "engine_version": version,
         "backend": config.backend, "level": config.level, "timeout_s": config.timeout_s, "harness": HARNESS_VERSION,
     }  # fmt: skip
+    if config.arch_key:  # source-level keys stay as they were
+        ident["sass_arch"] = config.arch_key
     return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:20]
 
 
 def _cache_file(config: RunConfig, engine: str, task: Task) -> Path:
-    return config.cache_dir / engine / config.level / config.backend / f"{task.domain}__{task.name}.json"
+    folder = config.cache_dir / engine / config.level / config.backend
+    return (folder / config.arch_key if config.arch_key else folder) / f"{task.domain}__{task.name}.json"
 
 
 def load_cached(config: RunConfig, engine: str, task: Task, key: str) -> TaskResult | None:
@@ -299,7 +315,8 @@ def store_cached(config: RunConfig, engine: str, task: Task, result: TaskResult)
 
 
 def _failed(task: Task, engine: str, config: RunConfig, message: str) -> TaskResult:
-    return TaskResult(task.ident, task.domain, engine, config.backend, config.level, "unverifiable", message)
+    return TaskResult(task.ident, task.domain, engine, config.backend, config.level, "unverifiable", message,
+                      sass_arch=config.arch_key)  # fmt: skip
 
 
 def _evaluate_keyed(task: Task, engine: str, config: RunConfig, key: str) -> TaskResult:

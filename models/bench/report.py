@@ -45,10 +45,11 @@ def _group(results: list[TaskResult]) -> dict[str, Any]:
 
 
 def summarize(results: list[TaskResult]) -> dict[str, Any]:
-    """{engine: {"overall": group, "domains": {domain: group}}} with domains in catalog order."""
+    """{column: {"overall": group, "domains": {domain: group}}} with domains in catalog order; a
+    column is an engine, at the assembly level an engine and its SASS arch ("lift sm_80")."""
     by_engine: dict[str, list[TaskResult]] = defaultdict(list)
     for r in results:
-        by_engine[r.engine].append(r)
+        by_engine[r.column].append(r)
     summary = {}
     for engine, rs in by_engine.items():
         by_domain: dict[str, list[TaskResult]] = defaultdict(list)
@@ -71,6 +72,8 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     engines = list(summary)
     lines = [f"# cass bench: {meta.get('backend', '?')} backend, {meta.get('level', '?')} level", ""]
     lines += [f"Command: `{meta['command']}`" if meta.get("command") else "", f"Date: {meta.get('date', '?')}", ""]
+    if meta.get("sass_archs"):
+        lines += [f"SASS input: {', '.join(meta['sass_archs'])} (one column per engine and arch)", ""]
     lines += ["## Accuracy per domain (output matches the NVIDIA reference)", ""]
     lines += ["| domain | " + " | ".join(engines) + " |", "| --- |" + " --- |" * len(engines)]
     domains = list(dict.fromkeys(d for e in engines for d in summary[e]["domains"]))
@@ -99,8 +102,8 @@ def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
 
 def task_table(results: list[TaskResult]) -> str:
     """Every task's status per engine, folded away (GitHub renders <details>)."""
-    engines = list(dict.fromkeys(r.engine for r in results))
-    status = {(r.task, r.engine): r.status for r in results}
+    engines = list(dict.fromkeys(r.column for r in results))
+    status = {(r.task, r.column): r.status for r in results}
     tasks = list(dict.fromkeys(r.task for r in results))
     lines = ["<details><summary>Every task</summary>", "", "| task | " + " | ".join(engines) + " |",
              "| --- |" + " --- |" * len(engines)]  # fmt: skip

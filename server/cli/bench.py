@@ -3,6 +3,7 @@
     cass bench list [--domain D] [--task GLOB] [--tasks]
     cass bench validate [--no-compile] [--arch sm_90 --arch sm_80]
     cass bench run --engine rules --backend emulator --level source [--jobs N] [--resume] [--out DIR]
+    cass bench run --engine lift --level assembly --sass-arch sm_80|sm_90|all
     cass bench report [--out DIR]
 """
 
@@ -54,6 +55,17 @@ def _engines(engine: str, level: str, model: str) -> tuple[str, ...]:
     if not chosen:
         raise CassError(f"no registered engine translates at the {level} level")
     return chosen
+
+
+def _sass_archs(choice: str, level: str) -> tuple[str, ...]:
+    """The SASS archs to translate from: one, or both with `all`; only the assembly level has any."""
+    from cass.models.bench.harness import SASS_ARCHS
+
+    if choice != "all" and choice not in SASS_ARCHS:
+        raise CassError(f"unknown --sass-arch {choice!r}: choose {', '.join(SASS_ARCHS)} or all")
+    if level != "assembly":
+        return ("sm_90",)  # unused at the source level: the engines read CUDA source
+    return SASS_ARCHS if choice == "all" else (choice,)
 
 
 def list_command(domain: DomainOpt = None, task: TaskOpt = None,
@@ -112,8 +124,11 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
                 resume: Annotated[bool, typer.Option("--resume", help="Reuse cached results whose inputs did not change.")] = False,
                 model: Annotated[str, typer.Option("--model", help="For the model engines: a .gguf file, checkpoint folder or URL (default $CASS_MODEL).")] = "",
                 timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds per port run (default: each task's timeout_s, x5 on the emulator).")] = None,
+                sass_arch: Annotated[str, typer.Option("--sass-arch", help="Assembly level: translate the SASS of sm_80, sm_90, or all (both, reported per arch).")] = "sm_90",
                 out_dir: OutOpt = DEFAULT_OUT) -> None:  # fmt: skip
     """Port every task, run the port, compare with the NVIDIA reference; write the reports."""
+    from dataclasses import replace
+
     from cass.models.bench.harness import LEVELS, PORT_BACKENDS, RunConfig, run_benchmark
     from cass.models.bench.report import write_reports
 
@@ -124,6 +139,7 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
     tasks = _tasks(domain, task)
     if timeout is not None and timeout <= 0:
         raise CassError(f"--timeout must be a positive number of seconds, got {timeout}")
+    archs = _sass_archs(sass_arch, level)
     config = RunConfig(_engines(engine, level, model), backend, level, max(1, jobs), resume, out_dir, timeout, model)
     passed = [0, 0]  # passes, results so far
 
@@ -133,10 +149,12 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
         progress.update(bar, advance=1, description=f"{engine} on {backend}: {passed[0]}/{passed[1]} pass, last {result.task}")
 
     with _progress() as progress:
-        bar = progress.add_task(f"{engine} on {backend}", total=len(tasks) * len(config.engines))
-        results = run_benchmark(tasks, config, on_result=advance)
+        bar = progress.add_task(f"{engine} on {backend}", total=len(tasks) * len(config.engines) * len(archs))
+        results = [r for arch in archs for r in run_benchmark(tasks, replace(config, sass_arch=arch), on_result=advance)]
     meta = {"command": "cass " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "cass bench run",
             "backend": backend, "level": level, "engines": list(config.engines)}  # fmt: skip
+    if level == "assembly":
+        meta["sass_archs"] = list(archs)
     _print_summary(results, write_reports(results, out_dir, meta))
 
 
