@@ -240,6 +240,27 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
         ),
     ),
     (
+        "CASS064",
+        W,
+        "device limit HIP 5.2 sets otherwise",
+        (
+            "HIP 5.2 has no `hipDeviceSetLimit`. For a limit it needs no call for (the stack, sized "
+            "when the kernel is compiled; the printf FIFO, which AMD's hostcall printf does not "
+            "have) the call becomes `hipSuccess` and its value is still evaluated. HIP 6 has "
+            "`hipDeviceSetLimit(hipLimitStackSize, ...)`."
+        ),
+    ),
+    (
+        "CASS065",
+        W,
+        "memory type HIP 5.x reports otherwise",
+        (
+            "HIP 5.x has no `hipMemoryTypeManaged`: it reports managed memory as "
+            "`hipMemoryTypeDevice` with `isManaged` set. `cudaMemoryTypeManaged` becomes "
+            "`hipMemoryTypeUnified`, which compiles but which HIP 5.x never returns."
+        ),
+    ),
+    (
         "CASS070",
         E,
         "dynamic parallelism",

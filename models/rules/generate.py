@@ -101,6 +101,13 @@ OVERRIDES: dict[str, tuple[str, str, str, str]] = {
         "6.0",
         "not in the HIP 5.2 headers",
     ),
+    "cudaDeviceSetLimit": (
+        "hipDeviceSetLimit",
+        "supported",
+        "6.0",
+        "HIP 5.2 lacks it; a pass ports the stack and printf limits for HIP 5.2",
+    ),
+    "cudaLimitStackSize": ("hipLimitStackSize", "supported", "6.0", "not in the HIP 5.2 headers"),
     "cudaStreamAttrValue": (
         "",
         "unsupported",

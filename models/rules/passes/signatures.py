@@ -154,8 +154,7 @@ def rewrite_pointer_attributes(unit: Unit) -> None:
     code, names = unit.code, set()
     for i in unit.positions(("cudaPointerAttributes",)):
         tok = code[i]
-        if unit.next_text(i) and code[i + 1].kind == "ident":
-            names.add(code[i + 1].text)
+        names.update(_declared_names(unit, i))
         if unit.replace(tok.start, tok.end, "hipPointerAttribute_t"):
             unit.report(
                 "CASS060",
@@ -165,6 +164,33 @@ def rewrite_pointer_attributes(unit: Unit) -> None:
                 f"(HIP {unit.target.hip_version} names the memory-type member `memoryType`)",
             )
     for j in unit.positions(names):
+        while unit.next_text(j) == "[":  # an element of an array of attributes
+            j = unit.matching(j + 1) or len(code)
         if unit.next_text(j) in (".", "->") and unit.next_text(j, 2) == "type":
             member = code[j + 2]
             unit.replace(member.start, member.end, "memoryType")
+
+
+_QUALIFIERS = frozenset(("const", "volatile", "__restrict__", "restrict"))
+
+
+def _declared_names(unit: Unit, type_index: int) -> set[str]:
+    """The variables a declaration starting with the type at `type_index` declares:
+    `T a, *b = x, c[2];` -> {a, b, c}; a parameter `T a` -> {a}."""
+    code, names, expect = unit.code, set(), True
+    j = type_index + 1
+    while j < len(code) and code[j].text not in (";", ")", "}", ">"):
+        tok = code[j]
+        if tok.text == "{" and code[j - 1].text != "=":
+            break  # a function body
+        if tok.text in ("(", "[", "{"):
+            j = unit.matching(j) or j
+        elif tok.text == ",":
+            expect = True
+        elif tok.text == "=":
+            expect = False
+        elif tok.kind == "ident" and expect and tok.text not in _QUALIFIERS:
+            names.add(tok.text)
+            expect = False
+        j += 1
+    return names
