@@ -194,7 +194,9 @@ def i2f(e: Emitter, ins: Instruction) -> None:
     v = _read_int(e, a, bits, signed)
     ity = "i64" if bits == 64 else "i32"
     mode = _rounding(ins)
-    if mode and dst == "float":
+    if mode and dst == "double" and bits == 64:
+        f = i64_to_f64_directed(e, v, signed, mode)
+    elif mode and dst == "float":
         w = v if ity == "i64" else e.op(f"{'sext' if signed else 'zext'} i32 {v} to i64")
         f = e.op(f"call float @sass.i2f.dir(i64 {w}, i1 {'true' if signed else 'false'}, i32 {mode})")
     else:
@@ -231,7 +233,7 @@ def f2f(e: Emitter, ins: Instruction) -> None:
     d, a = ins.operands[:2]
     floats = [m for m in ins.mods if m in ("F16", "F32", "F64", "BF16")]
     dst, src = (floats + ["F32", "F32"])[:2]
-    if _rounding(ins) and dst != "F32":
+    if _rounding(ins) and dst not in ("F32", "F16"):
         raise e.fail(f"{ins.full}: directed rounding is not supported")
     if src == "F64":
         v = e.f64(a)
@@ -243,18 +245,88 @@ def f2f(e: Emitter, ins: Instruction) -> None:
     src_ty = {"F64": "double", "F16": "float"}.get(src, "float")
     if dst == "F64":
         e.write_f64(d, v if src_ty == "double" else e.op(f"fpext float {v} to double"))
+    elif dst == "BF16":
+        e.write(d, bf16_bits(e, v if src_ty == "float" else e.op(f"fptrunc double {v} to float")))
     elif dst == "F16":
-        h = e.op(f"fptrunc {src_ty} {v} to half")
+        h = narrow_directed(e, v, _rounding(ins), src_ty, "half")
         e.write(d, e.op(f"zext i16 {e.op(f'bitcast half {h} to i16')} to i32"))
     elif dst == "F32" and src_ty == "double":
-        if _rounding(ins):
-            raise e.fail(f"{ins.full}: directed rounding is not supported")
-        e.write_f32(d, e.op(f"fptrunc double {v} to float"))
+        e.write_f32(d, narrow_directed(e, v, _rounding(ins)))
     elif ins.has("ROUND", "FLOOR", "CEIL", "TRUNC"):
         fn = next((ROUNDING_FNS[m] for m in ins.mods if m in ROUNDING_FNS), "rint")
         e.write_f32(d, e.op(f"call float @llvm.{fn}.f32(float {v})"))
     else:
         _finish32(e, ins, v)
+
+
+NARROW_BITS = {"float": "i32", "half": "i16"}
+
+
+def narrow_directed(e: Emitter, v: str, mode: int, src: str = "double", dst: str = "float") -> str:
+    """`src` -> `dst` rounded to nearest, then moved one ulp where RZ/RM/RP round the other way
+    (an overflow to infinity steps back to the largest finite value the same way)."""
+    r = e.op(f"fptrunc {src} {v} to {dst}")
+    if not mode:
+        return r
+    ity, fabs = NARROW_BITS[dst], "f64" if src == "double" else "f32"
+    back = e.op(f"fpext {dst} {r} to {src}")
+    if mode == 1:  # toward zero: |r| > |v| steps the magnitude down
+        wrong = e.op(f"fcmp ogt {src} {e.op(f'call {src} @llvm.fabs.{fabs}({src} {back})')}, "
+                     f"{e.op(f'call {src} @llvm.fabs.{fabs}({src} {v})')}")  # fmt: skip
+        step = "-1"
+    else:  # RM: r > v steps toward -inf; RP: r < v steps toward +inf
+        wrong = e.op(f"fcmp {'ogt' if mode == 2 else 'olt'} {src} {back}, {v}")
+        negative = e.op(f"icmp slt {ity} {e.op(f'bitcast {dst} {r} to {ity}')}, 0")
+        up, down = ("-1", "1") if mode == 2 else ("1", "-1")
+        step = e.op(f"select i1 {negative}, {ity} {down}, {ity} {up}")
+    bits = e.op(f"bitcast {dst} {r} to {ity}")
+    moved = e.op(f"add {ity} {bits}, {e.op(f'select i1 {wrong}, {ity} {step}, {ity} 0')}")
+    return e.op(f"bitcast {ity} {moved} to {dst}")
+
+
+def bf16_bits(e: Emitter, v: str) -> str:
+    """float -> bfloat16 bits (i32, zero-extended), nearest-even; NaN -> 0x7fff as on NVIDIA."""
+    bits = e.op(f"bitcast float {v} to i32")
+    odd = e.op(f"and i32 {e.op(f'lshr i32 {bits}, 16')}, 1")
+    bias = e.op(f"add i32 {odd}, 32767")
+    rounded = e.op(f"lshr i32 {e.op(f'add i32 {bits}, {bias}')}, 16")
+    nan = e.op(f"fcmp uno float {v}, {v}")
+    return e.op(f"select i1 {nan}, i32 32767, i32 {rounded}")
+
+
+def i64_to_f64_directed(e: Emitter, v: str, signed: bool, mode: int) -> str:
+    """I2F.F64.S64/U64 with .RZ/.RM/.RP: the nearest double, moved one ulp when it lies on the
+    wrong side of the integer."""
+    f = e.op(f"{'sitofp' if signed else 'uitofp'} i64 {v} to double")
+    limit = "0x43E0000000000000" if signed else "0x43F0000000000000"  # 2^63 / 2^64
+    ovf = e.op(f"fcmp oge double {f}, {limit}")
+    conv = "fptosi" if signed else "fptoui"
+    back = e.op(f"freeze i64 {e.op(f'{conv} double {f} to i64')}")
+    cmp = "s" if signed else "u"
+    above = e.op(f"or i1 {e.op(f'icmp {cmp}gt i64 {back}, {v}')}, {ovf}")
+    below = e.op(f"and i1 {e.op(f'icmp {cmp}lt i64 {back}, {v}')}, {e.op(f'xor i1 {ovf}, true')}")
+    negative = e.op(f"icmp slt i64 {v}, 0") if signed else "false"
+    if mode == 1:
+        down = e.op(f"and i1 {above}, {e.op(f'xor i1 {negative}, true')}")
+        up = e.op(f"and i1 {below}, {negative}")
+    else:
+        down, up = (above, "false") if mode == 2 else ("false", below)
+    fneg = e.op(f"fcmp olt double {f}, 0.0")
+    step_up = e.op(f"select i1 {fneg}, i64 -1, i64 1")
+    step_down = e.op(f"sub i64 0, {step_up}")
+    step = e.op(f"select i1 {up}, i64 {step_up}, i64 {e.op(f'select i1 {down}, i64 {step_down}, i64 0')}")
+    bits = e.op(f"add i64 {e.op(f'bitcast double {f} to i64')}, {step}")
+    return e.op(f"bitcast i64 {bits} to double")
+
+
+def fset(e: Emitter, ins: Instruction) -> None:
+    """FSET[.BF].cmp.bool d, a, b, pacc: 1.0 (BF) or all ones where the combined compare holds."""
+    d, a, b, pacc = ins.operands[:4]
+    cmp = next(m for m in ins.mods if m in FCMP)
+    ftz = ins.has("FTZ")
+    t = e.op(f"fcmp {FCMP[cmp]} float {e.f32(a, ftz)}, {e.f32(b, ftz)}")
+    first, _ = combine(e, ins, t, pacc)
+    e.write(d, e.op(f"select i1 {first}, i32 {0x3F800000 if ins.has('BF') else -1}, i32 0"))
 
 
 def frnd(e: Emitter, ins: Instruction) -> None:
@@ -267,7 +339,7 @@ def frnd(e: Emitter, ins: Instruction) -> None:
 
 
 HANDLERS: dict[str, Handler] = {
-    "FADD": fadd, "FMUL": fmul, "FFMA": ffma, "FMNMX": fmnmx, "FSETP": fsetp, "FSEL": fsel, "FCHK": fchk,
+    "FADD": fadd, "FMUL": fmul, "FFMA": ffma, "FMNMX": fmnmx, "FSETP": fsetp, "FSET": fset, "FSEL": fsel, "FCHK": fchk,
     "MUFU": mufu, "DADD": dadd, "DMUL": dmul, "DFMA": dfma, "DSETP": dsetp, "DMNMX": dmnmx, "I2F": i2f,
     "I2FP": i2f, "F2I": f2i, "F2F": f2f, "FRND": frnd, "FADD32I": fadd, "FMUL32I": fmul, "FFMA32I": ffma,
 }  # fmt: skip

@@ -38,7 +38,7 @@ def halves(e: Emitter, o: Operand, ty: str) -> str:
             v = e.op(f"shufflevector {vty} {v}, {vty} undef, <2 x i32> <i32 {lane}, i32 {lane}>")
     if getattr(o, "absolute", False):
         v = e.op(f"call {vty} @llvm.fabs.v2{'f16' if ty == 'half' else 'bf16'}({vty} {v})")
-    if getattr(o, "neg", False) and not (isinstance(o, Reg) and o.is_zero):
+    if getattr(o, "neg", False):  # -RZ is -0.0: `HADD2.F32 d, -RZ, x` keeps x's sign of zero
         v = e.op(f"fneg {vty} {v}")
     return v
 
@@ -76,17 +76,22 @@ def hfma2(e: Emitter, ins: Instruction) -> None:
 
 
 def f2fp(e: Emitter, ins: Instruction) -> None:
-    """F2FP.F16.F32.PACK_AB d, a, b: d = {half(a) : half(b)} (a high, b low)."""
+    """F2FP.{F16|BF16}.F32.PACK_AB[.RZ...] d, a, b: d = {cvt(a) : cvt(b)} (a high, b low)."""
+    from cass.models.lift.sem_float import DIRECTED, bf16_bits, narrow_directed
+
     if not ins.has("PACK_AB"):
         raise e.fail(f"{ins.full} is not supported")
     d, a, b = ins.operands[:3]
-    ty = "bfloat" if ins.has("BF16") else "half"
-    if ty == "bfloat":
-        raise e.fail(f"{ins.full}: bf16 packing is not supported")
+    mode = next((DIRECTED[m] for m in ins.mods if m in DIRECTED), 0)
+    if ins.has("BF16") and mode:
+        raise e.fail(f"{ins.full}: directed rounding to bf16 is not supported")
     parts = []
     for o in (b, a):
         f = e.f32(o) if not (isinstance(o, Reg) and o.is_zero) else "0.0"
-        h = e.op(f"fptrunc float {f} to half")
+        if ins.has("BF16"):
+            parts.append(bf16_bits(e, f))
+            continue
+        h = narrow_directed(e, f, mode, "float", "half")
         parts.append(e.op(f"zext i16 {e.op(f'bitcast half {h} to i16')} to i32"))
     hi = e.op(f"shl i32 {parts[1]}, 16")
     e.write(d, e.op(f"or i32 {hi}, {parts[0]}"))
