@@ -19,6 +19,7 @@ class ConstantBanks:
     known: bool = False
     constant4: dict = field(default_factory=dict)
     strings: dict = field(default_factory=dict)
+    zeroed: dict = field(default_factory=dict)
     kernel: str = "kernel"
     uses_grid_workspace: bool = False
 
@@ -30,7 +31,7 @@ class ConstantBanks:
         if cubin is None:
             return cls(kernel=kernel)
         return cls(cubin.constant3_symbols, cubin.constant2.get(kernel), f'@"sass.const2.{kernel}"', True,
-                   cubin.constant4, cubin.strings, kernel)  # fmt: skip
+                   cubin.constant4, cubin.strings, cubin.zeroed, kernel)  # fmt: skip
 
     @property
     def grid_workspace_symbol(self) -> str:
@@ -98,8 +99,8 @@ class ConstantBanks:
         """c[0x4]: loader-patched addresses; strings get the address of their copy, vprintf a tag."""
         base = offset - offset % 8
         name, addend = self.constant4.get(base, (None, 0))
-        if name in self.strings:
-            value = e.op(f'ptrtoint ptr addrspacecast (ptr addrspace(1) @"sass.gstr.{name}" to ptr) to i64')
+        if name in self.strings or name in self.zeroed:
+            value = e.op(f"ptrtoint ptr addrspacecast (ptr addrspace(1) {global_symbol(name)} to ptr) to i64")
             value = e.op(f"add i64 {value}, {addend}")
         elif name == "vprintf":
             value = str(VPRINTF_TAG)
@@ -162,13 +163,26 @@ def driver_word(offset: int, param_base: int) -> str | None:
 VPRINTF_TAG = 0x7FFF_F000_0000_0001
 
 
+def global_symbol(name: str) -> str:
+    """The module global for a `.nv.global(.init)` symbol: compiler strings (`$str`, printf
+    formats) are internal constants; `__device__` variables keep their name, so the host's
+    hipMemcpyToSymbol/FromSymbol finds them."""
+    return f'@"sass.gstr.{name}"' if name.startswith("$") else f'@"{name}"'
+
+
 def module_globals(cubin: CubinInfo | None) -> str:
-    """One externally visible addrspace(4) global per `__constant__` variable, initialised from the
-    cubin; one global copy of each string the code addresses (printf formats)."""
+    """One externally visible addrspace(4) global per `__constant__` variable and one addrspace(1)
+    global per `__device__` variable, initialised from the cubin; one internal copy of each string
+    the code addresses (printf formats)."""
     if cubin is None:
         return ""
-    lines = [f'@"sass.gstr.{name}" = internal addrspace(1) constant [{max(len(data), 1)} x i8] {_bytes(data)}, align 8'
-             for name, data in cubin.strings.items()]  # fmt: skip
+    lines = []
+    for name, data in cubin.strings.items():
+        kind = "internal addrspace(1) constant" if name.startswith("$") else "protected addrspace(1) externally_initialized global"
+        lines.append(f"{global_symbol(name)} = {kind} [{max(len(data), 1)} x i8] {_bytes(data)}, align 8")
+    for name, size in cubin.zeroed.items():
+        lines.append(f"{global_symbol(name)} = protected addrspace(1) externally_initialized global [{max(size, 1)} x i8] "
+                     "zeroinitializer, align 8")  # fmt: skip
     for sym in cubin.constant3_symbols:
         data = cubin.constant3[sym.offset:sym.offset + sym.size]
         lines.append(f'@"{sym.name}" = protected addrspace(4) externally_initialized global [{max(sym.size, 1)} x i8] '

@@ -1,6 +1,7 @@
 """What a cubin says that SASS text does not: exact parameter layout (`.nv.info.<kernel>`
 EIATTR_KPARAM_INFO), static shared size (`.nv.shared.<kernel>`), `__constant__` variables
-(`.nv.constant3` symbols and contents) and each kernel's literal pool (`.nv.constant2.<kernel>`).
+(`.nv.constant3` symbols and contents), `__device__` variables and printf strings (`.nv.global.init`,
+zeroed ones in `.nv.global`) and each kernel's literal pool (`.nv.constant2.<kernel>`).
 Read with pyelftools.
 """
 
@@ -35,6 +36,7 @@ class CubinInfo:
     constant2: dict[str, bytes] = field(default_factory=dict)  # kernel -> literal pool
     constant4: dict[int, tuple[str, int]] = field(default_factory=dict)  # offset -> (symbol, addend)
     strings: dict[str, bytes] = field(default_factory=dict)  # data symbols of .nv.global.init
+    zeroed: dict[str, int] = field(default_factory=dict)  # .nv.global (zero-initialised __device__) -> size
 
 
 def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
@@ -58,6 +60,8 @@ def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
     symtab = elf.get_section_by_name(".symtab")
     init = elf.get_section_by_name(".nv.global.init")
     init_index = sections.index(init) if init is not None else None
+    zero = elf.get_section_by_name(".nv.global")
+    zero_index = sections.index(zero) if zero is not None else None
     if symtab is not None:
         for sym in symtab.iter_symbols():
             if sym["st_info"]["type"] != "STT_OBJECT":
@@ -66,6 +70,8 @@ def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
                 info.constant3_symbols.append(ConstantSymbol(sym.name, sym["st_value"], sym["st_size"]))
             elif init_index is not None and sym["st_shndx"] == init_index:
                 info.strings[sym.name] = init.data()[sym["st_value"]:sym["st_value"] + sym["st_size"]]
+            elif zero_index is not None and sym["st_shndx"] == zero_index:
+                info.zeroed[sym.name] = sym["st_size"]
         const4 = elf.get_section_by_name(".nv.constant4")
         const4_data = const4.data() if const4 is not None and const4["sh_type"] != "SHT_NOBITS" else b""
         for rel_name in (".rela.nv.constant4", ".rel.nv.constant4"):

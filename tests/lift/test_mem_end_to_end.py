@@ -6,7 +6,8 @@ Covered: LDGSTS (4/8/16 bytes, `.ZFILL` partial source sizes, `!PT` zero fill, p
 forms) + LDGDEPBAR/DEPBAR, cooperative groups' memcpy_async, generic pointers into the shared,
 global and local windows (c[0x0][0x18] on sm_80, SR_SWINHI on sm_90) with generic float
 atomics, U8/S16/64/128-bit accesses, local arrays, shared and global atomics (int, u64, float,
-double, packed fp16, 64-bit CAS loops, CAS, inc/dec), STRONG (volatile) accesses, register-indexed `__constant__` reads.
+double, packed fp16, 64-bit CAS loops, CAS, inc/dec), STRONG (volatile) accesses, `__device__`
+variables (zeroed and initialised, read back by name), register-indexed `__constant__` reads.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from cass.models.lift.pipeline import lift_sass
 DATA = Path(__file__).parent / "data"
 NVCC = Path("/usr/local/cuda/bin/nvcc")
 pytestmark = pytest.mark.skipif(not (NVCC.exists() or shutil.which("nvcc")), reason="nvcc is not installed")
-KERNELS = ["async_copy", "async_partial", "cg_copy", "generic_ptrs", "widths", "atomics", "atomics_wide", "strong", "constants"]
+KERNELS = ["async_copy", "async_partial", "cg_copy", "generic_ptrs", "widths", "atomics", "atomics_wide", "strong",
+           "device_vars", "constants"]  # fmt: skip
 
 
 def lifted_program(source: Path, arch: str, work: Path, defines: tuple[str, ...] = ()) -> Path:

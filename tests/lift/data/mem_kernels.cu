@@ -155,6 +155,15 @@ __global__ void strong(volatile int* flag, int* g, unsigned long long* h) {
   }
 }
 
+__device__ unsigned d_count;                   // .nv.global (zeroed), read back with cudaMemcpyFromSymbol
+__device__ int d_table[4] = {3, -7, 11, 100};  // .nv.global.init, updated by the kernel
+
+__global__ void device_vars(const float* in) {
+  int t = threadIdx.x;
+  if (in[t] > 0.0f) atomicAdd(&d_count, 1u);
+  if (t < 4) d_table[t] = d_table[t] * 2 + t;
+}
+
 __constant__ float c_bias[4];
 __constant__ float c_weights[9 * 4];
 
@@ -360,6 +369,15 @@ int main() {
   cudaMemcpy(hh64, dh64, 16, cudaMemcpyDeviceToHost);
   long long gs[2] = {hgs, (long long)hh64[1]}, ws[2] = {64 * 20, 42};
   fails += check_int("strong", gs, ws, 2);
+
+  device_vars<<<1, N>>>(dg);
+  unsigned count = 0;
+  int table[4];
+  cudaMemcpyFromSymbol(&count, d_count, sizeof(count));
+  cudaMemcpyFromSymbol(table, d_table, sizeof(table));
+  long long gd[5] = {count, table[0], table[1], table[2], table[3]}, wd[5] = {0, 6, -13, 24, 203};
+  for (int t = 0; t < N; t++) wd[0] += hg[t] > 0.0f;
+  fails += check_int("device_vars", gd, wd, 5);
 
   float bias[4] = {0.5f, -1.0f, 2.0f, 0.25f}, weights[36];
   for (int i = 0; i < 36; i++) weights[i] = (float)(i % 7) - 3.0f;
