@@ -215,10 +215,11 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
     (
         "CASS061",
         W,
-        "__launch_bounds__ minimum blocks dropped",
+        "__launch_bounds__ cluster argument dropped",
         (
-            "HIP reads `__launch_bounds__`' second argument as minimum waves per execution unit, not "
-            "minimum blocks per multiprocessor; the occupancy hint was dropped."
+            "CUDA's third `__launch_bounds__` argument (maximum thread-block cluster size) has no "
+            "HIP counterpart, and HIP 5.2's `__launch_bounds__` macro does not compile with three "
+            "arguments; it is dropped."
         ),
     ),
     (
@@ -258,6 +259,18 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "HIP 5.x has no `hipMemoryTypeManaged`: it reports managed memory as "
             "`hipMemoryTypeDevice` with `isManaged` set. `cudaMemoryTypeManaged` becomes "
             "`hipMemoryTypeUnified`, which compiles but which HIP 5.x never returns."
+        ),
+    ),
+    (
+        "CASS066",
+        I,
+        "__launch_bounds__ minimum blocks converted to waves per EU",
+        (
+            "CUDA's second `__launch_bounds__` argument is the minimum resident blocks per SM; HIP "
+            "passes its second argument to `amdgpu_waves_per_eu`, the minimum waves per SIMD. cass "
+            "converts: ceil(minBlocks * ceil(maxThreads / waveSize) / 4), 4 being the SIMDs of a "
+            "CDNA CU or an RDNA WGP, capped at the SIMD's wave slots (16 RDNA, 8 CDNA); bounds "
+            "spelled with macros become the same constant expression (uncapped)."
         ),
     ),
     (

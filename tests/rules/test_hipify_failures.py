@@ -229,9 +229,16 @@ CASES = [
     (
         "launch bounds",
         "__global__ void __launch_bounds__(256, 2) k(){}",
-        "__launch_bounds__(256)",
-        None,
-        ["CASS061"],
+        "__launch_bounds__(256) __attribute__((amdgpu_waves_per_eu(4)))",
+        "__launch_bounds__(256, 2)",
+        ["CASS066"],
+    ),
+    (
+        "launch bounds with a cluster",
+        "__global__ void __launch_bounds__(1024, 1, 2) k(){}",
+        "__launch_bounds__(1024) __attribute__((amdgpu_waves_per_eu(8)))",
+        ", 2)",
+        ["CASS061", "CASS066"],
     ),
     (
         "launch with sizeof",

@@ -93,20 +93,64 @@ def wrap_arguments(unit: Unit) -> None:
             )
 
 
+# SIMDs (HIP's "execution units") behind one CUDA multiprocessor: a CDNA CU and an RDNA WGP
+# (the unit HIP reports as a multiprocessor in the default WGP mode) each have 4.
+EUS_PER_MULTIPROCESSOR = 4
+# Most waves one SIMD holds: 16 on RDNA (gfx10/11), 8 on CDNA (gfx9).
+MAX_WAVES_PER_EU = {32: 16, 64: 8}
+
+
+def waves_per_eu(max_threads: int, min_blocks: int, wave_size: int) -> int:
+    """CUDA's `min_blocks` resident blocks of `max_threads` per SM as HIP's minimum waves per EU:
+    the waves those blocks need, shared by the multiprocessor's SIMDs, rounded up."""
+    waves = min_blocks * -(-max_threads // wave_size)
+    return max(1, min(MAX_WAVES_PER_EU[wave_size], -(-waves // EUS_PER_MULTIPROCESSOR)))
+
+
+def _waves_per_eu_text(max_threads: str, min_blocks: str, wave_size: int) -> str:
+    """The same as a constant expression, for bounds spelled with macros or template arguments."""
+    if max_threads.isdigit() and min_blocks.isdigit():
+        return str(waves_per_eu(int(max_threads), int(min_blocks), wave_size))
+    waves = f"({min_blocks}) * ((({max_threads}) + {wave_size - 1}) / {wave_size})"
+    return f"(({waves}) + {EUS_PER_MULTIPROCESSOR - 1}) / {EUS_PER_MULTIPROCESSOR}"
+
+
 def rewrite_launch_bounds(unit: Unit) -> None:
-    """`__launch_bounds__(T, minBlocks[, cluster])` -> `__launch_bounds__(T)`."""
+    """`__launch_bounds__(T, minBlocksPerSM[, cluster])` ->
+    `__launch_bounds__(T) __attribute__((amdgpu_waves_per_eu(minWavesPerEU)))`.
+
+    HIP would pass a second argument straight to `amdgpu_waves_per_eu`, so it is converted and
+    spelled as that attribute (porting the output again leaves it alone); a third (cluster)
+    argument has no HIP counterpart and does not compile with HIP 5.2's macro: it is dropped."""
+    wave = unit.target.wave_size
     for _, args, close in _calls(unit, frozenset(("__launch_bounds__",))):
         if len(args) < 2:
             continue
-        drop_from = unit.code[args[0][1]].end
-        dropped = unit.text[drop_from : unit.code[close].start]
-        if unit.replace(drop_from, unit.code[close].start, ""):
+        max_threads, min_blocks = unit.arg_text(args[0]), unit.arg_text(args[1])
+        tail_start, tail_end = unit.code[args[0][1]].end, unit.code[close].end
+        converted = "" if min_blocks == "0" else _waves_per_eu_text(max_threads, min_blocks, wave)
+        attribute = f" __attribute__((amdgpu_waves_per_eu({converted})))" if converted else ""
+        if not unit.replace(tail_start, tail_end, ")" + attribute):
+            continue
+        if len(args) > 2:
+            cluster = unit.text[unit.code[args[1][1]].end : unit.code[close].start]
             unit.report(
                 "CASS061",
-                drop_from,
-                unit.code[close].start,
-                f"`__launch_bounds__` argument(s) `{dropped.lstrip(', ').strip()}` dropped: CUDA's "
-                "minimum blocks per SM would be read by HIP as minimum waves per EU",
+                unit.code[args[2][0]].start,
+                unit.code[args[-1][1]].end,
+                f"`__launch_bounds__` cluster argument `{cluster.lstrip(', ').strip()}` dropped: "
+                "HIP has no thread-block clusters",
+            )
+        if converted:
+            first, last = unit.code[args[1][0]], unit.code[args[1][1]]
+            unit.report(
+                "CASS066",
+                first.start,
+                last.end,
+                f"`__launch_bounds__` minimum {min_blocks} blocks of {max_threads} threads per SM -> "
+                f"amdgpu_waves_per_eu({converted}), HIP's meaning of that argument: the blocks' "
+                f"wave{wave} waves spread over the {EUS_PER_MULTIPROCESSOR} SIMDs of a "
+                f"{'WGP' if wave == 32 else 'CU'}",
             )
 
 

@@ -5,7 +5,7 @@
 __constant__ float coeffs[4];
 __device__ int counter;
 
-__global__ void __launch_bounds__(256) scale(float* data, int n) {
+__global__ void __launch_bounds__(256) __attribute__((amdgpu_waves_per_eu(4))) scale(float* data, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) data[i] *= coeffs[i % 4];
     if (i == 0) atomicAdd(&counter, 1);
