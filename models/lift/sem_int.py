@@ -76,7 +76,10 @@ def imad(e: Emitter, ins: Instruction) -> None:
     cin = e.op(f"zext i1 {e.pred(cins[0])} to i128") if ins.has("X") and cins else "0"
     if ins.has("WIDE", "HI"):  # S = ext(a)·ext(b) + pair(c) + carry; WIDE keeps S[63:0], HI S[63:32]
         prod = e.op(f"mul i128 {_ext(e, e.i32(a), signed, 128)}, {_ext(e, e.i32(b), signed, 128)}")
-        s = e.op(f"add i128 {prod}, {e.op(f'zext i64 {e.pair(c)} to i128')}")
+        addend = e.pair(c)
+        if getattr(c, "neg", False):  # `IMAD.WIDE d, a, b, -c`: the 64-bit pair is negated
+            addend = e.op(f"sub i64 0, {addend}")
+        s = e.op(f"add i128 {prod}, {e.op(f'zext i64 {addend} to i128')}")
         s = e.op(f"add i128 {s}, {cin}") if cin != "0" else s
         if ins.has("WIDE"):
             e.write_pair(d, e.op(f"trunc i128 {s} to i64"))

@@ -3,7 +3,7 @@ translates their SASS to gfx1100, the rules engine ports the host code, the RDNA
 it, and every printed result equals the Python model below (edge values: 0, ±1, INT_MIN, shift
 amounts 0..63, carries of 2 out of three-term sums, ...).
 
-Covered: IADD3 (one and two carry-outs) / IADD3.X, IMAD(.WIDE/.HI/.X), LEA(.HI.X), SHF (every
+Covered: IADD3 (one and two carry-outs) / IADD3.X, IMAD(.WIDE/.HI/.X, negated pair addend), LEA(.HI.X), SHF (every
 width and direction, wrap and clamp), POPC/FLO/BREV, PRMT, IDP.4A/IDP.2A, VABSDIFF, (V)IMNMX,
 IABS, ISETP(.EX), the 32/64-bit division subroutines, SGXT/BMSK-style bit fields.
 """
@@ -77,6 +77,11 @@ def brev(v: int, bits: int) -> int:
     return int(f"{v:0{bits}b}"[::-1], 2)
 
 
+def orient(ax: int, ay: int, bx: int, by: int, cx: int, cy: int) -> int:
+    return signed(bx - ax, 32) * signed(cy - ay, 32) - signed(by - ay, 32) * signed(cx - ax, 32)
+
+
+
 def int32_model(t: int, x: int, y: int, z: int) -> list[int]:
     sx, sy, sz = signed(x, 32), signed(y, 32), signed(z, 32)
     n, pair = t, y << 32 | x
@@ -121,6 +126,7 @@ def int64_model(t: int, x: int, y: int, z: int) -> list[int]:
         brev(x, 64), (min(sx, sy) & M64) ^ max(x, y),
         (sx < sy) | (x < y) << 1 | (x == y) << 2 | (sx >= signed(z, 64)) << 3,
         abs(sx), x * 0x9E3779B97F4A7C15 + (y << 17), x + (y << 3) + signed(z, 32),
+        orient(*(signed(v >> k, 32) for v in (x, y, z) for k in (0, 32))),
     ]  # fmt: skip
     return [v & M64 for v in values]
 
@@ -130,8 +136,15 @@ MODELS = {"i32": int32_model, "i64": int64_model}
 
 def mismatches(stdout: str) -> list[str]:
     bad, rows = [], 0
+    inputs = [signed(int(w, 16), 32) for line in stdout.splitlines() if line.startswith("i32") for w in line.split()[2:5]]
+    flat = [v for k in range(3) for v in inputs[k::3]]  # the kernel's a[], b[], c[] arrays back to back
     for line in stdout.splitlines():
         kind, t, *words = line.split()
+        if kind == "orient":
+            cross = orient(*flat[int(t) * 6:int(t) * 6 + 6])
+            if int(words[0]) != (cross > 0) - (cross < 0):
+                bad.append(f"orient t={t}: want sign of {cross} got {words[0]}")
+            continue
         x, y, z, *got = (int(w, 16) for w in words)
         want = MODELS[kind](int(t), x, y, z)
         rows += 1

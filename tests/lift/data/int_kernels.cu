@@ -8,7 +8,7 @@
 
 #define NT 64   // threads: one (x, y, z) triple of edge values each
 #define K32 48  // results per thread, 32-bit kernel
-#define K64 24  // results per thread, 64-bit kernel
+#define K64 25  // results per thread, 64-bit kernel
 
 // Kernel bodies are device-only (#ifdef __CUDA_ARCH__): the host port is compiled host-only around
 // the lifted code object, and HIP lacks some of these intrinsics (__dp2a_lo).
@@ -102,6 +102,17 @@ __global__ void int64_ops(const uint64_t* a, const uint64_t* b, const uint64_t* 
   o[21] = (uint64_t)llabs(sx);
   o[22] = x * 0x9E3779B97F4A7C15ull + (y << 17);
   o[23] = (x + (y << 3)) + (uint64_t)(int32_t)z;
+  int ax = (int)x, ay = (int)(x >> 32), bx = (int)y, by = (int)(y >> 32), cx = (int)z, cy = (int)(z >> 32);
+  o[24] = (uint64_t)((long long)(bx - ax) * (cy - ay) - (long long)(by - ay) * (cx - ax));
+#endif
+}
+
+// The sign of a 2-D cross product (segment_intersections_tiled): IMAD.WIDE d, a, b, -pair.
+__global__ void orient(const int* v, int* out) {
+#ifdef __CUDA_ARCH__
+  const int* p = v + threadIdx.x * 6;
+  long long cross = (long long)(p[2] - p[0]) * (p[5] - p[1]) - (long long)(p[3] - p[1]) * (p[4] - p[0]);
+  out[threadIdx.x] = (cross > 0) - (cross < 0);
 #endif
 }
 
@@ -138,6 +149,9 @@ int main() {
   cudaMemcpy(d32, h32, sizeof(h32), cudaMemcpyHostToDevice);
   cudaMemcpy(d64, h64, sizeof(h64), cudaMemcpyHostToDevice);
   int32_ops<<<1, NT>>>(d32, d32 + NT, d32 + 2 * NT, o32);
+  orient<<<1, NT / 2>>>((const int*)d32, (int*)o64);  // o64 is overwritten by int64_ops below
+  int signs[NT / 2];
+  cudaMemcpy(signs, o64, sizeof(signs), cudaMemcpyDeviceToHost);
   int64_ops<<<1, NT>>>(d64, d64 + NT, d64 + 2 * NT, o64);
   static uint32_t r32[NT * K32];
   static uint64_t r64[NT * K64];
@@ -148,6 +162,7 @@ int main() {
     for (int k = 0; k < K32; ++k) printf(" %08x", r32[t * K32 + k]);
     printf("\n");
   }
+  for (int t = 0; t < NT / 2; ++t) printf("orient %d %d\n", t, signs[t]);
   for (int t = 0; t < NT; ++t) {
     printf("i64 %d %016llx %016llx %016llx", t, (unsigned long long)h64[0][t], (unsigned long long)h64[1][t],
            (unsigned long long)h64[2][t]);
