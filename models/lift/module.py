@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 from cass.models.lift.targets import LlvmTarget
@@ -83,4 +84,14 @@ def link_device_libs(text: str, target: LlvmTarget) -> str:
 def compile_module(text: str, target: LlvmTarget) -> str:
     """Optimized IR -> target assembly text (gfx1100 `.s` or PTX)."""
     optimized = optimize(link_device_libs(text, target), target)
-    return _run(["llc-16", "-O3", *target.llc_args, "-o", "-", "-"], optimized, f"llc-16 for {target.name}")
+    asm = _run(["llc-16", "-O3", *target.llc_args, "-o", "-", "-"], optimized, f"llc-16 for {target.name}")
+    return signed_smem_offsets(asm) if target.private_as else asm
+
+
+_SMEM_OFFSET = re.compile(r"^(\s*s_(?:buffer_)?load_\w+\s[^\n]*?,\s*)0x([89a-f][0-9a-f]{7})$", re.MULTILINE)
+
+
+def signed_smem_offsets(asm: str) -> str:
+    """llc-16 prints a negative scalar-load offset (a uniform `[R2.64+-0x8]` load) as 32-bit
+    unsigned hex, which llvm-mc-16 rejects for gfx11's signed 21-bit field: print it signed."""
+    return _SMEM_OFFSET.sub(lambda m: f"{m.group(1)}{int(m.group(2), 16) - (1 << 32)}", asm)

@@ -94,3 +94,29 @@ def test_wide_cas_success_flag_fills_the_pair() -> None:
     ir = kernel_ir("ATOMS.CAST.SPIN.64 R10, [R15], R8, R10")
     assert "zext i1" in ir and "to i64" in ir
     assert "%r.R11" in ir
+
+
+def test_uniform_load_with_a_negative_offset_assembles(tmp_path) -> None:
+    """A uniform `[R2.64+-0x8]` load becomes a scalar load whose offset llc-16 prints unsigned."""
+    import subprocess
+
+    text = ("\tcode for sm_90\n\t\tFunction : k\n"
+            "        /*0000*/  LDC.64 R2, c[0x0][0x210] ;\n"
+            "        /*0010*/  LDG.E.64.CONSTANT R4, desc[UR4][R2.64+-0x8] ;\n"
+            "        /*0020*/  LDC.64 R6, c[0x0][0x218] ;\n"
+            "        /*0030*/  STG.E.64 desc[UR4][R6.64], R4 ;\n"
+            "        /*0040*/  EXIT ;\n")  # fmt: skip
+    result = lift_sass(text, arch="sm_90")
+    assert "s_load_b64" in result.assembly
+    source = tmp_path / "k.s"
+    source.write_text(result.assembly)
+    subprocess.run(["llvm-mc-16", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", "-o",
+                    str(tmp_path / "k.o"), str(source)], check=True, timeout=60)  # fmt: skip
+
+
+def test_unsigned_scalar_load_offsets_are_printed_signed() -> None:
+    """In loops llc-16 prints the same offset as `0xfffffff8` (ml_operators/embedding_bag_atomics)."""
+    from cass.models.lift.module import signed_smem_offsets
+
+    asm = "\ts_load_b64 s[30:31], s[28:29], 0xfffffff8\n\ts_load_b256 s[8:15], s[28:29], 0x0\n"
+    assert signed_smem_offsets(asm) == "\ts_load_b64 s[30:31], s[28:29], -8\n\ts_load_b256 s[8:15], s[28:29], 0x0\n"
