@@ -34,17 +34,23 @@ def _summary_rows(entries: list[MappingEntry]) -> list[str]:
         in_52 = sum(1 for e in mine if e.available_in("5.2"))
         rows.append(
             f"| [{family.title}](#{family.name}) | {len(mine)} | {counts['supported']} | "
-            f"{counts['rewritten']} | {counts['unsupported']} | {in_52} |"
+            f"{counts['rewritten']} | {counts['unsupported']} | {in_52} | {_checked(family)} |"
         )
     return rows
 
 
+def _checked(family: Family) -> str:
+    """Where the family's HIP names are checked, or why they are not."""
+    if family.headers:
+        return ", ".join(f"/usr/include/{h}" for h in family.headers)
+    if family.unpackaged:
+        return f"not packaged by Debian 12 ({family.unpackaged}): unverified"
+    return "file paths (checked where the folder is installed)"
+
+
 def _family_section(family: Family, entries: list[MappingEntry]) -> list[str]:
     mine = [e for e in entries if e.family == family.name]
-    verified = (
-        ", ".join(f"/usr/include/{h}" for h in family.headers)
-        or "not packaged by Debian: unverified"
-    )
+    verified = _checked(family)
     lines = [
         f'<a id="{family.name}"></a>',
         f"## {family.title}",
@@ -75,8 +81,8 @@ def support_matrix() -> str:
             "older `--hip-version` the name is reported (CASS011) instead of emitted."
         ),
         "",
-        "| family | names | supported | rewritten | unsupported | HIP name in HIP 5.2 |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| family | names | supported | rewritten | unsupported | HIP name in HIP 5.2 | HIP names checked against |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
         *_summary_rows(entries),
         "",
     ]

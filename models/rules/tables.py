@@ -23,6 +23,8 @@ class Family:
     name: str  # the TSV file's stem
     title: str
     headers: tuple[str, ...]  # installed HIP headers (under /usr/include) that define its names
+    # the HIP library's header folder when Debian 12 does not package it (names unverified)
+    unpackaged: str = ""
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -31,13 +33,13 @@ FAMILIES: tuple[Family, ...] = (
     Family("types", "Types, enums, macros and error codes", ("hip",)),
     Family("device", "Device functions and intrinsics", ("hip",)),
     Family("headers", "Headers", ()),
-    Family("cublas", "cuBLAS -> hipBLAS", ()),
+    Family("cublas", "cuBLAS -> hipBLAS", (), unpackaged="hipblas"),
     Family("curand", "cuRAND (host and device) -> hipRAND", ("hiprand",)),
-    Family("cufft", "cuFFT -> hipFFT", ()),
+    Family("cufft", "cuFFT -> hipFFT", (), unpackaged="hipfft"),
     Family("cusparse", "cuSPARSE -> hipSPARSE", ("hipsparse",)),
-    Family("cusolver", "cuSOLVER -> hipSOLVER", ()),
-    Family("cub", "CUB -> hipCUB", ()),
-    Family("nccl", "NCCL -> RCCL", ()),
+    Family("cusolver", "cuSOLVER -> hipSOLVER", (), unpackaged="hipsolver"),
+    Family("cub", "CUB -> hipCUB", (), unpackaged="hipcub"),
+    Family("nccl", "NCCL -> RCCL", (), unpackaged="rccl"),
     Family("cooperative_groups", "Cooperative groups", ("hip",)),
 )
 
