@@ -168,8 +168,9 @@ CODEGEN_FIXES = ("-mllvm", "-amdgpu-opt-exec-mask-pre-ra=false")
 O0_REGALLOC_FIX = ("-mllvm", "-optimize-regalloc")
 
 
-# Device malloc/free through the emulator's hostcall heap (see the header for why).
-DEVICE_MALLOC_HEADER = Path(__file__).parent / "native" / "device_malloc.h"
+# Replacements for ROCm 5.2 device-library functions clang-16 cannot build for gfx1100 (device
+# malloc/free over the emulator's hostcall heap; -O0 workgroup votes): see the header.
+DEVICE_LIB_OVERRIDES = Path(__file__).parent / "native" / "device_lib_overrides.h"
 
 
 def _opt_level(extra: tuple) -> str:
@@ -179,7 +180,7 @@ def _opt_level(extra: tuple) -> str:
 
 def hip_compile_command(source: Path, output: Path, offload_arch: str, extra: tuple) -> list[str]:
     """clang++-16 for a whole HIP program (the toolchain's one HIP command), optimised by default."""
-    flags = ["-D__HIP_PLATFORM_AMD__", *CODEGEN_FIXES, "-include", str(DEVICE_MALLOC_HEADER)]
+    flags = ["-D__HIP_PLATFORM_AMD__", *CODEGEN_FIXES, "-include", str(DEVICE_LIB_OVERRIDES)]
     if not any(arg.startswith("-O") for arg in extra):
         flags.append(DEFAULT_OPT_LEVEL)
     if _opt_level(extra) == "-O0":

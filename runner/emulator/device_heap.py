@@ -1,6 +1,6 @@
 """The device malloc heap: one arena that lives as long as the emulated device (memory a kernel
 allocates stays valid for later kernels until it is freed, as with CUDA/HIP device malloc),
-served through hostcall service 3 (see native/device_malloc.h). First-fit with coalescing,
+served through hostcall service 3 (see native/device_lib_overrides.h). First-fit with coalescing,
 16-byte aligned blocks; a request that does not fit returns 0 (device malloc returns NULL)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Device malloc/free: the heap's allocator, and a HIP program calling malloc/free in kernels
 (clang-16 + ROCm 5.2 cannot compile ockl's allocator for gfx1100; the emulator build supplies
-one over hostcall service 3, see runner/emulator/native/device_malloc.h)."""
+one over hostcall service 3, see runner/emulator/native/device_lib_overrides.h)."""
 
 from __future__ import annotations
 

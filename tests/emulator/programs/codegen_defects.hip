@@ -1,7 +1,7 @@
-// Two LLVM 16 AMDGPU code generation defects that give wrong answers on a gfx1100 GPU (and on
-// the emulator) unless the build avoids them (runner/emulator/build.py, CODEGEN_FIXES and
-// O0_REGALLOC_FIX): at -O0 blockDim.y read back as 0, at -O3 a Newton loop around an inner
-// loop skipped the inner loop from its second trip on.
+// clang-16 defects for gfx1100 that the emulator build avoids (runner/emulator/build.py,
+// CODEGEN_FIXES, O0_REGALLOC_FIX, native/device_lib_overrides.h): at -O0 blockDim.y read back as 0,
+// at -O3 a Newton loop around an inner loop skipped the inner loop from its second trip on, and
+// at -O0 __syncthreads_or/and/count did not compile (ockl's gfx9 DPP branch).
 #include "common.h"
 
 __global__ void block_dims(int* out) {
@@ -35,8 +35,22 @@ __global__ void legendre_roots(double* roots, double* weights, int n) {
   weights[i] = 2.0 / ((1.0 - x * x) * dp * dp);
 }
 
+__global__ void block_votes(int* out) {
+  const int t = threadIdx.x;
+  for (int round = 0; round < 3; ++round) {  // reuses the reduction's LDS word
+    const int count = __syncthreads_count(t % 3 == round);
+    const int all = __syncthreads_and(t < 1000 - round), any = __syncthreads_or(t == 77 + round);
+    if (t == 0) out[round] = count * 100 + all * 10 + any;
+  }
+}
+
 int main() {
   int bad = 0;
+  int *d_votes, votes[3];
+  CHECK(hipMalloc(&d_votes, sizeof votes));
+  hipLaunchKernelGGL(block_votes, dim3(1), dim3(96), 0, 0, d_votes);
+  CHECK(hipMemcpy(votes, d_votes, sizeof votes, hipMemcpyDeviceToHost));
+  for (int v : votes) bad += v != 32 * 100 + 10 + 1;
   int *d_dims, dims[4 * 3 * 2];
   CHECK(hipMalloc(&d_dims, sizeof dims));
   hipLaunchKernelGGL(block_dims, dim3(1), dim3(4, 3, 2), 0, 0, d_dims);
