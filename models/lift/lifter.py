@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cass.models.lift import sem_ctrl, sem_float, sem_half, sem_int, sem_mem, sem_sys, sem_warp
-from cass.models.lift.cfg import TRANSFERS, Cfg, block_name, build_cfg
+from cass.models.lift.cfg import TRANSFERS, Cfg, build_cfg, fill_ret_cases
 from cass.models.lift.constants import ConstantBanks
 from cass.models.lift.elfinfo import CubinInfo
 from cass.models.lift.emit import Emitter, LiftError
@@ -95,27 +95,43 @@ def lift_function(fn: Function, arch: str | None, target: LlvmTarget, cubin: Cub
 
 
 def lift_body(fn: Function, cfg: Cfg, e: Emitter) -> list[LiftError]:
-    errors: list[LiftError] = []
+    """The kernel in address order, then every inlined subroutine copy its calls queued."""
     e.body.append("body:")
-    e.jump(block_name(fn.instructions[0].address))
-    following = [i.address for i in fn.instructions[1:]] + [None]
-    for ins, nxt in zip(fn.instructions, following, strict=True):
-        if ins.address in cfg.leaders:
-            e.label(block_name(ins.address))
+    e.jump(cfg.block(fn.instructions[0].address))
+    errors = lift_run(fn.instructions, cfg, e)
+    code = {ins.address: ins for ins in fn.instructions}
+    while cfg.inlining is not None and cfg.inlining.queue:
+        copy, start = cfg.inlining.queue.pop(0)
+        e.c4_regs, e.imm_regs = {}, {}
+        errors += lift_run([code[a] for a in cfg.inlining.bodies[start]], copy, e)
+    e.body.append("exit:")
+    e.emit("ret void")
+    e.body = fill_ret_cases(e.body, cfg)
+    unique = {(err.ins.address if err.ins else -1, err.message): err for err in errors}
+    return list(unique.values())
+
+
+def lift_run(instructions: list[Instruction], cfg: Cfg, e: Emitter) -> list[LiftError]:
+    """Lift instructions in order; a gap in addresses starts a new block."""
+    errors: list[LiftError] = []
+    following = [i.address for i in instructions[1:]] + [None]
+    previous = None
+    for ins, nxt in zip(instructions, following, strict=True):
+        if ins.address in cfg.leaders or previous is None or ins.address != previous + 16:
+            e.label(cfg.block(ins.address))
         elif e.terminated:
             e.label(e.fresh_block("dead"))
+        previous = ins.address
         e.emit(f"; {ins.address:04x}: {ins.text.replace(chr(10), ' ')}")
         e.ins = ins
         try:
-            lift_instruction(e, ins, cfg, nxt)
+            lift_instruction(e, ins, cfg, nxt if nxt == ins.address + 16 or not cfg.prefix else None)
         except LiftError as exc:
             errors.append(exc)
             e.terminated = False
         sem_sys.track(e, ins)
     if not e.terminated:
         e.jump("exit")
-    e.body.append("exit:")
-    e.emit("ret void")
     return errors
 
 

@@ -7,7 +7,7 @@ per-thread effect: LLVM's structurizer reconverges at post-dominators, where ptx
 
 from __future__ import annotations
 
-from cass.models.lift.cfg import Cfg, block_name
+from cass.models.lift.cfg import Cfg
 from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import Imm, Instruction, Reg, Target
 
@@ -17,7 +17,7 @@ NO_OPS = frozenset({"BSSY", "BSYNC", "BREAK", "BRK", "NOP", "YIELD", "DEPBAR", "
 
 
 def next_block(cfg: Cfg, ins: Instruction, following: int | None) -> str:
-    return block_name(following) if following is not None else "exit"
+    return cfg.block(following) if following is not None else "exit"
 
 
 def lift_control(e: Emitter, ins: Instruction, cfg: Cfg, following: int | None) -> bool:
@@ -31,7 +31,7 @@ def lift_control(e: Emitter, ins: Instruction, cfg: Cfg, following: int | None) 
         if ins.has("DIV"):
             e.jump(fall)
             return True
-        target = block_name(_target(e, ins))
+        target = cfg.block(_target(e, ins))
         cond = next((o for o in ins.operands if isinstance(o, Reg) and o.is_pred), None)
         if ins.has("CONV"):
             cond = None
@@ -46,10 +46,10 @@ def lift_control(e: Emitter, ins: Instruction, cfg: Cfg, following: int | None) 
         if not any(isinstance(o, Target) for o in ins.operands):
             _guarded_call(e, ins, lambda e, ins: _indirect_call(e, ins, cfg), fall)
             return True
-        _guarded_jump(e, ins, None, block_name(_target(e, ins)), fall)
+        _guarded_jump(e, ins, None, cfg.call(ins.address, _target(e, ins), fall), fall)
         return True
     if op == "RET":
-        _ret(e, ins, cfg)
+        _ret(e, ins, cfg, fall)
         return True
     if op in ("BRX", "JMX", "JMP", "KILL"):
         raise e.fail(f"{ins.full} (indirect branches) is not supported")
@@ -96,8 +96,9 @@ def _indirect_call(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
     if reg is None or not cfg.entries:
         raise e.fail(f"{ins.full}: indirect call without a register target or known subroutines")
     where = e.i32(reg)
+    cfg.shared_call(ins.address)
     bad = e.fresh_block("badcall")
-    cases = "  ".join(f"i32 {a}, label %{block_name(a)}" for a in cfg.entries)
+    cases = "  ".join(f"i32 {a}, label %{cfg.block(a)}" for a in cfg.entries)
     e.emit(f"switch i32 {where}, label %{bad} [ {cases} ]")
     e.body.append(f"{bad}:")
     e.emit("call void @llvm.trap()")
@@ -105,15 +106,20 @@ def _indirect_call(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
     e.terminated = True
 
 
-def _ret(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
+def _ret(e: Emitter, ins: Instruction, cfg: Cfg, fall: str) -> None:
+    """In an inlined copy: back to the call site. In a shared body: a switch over the return
+    points on the return-address register."""
+    if cfg.returns_to is not None:
+        _guarded_jump(e, ins, None, cfg.returns_to, fall)
+        return
     reg = next((o for o in ins.operands if isinstance(o, Reg)), None)
     if reg is None or not cfg.return_points:
         raise e.fail(f"{ins.full}: return without a known call site")
-    if ins.guard is not None:
-        raise e.fail(f"predicated {ins.full} is not supported")
+    dispatch = e.fresh_block("ret")
+    _guarded_jump(e, ins, None, dispatch, fall)
+    e.body.append(f"{dispatch}:")
     where = e.i32(reg)
-    cases = "  ".join(f"i32 {a}, label %{block_name(a)}" for a in cfg.return_points)
-    e.emit(f"switch i32 {where}, label %exit [ {cases} ]")
+    e.emit(f"switch i32 {where}, label %exit [ {cfg.ret_cases()} ]")
     e.terminated = True
 
 
@@ -124,8 +130,27 @@ def barrier(e: Emitter, ins: Instruction) -> None:
     if not ins.has("SYNC") or ins.has("ARV"):
         raise e.fail(f"{ins.full} (barrier arrive) is not supported")
     ident = ins.operands[0] if ins.operands else Imm(0)
+    if ins.operands and all(isinstance(o, Reg) for o in ins.operands):
+        _register_barrier(e, ins)
+        return
     if not (isinstance(ident, Imm) and ident.value == 0) or len(ins.operands) > 1:
         raise e.fail(f"{ins.full}: only barrier 0 over the whole block is supported")
+    e.emit("call void @sass.bar.sync()")
+
+
+def _register_barrier(e: Emitter, ins: Instruction) -> None:
+    """`BAR.SYNC Rx, Ry` (sm_90's WARPSYNC.COLLECTIVE slow path of grid.sync()/__syncthreads()
+    computes id and count as 0): barrier 0 over the whole block when both are 0, else a trap."""
+    zero = "true"
+    for o in ins.operands:
+        zero = e.op(f"and i1 {zero}, {e.op(f'icmp eq i32 {e.i32(o)}, 0')}")
+    sync, bad = e.fresh_block("bar.whole"), e.fresh_block("bar.other")
+    e.branch(zero, sync, bad)
+    e.body.append(f"{bad}:")
+    e.emit("call void @llvm.trap()")
+    e.emit("unreachable")
+    e.terminated = True
+    e.label(sync)
     e.emit("call void @sass.bar.sync()")
 
 

@@ -60,6 +60,27 @@ def test_indirect_call_parses_and_dispatches_over_subroutine_entries() -> None:
     assert build_cfg(fn).return_points == (0x30,)
 
 
+LISTING = [  # kernel calls `leaf` twice and `rec` (recursive) once
+    (0x00, "MOV R20, 0x20"), (0x10, "CALL.REL.NOINC 0x70"), (0x20, "MOV R20, 0x40"), (0x30, "CALL.REL.NOINC 0x70"),
+    (0x40, "MOV R20, 0x60"), (0x50, "CALL.REL.NOINC 0x90"), (0x60, "EXIT"),
+    (0x70, "IADD3 R4, R4, 0x1, RZ"), (0x80, "RET.REL.NODEC R20 0x0"),
+    (0x90, "ISETP.GT.AND P0, PT, R4, 0x3, PT"), (0xa0, "@P0 RET.REL.NODEC R20 0x0"), (0xb0, "IADD3 R4, R4, 0x1, RZ"),
+    (0xc0, "MOV R20, 0xe0"), (0xd0, "CALL.REL.NOINC 0x90"), (0xe0, "RET.REL.NODEC R20 0x0"),
+]  # fmt: skip
+
+
+def test_non_recursive_subroutines_are_inlined_per_call_site() -> None:
+    text = "\tFunction : k\n" + "\n".join(f"/*{a:04x}*/ {t} ;" for a, t in LISTING)
+    fn = parse_listing(text, "k.sass").functions[0]
+    cfg = build_cfg(fn)
+    assert cfg.inlining is not None and set(cfg.inlining.bodies) == {0x70}  # rec calls itself
+    assert cfg.inlining.bodies[0x70] == (0x70, 0x80)
+    ir = lift_sass(text, path="k.sass", arch="sm_90", compile=False).llvm_ir
+    assert "c10.a0070:" in ir and "c30.a0070:" in ir  # one copy per call site
+    assert ir.count(", label %exit [ i32 96, label %a0060  i32 224, label %a00e0 ]") == 3  # rec returns to its callers
+    assert "label %a0020  " not in ir and "label %a0040  " not in ir  # inlined sites are not return points
+
+
 @pytest.fixture(scope="module", params=["sm_80", "sm_90"])
 def lifted_program(request, tmp_path_factory) -> Path:
     from cass.models.bench.assembly import build_with_device_code
