@@ -50,22 +50,30 @@ def _pointers(arrays: list[np.ndarray]):
     return (_P * len(arrays))(*[a.ctypes.data for a in arrays])
 
 
+def _mask(mask):
+    """(contiguous lane mask kept alive by the caller, its address or None for all lanes)."""
+    if mask is None:
+        return None, None
+    mask = np.ascontiguousarray(mask, bool)
+    return mask, mask.ctypes.data
+
+
 def _args(offs, base, mask):
     offs = np.ascontiguousarray(offs, U32)
     base = np.ascontiguousarray(base, U32)
-    mask_ptr = None if mask is None else np.ascontiguousarray(mask).ctypes.data
-    return offs, base, mask_ptr
+    return offs, base, _mask(mask)
 
 
 def lds_load(lds32, offs, base, mask, limit: int, nd: int):
-    """`nd` dwords per active lane (lane order) from LDS, or None (take the checked path).
+    """`nd` arrays of k*32 dwords loaded from LDS (0 in inactive lanes), or None (take the
+    checked path).
 
     offs: [k, 32] byte offsets within each workgroup's block; base: [k] byte offset of each
     wave's block; mask: [k, 32] bool active lanes or None for all."""
     lib = _lib()
     if not lib:
         return None
-    offs, base, mask_ptr = _args(offs, base, mask)
+    offs, base, (mask, mask_ptr) = _args(offs, base, mask)
     out = np.empty((nd, offs.size), U32)
     status = lib.cass_lds_load(
         lds32.ctypes.data,
@@ -77,9 +85,7 @@ def lds_load(lds32, offs, base, mask, limit: int, nd: int):
         nd,
         _pointers(list(out)),
     )
-    if status:
-        return None
-    return list(out if mask is None else out[:, mask.reshape(-1)])
+    return None if status else list(out)
 
 
 def lds_store(lds32, offs, base, mask, limit: int, data: list[np.ndarray]) -> bool:
@@ -87,7 +93,7 @@ def lds_store(lds32, offs, base, mask, limit: int, data: list[np.ndarray]) -> bo
     lib = _lib()
     if not lib:
         return False
-    offs, base, mask_ptr = _args(offs, base, mask)
+    offs, base, (mask, mask_ptr) = _args(offs, base, mask)
     data = [np.ascontiguousarray(d, U32) for d in data]
     status = lib.cass_lds_store(
         lds32.ctypes.data,
@@ -109,7 +115,7 @@ def global_load(addrs, mask, table, nd: int):
     if not lib:
         return None
     addrs = np.ascontiguousarray(addrs, np.uint64)
-    mask_ptr = None if mask is None else np.ascontiguousarray(mask).ctypes.data
+    mask, mask_ptr = _mask(mask)
     out = np.empty((nd, addrs.size), U32)
     status = lib.cass_global_load(
         addrs.ctypes.data,
@@ -132,7 +138,7 @@ def global_store(addrs, mask, table, data: list[np.ndarray]) -> bool:
     if not lib:
         return False
     addrs = np.ascontiguousarray(addrs, np.uint64)
-    mask_ptr = None if mask is None else np.ascontiguousarray(mask).ctypes.data
+    mask, mask_ptr = _mask(mask)
     data = [np.ascontiguousarray(d, U32) for d in data]
     status = lib.cass_global_store(
         addrs.ctypes.data,

@@ -120,7 +120,7 @@ class Machine:
         if sel.all():
             return pc, Group(slice(None), st.W, True), True
         idx = np.flatnonzero(sel)
-        return pc, Group(idx, idx.size, False), idx.size == int(runnable.sum())
+        return pc, Group(_evenly_spaced(idx), idx.size, False), idx.size == int(runnable.sum())
 
     def step(self, pc: int, g: Group):
         """Execute one instruction for group `g`; returns (instruction, changes control flow)."""
@@ -171,7 +171,9 @@ class Machine:
         return released
 
     def waves_of(self, g: Group) -> np.ndarray:
-        return np.arange(self.st.W) if g.full else g.idx
+        if g.full or isinstance(g.idx, slice):
+            return np.arange(self.st.W)[g.idx]
+        return g.idx
 
     # ------------------------------------------------------------------ addresses
     def vmem_addresses(self, seg: str, ops, offset: int, g: Group) -> np.ndarray:
@@ -190,7 +192,9 @@ class Machine:
             a = base + st.V[vaddr.index, g.idx].astype(U64)
         else:
             a = combine64(st.V[vaddr.index, g.idx], st.V[vaddr.index + 1, g.idx])
-        return a + U64(offset & 0xFFFFFFFFFFFFFFFF)
+        if offset:  # `a` is a fresh array: add in place
+            a += U64(offset & 0xFFFFFFFFFFFFFFFF)
+        return a
 
     def _lanes(self, g: Group, mask: np.ndarray) -> tuple[LazyArray, LazyArray]:
         """Wave and lane of each active lane, computed only if an access needs them."""
@@ -364,6 +368,9 @@ class Machine:
         return self.active(offs + self._lds_wave_base(g)[:, None], g, mask)
 
     def lds_access(self, offs, mask, nbytes, kind, g, data=None):
+        """Loads return one array per dword: of the active lanes in lane order, or (from the
+        compiled loop) of every lane of the group with 0 in the inactive ones, which callers
+        expand the same way (`_scatter_full`). Stores take the active lanes' data."""
         if nbytes % 4 == 0:  # whole dwords: the compiled loop, unless a lane needs a report
             every = self.st.all_active(g)
             args = (self.lds.view(U32), offs, self._lds_wave_base(g), None if every else mask)
@@ -408,6 +415,17 @@ class Machine:
         zeros = np.zeros(addr.shape, np.int64)
         bidx = self._global_index(addr, min(nbytes, 4), waves, zeros, "scalar load")
         return mem.gather(mem.GLOBAL, bidx, nbytes)
+
+
+def _evenly_spaced(idx: np.ndarray):
+    """Wave indices as a slice when evenly spaced (one wave per workgroup, a run of waves), so
+    register reads and writes are numpy views instead of gathers and scatters."""
+    if idx.size == 1:
+        return slice(int(idx[0]), int(idx[0]) + 1)
+    step = int(idx[1] - idx[0])
+    if (idx[1:] - idx[:-1] == step).all():
+        return slice(int(idx[0]), int(idx[-1]) + 1, step)
+    return idx
 
 
 def _row_bytes(bidx: np.ndarray, nbytes: int) -> int:

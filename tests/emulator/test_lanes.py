@@ -1,4 +1,4 @@
-"""The compiled LDS lane loops (native/emulator_lanes.cpp) give exactly the numpy path's results
+"""The compiled lane loops (native/emulator_lanes.cpp) give exactly the numpy path's results
 on many waves of several workgroups, with full and partial EXEC, partial wave groups, every
 dword width and duplicate addresses; they decline misaligned or out-of-range lanes so the
 checked path reports them."""
@@ -10,6 +10,7 @@ import pytest
 from cass.runner.emulator import lanes
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator.machine import Machine
+from cass.runner.emulator.ops_memory import _scatter_full
 from cass.runner.emulator.snippet import _Kernel, _Listing, _NoBudget, _NoServices
 from cass.runner.emulator.state import Fault, Group
 
@@ -72,7 +73,7 @@ def test_loads_and_stores_match_the_numpy_path(monkeypatch, nbytes, kind, partia
         data = [rng.integers(0, 1 << 32, n, dtype=np.uint32) for _ in range(nbytes // 4)]
         m.lds_access(offs, mask, nbytes, "store", g, data)
         loaded = m.lds_access(offs[::-1].copy(), mask, nbytes, "load", g)
-        return [np.asarray(v).tolist() for v in loaded]
+        return [_scatter_full((g.k, 32), mask, v).tolist() for v in loaded]
 
     (got, lds_got), (want, lds_want) = both_paths(monkeypatch, run)
     assert got == want
@@ -97,7 +98,8 @@ def test_inactive_lanes_are_not_checked_and_keep_lds():
     mask = mask_of(m, g, np.random.default_rng(2), True)
     before = m.lds.copy()
     offs = np.where(mask, 16, 0xFFFFFFF1).astype(np.uint32)  # inactive lanes far outside
-    assert lanes.lds_load(m.lds.view(np.uint32), offs, m._lds_wave_base(g), mask, LDS, 1)
+    (loaded,) = lanes.lds_load(m.lds.view(np.uint32), offs, m._lds_wave_base(g), mask, LDS, 1)
+    assert not loaded[~mask.reshape(-1)].any()  # inactive lanes read as 0
     assert lanes.lds_store(
         m.lds.view(np.uint32),
         offs,

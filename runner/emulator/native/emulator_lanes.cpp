@@ -6,7 +6,7 @@
 //   lds   the batch's LDS as dwords           offs   [waves][32] byte offsets in the workgroup
 //   base  per-wave byte offset of the         active [waves][32] active lanes (nullptr: all)
 //         workgroup's LDS block               limit  the workgroup's LDS bytes
-//   out   nd arrays of waves*32 dwords (every lane; inactive lanes read the block's first dword)
+//   out   nd arrays of waves*32 dwords (every lane; 0 for inactive lanes)
 //   data  nd arrays of one dword per active lane, in lane order
 #include <cstddef>
 #include <cstdint>
@@ -32,7 +32,11 @@ int load(const uint32_t* __restrict lds, const uint32_t* __restrict offs,
             uint32_t wrong = lane_bad(off, 4 * n, limit);
             if (MASKED) wrong &= -(uint32_t)active[i];
             bad |= wrong;
-            const uint32_t* src = block + (wrong || (MASKED && !active[i]) ? 0 : off / 4);
+            if (MASKED && !active[i]) {
+                for (uint32_t d = 0; d < n; d++) out[d][i] = 0;
+                continue;
+            }
+            const uint32_t* src = block + (wrong ? 0 : off / 4);
             for (uint32_t d = 0; d < n; d++) out[d][i] = src[d];
         }
     }
