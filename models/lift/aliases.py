@@ -22,6 +22,7 @@ from pathlib import Path
 from cass.models.lift.params import demangle, signature_types
 
 VECTOR = re.compile(r"\b(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\b")
+HALF_TYPES = re.compile(r"\b__half2?\b")  # CUDA's and HIP's hip_fp16.h structs: the same mangling
 PLAIN_NAME = re.compile(r"^[A-Za-z_]\w*$")
 WORD = re.compile(r"[A-Za-z_]\w*")
 BUILTIN_WORDS = frozenset({"const", "volatile", "unsigned", "signed", "char", "short", "int", "long", "float",
@@ -72,7 +73,7 @@ def hip_aliases(names: list[str]) -> dict[str, str]:
         return {}
     shapes = choose_shapes(decls)
     decls = [d for d in decls if d.cuda_name in shapes]
-    source = "#include <hip/hip_runtime.h>\n" + _program(decls, shapes)
+    source = "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>\n" + _program(decls, shapes)
     heads = {}
     for hip in _registered_names(source):
         pretty = demangle(hip)
@@ -114,7 +115,8 @@ def choose_shapes(decls: list[KernelDecl]) -> dict[str, bool]:
         if not pending:
             break
         vectors = sorted({w for d in pending for w in VECTOR.findall(" ".join(d.params + d.targs))})
-        prelude = "#define __global__\n" + "".join(f"struct {v} {{}};\n" for v in vectors)
+        halves = sorted({w for d in pending for w in HALF_TYPES.findall(" ".join(d.params + d.targs))})
+        prelude = "#define __global__\n" + "".join(f"struct {v} {{}};\n" for v in vectors + halves)
         defined = set(_defined_names(prelude + _program(pending, {d.cuda_name: dependent for d in pending})))
         shapes.update({d.cuda_name: dependent for d in pending if d.cuda_name in defined})
         pending = [d for d in pending if d.cuda_name not in defined]
