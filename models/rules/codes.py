@@ -274,6 +274,16 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
         ),
     ),
     (
+        "CASS067",
+        W,
+        "dynamic shared memory above the LDS limit",
+        (
+            "`cudaFuncAttributeMaxDynamicSharedMemorySize` asks for more shared memory than one "
+            "workgroup can have on the target (64 KiB on gfx1100, gfx90a, gfx942; 160 KiB on "
+            "gfx950). The call maps 1:1, but the launch fails at run time."
+        ),
+    ),
+    (
         "CASS070",
         E,
         "dynamic parallelism",

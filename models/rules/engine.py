@@ -48,6 +48,7 @@ PIPELINE: tuple[Pass, ...] = (
     signatures.rewrite_pointer_attributes,
     limits.rewrite_device_limits,
     limits.rewrite_managed_memory_type,
+    limits.report_dynamic_shared_memory_limit,
     signatures.report_capability_checks,
     signatures.report_binary_module_loads,
     warp.rewrite_warp_intrinsics,

@@ -109,6 +109,18 @@ OVERRIDES: dict[str, tuple[str, str, str, str]] = {
         "HIP 5.2 lacks it; a pass ports the stack and printf limits for HIP 5.2",
     ),
     "cudaLimitStackSize": ("hipLimitStackSize", "supported", "6.0", "not in the HIP 5.2 headers"),
+    "cudaMemAdvise_v2": (
+        "",
+        "unsupported",
+        "",
+        "CUDA 12's cudaMemLocation form; HIP has only the device-id form (hipMemAdvise)",
+    ),
+    "cudaMemPrefetchAsync_v2": (
+        "",
+        "unsupported",
+        "",
+        "CUDA 12's cudaMemLocation form; HIP has only the device-id form (hipMemPrefetchAsync)",
+    ),
     "cudaStreamAttrValue": (
         "",
         "unsupported",

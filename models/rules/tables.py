@@ -40,6 +40,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("cusolver", "cuSOLVER -> hipSOLVER", (), unpackaged="hipsolver"),
     Family("cub", "CUB -> hipCUB", (), unpackaged="hipcub"),
     Family("nccl", "NCCL -> RCCL", (), unpackaged="rccl"),
+    Family("nvrtc", "NVRTC -> hipRTC", ("hip",)),
     Family("cooperative_groups", "Cooperative groups", ("hip",)),
 )
 

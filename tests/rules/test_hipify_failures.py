@@ -303,9 +303,279 @@ CASES = [
         None,
         ["CASS032"],
     ),
+    # section 1's table and section 3, each remaining construct (research note line in the id)
+    (
+        "3.1 unmapped runtime functions",
+        (
+            "void f(){ cudaLaunchKernelExC(0, 0, 0); cudaGraphConditionalHandleCreate(0, 0, 0, 0);\n"
+            "cudaGetKernel(0, 0); cudaFuncGetName(0, 0); cudaOccupancyMaxActiveClusters(0, 0, 0);\n"
+            "cudaMemcpy3DPeer(0); cudaInitDevice(0, 0, 0); }"
+        ),
+        None,
+        None,
+        ["CASS010"],
+    ),
+    (
+        "3.1 access policy window",
+        "void f(cudaStream_t s){ cudaStreamAttrValue v; cudaStreamSetAttribute(s, cudaStreamAttributeAccessPolicyWindow, &v); }",
+        None,
+        None,
+        ["CASS010"],
+    ),
+    (
+        "1 cuda.h and cuda_runtime.h: no third include",
+        "#include <cuda.h>\n#include <cuda_runtime.h>\n__global__ void k(){}\n",
+        "#include <hip/hip_runtime.h>\n#include <hip/hip_runtime.h>\n__global__",
+        "#include <hip/hip_runtime.h>\n#include <hip/hip_runtime.h>\n#include",
+        [],
+    ),
+    (
+        "1 __CUDACC__ guard",
+        "#ifdef __CUDACC__\n#define HD __host__ __device__\n#endif\n",
+        "#ifdef __HIP__",
+        "__HIPCC__",
+        ["CASS043"],
+    ),
+    (
+        "3.2 one shifted by lane on wave64",
+        "__global__ void k(unsigned* o){ int lane = threadIdx.x & 31; o[0] = (1u << lane) - 1; }",
+        None,
+        None,
+        ["CASS030"],
+    ),
+    (
+        "3.2 syncwarp rendezvous with a partial mask",
+        "__device__ int f(int x){ if (threadIdx.x & 1) { __syncwarp(0x55555555); } return x; }",
+        "__cass_syncwarp()",
+        None,
+        ["CASS021"],
+    ),
+    (
+        "3.3 inline PTX smid",
+        'unsigned f(){ unsigned r; asm volatile("mov.u32 %0, %%smid;" : "=r"(r)); return r; }',
+        None,
+        "asm",
+        ["CASS050"],
+    ),
+    (
+        "3.3 inline PTX bar.sync",
+        '__device__ void f(){ asm volatile("bar.sync 0;"); }',
+        None,
+        "bar.sync",
+        ["CASS050"],
+    ),
+    (
+        "3.3 inline PTX ld.global.nc",
+        '__device__ float f(const float* p){ float v; asm volatile("ld.global.nc.f32 %0, [%1];" : "=f"(v) : "l"(p)); return v; }',
+        None,
+        "ld.global",
+        ["CASS050"],
+    ),
+    (
+        "3.3 inline PTX cp.async",
+        '__device__ void f(void* s, const void* g){ asm volatile("cp.async.ca.shared.global [%0], [%1], 16;" :: "r"(s), "l"(g)); }',
+        None,
+        None,
+        ["CASS051"],
+    ),
+    (
+        "3.3 inline PTX mma.sync",
+        '__device__ void f(){ asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0}, {%1}, {%2}, {%3};"); }',
+        None,
+        None,
+        ["CASS051"],
+    ),
+    (
+        "3.3 inline PTX ldmatrix",
+        '__device__ void f(unsigned a){ unsigned r; asm volatile("ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%0}, [%1];" : "=r"(r) : "r"(a)); }',
+        None,
+        None,
+        ["CASS051"],
+    ),
+    (
+        "3.4 launch inside a macro",
+        "#define LAUNCH(k, n) k<<<1, n>>>()\n__global__ void g(){}\nvoid f(){ LAUNCH(g, 32); }",
+        "#define LAUNCH(k, n) k<<<1, n>>>()",
+        None,
+        [],
+    ),
+    (
+        "3.4 nested macro arguments",
+        (
+            "#define CHECK(x) do { if ((x) != cudaSuccess) abort(); } while (0)\n#define WRAP(x) CHECK(x)\n"
+            "void f(void** p){ WRAP(cudaMalloc(p, 4)); }"
+        ),
+        "WRAP(hipMalloc(p, 4))",
+        "cuda",
+        [],
+    ),
+    (
+        "3.5 surface reference",
+        "surface<void, 2> surf;\n__global__ void k(){ float v; surf2Dread(&v, surf, 0, 0); }",
+        None,
+        None,
+        ["CASS071"],
+    ),
+    (
+        "3.5 surface resource descriptor",
+        "void f(cudaSurfaceObject_t s){ cudaResourceDesc d; cudaGetSurfaceObjectResourceDesc(&d, s); }",
+        None,
+        None,
+        ["CASS010"],
+    ),
+    (
+        "3.5 texture objects map 1:1",
+        "void f(cudaTextureObject_t* t, cudaResourceDesc* r, cudaTextureDesc* d){ cudaCreateTextureObject(t, r, d, 0); }",
+        "hipCreateTextureObject(t, r, d, 0)",
+        "cuda",
+        [],
+    ),
+    (
+        "3.6 labeled_partition and invoke_one",
+        (
+            "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(){ auto b = cg::this_thread_block();\n"
+            "auto t = cg::labeled_partition(cg::tiled_partition<32>(b), 1); cg::invoke_one(b, []{}); }"
+        ),
+        None,
+        None,
+        ["CASS010"],
+    ),
+    (
+        "3.6 cluster group",
+        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(){ cg::cluster_group c = cg::this_cluster(); c.sync(); }",
+        None,
+        None,
+        ["CASS010"],
+    ),
+    (
+        "3.6 grid sync needs a cooperative launch",
+        "void f(void** a){ cudaLaunchCooperativeKernel((void*)0, 1, 1, a, 0, 0); }",
+        "hipLaunchCooperativeKernel",
+        None,
+        [],
+    ),
+    (
+        "3.7 graph add node v2",
+        "void f(cudaGraph_t g, cudaGraphNode_t* n, cudaGraphNodeParams* p){ cudaGraphAddNode_v2(n, g, 0, 0, 0, p); }",
+        None,
+        None,
+        ["CASS010"],
+    ),
+    (
+        "3.7 CUDA 13 ABI change cuCtxCreate",
+        "void f(CUcontext* c, CUdevice d){ cuCtxCreate(c, 0, d); }",
+        "hipCtxCreate",
+        None,
+        ["CASS012"],
+    ),
+    (
+        "3.8 thread-block clusters",
+        "__global__ void __cluster_dims__(2, 1, 1) k(){}",
+        None,
+        None,
+        ["CASS010"],
+    ),
+    (
+        "3.8 wgmma",
+        '__device__ void f(){ asm volatile("wgmma.fence.sync.aligned;"); }',
+        None,
+        None,
+        ["CASS051"],
+    ),
+    (
+        "3.9 using namespace cub",
+        "#include <cub/cub.cuh>\nusing namespace cub;\n",
+        "using namespace hipcub;",
+        None,
+        [],
+    ),
+    (
+        "3.10 cuRAND host API",
+        "#include <curand.h>\nvoid f(curandGenerator_t* g){ curandCreateGenerator(g, CURAND_RNG_PSEUDO_DEFAULT); }",
+        "hiprandCreateGenerator(g, HIPRAND_RNG_PSEUDO_DEFAULT)",
+        "curand",
+        [],
+    ),
+    (
+        "3.10 cuFFT",
+        "#include <cufft.h>\nvoid f(cufftHandle* h){ cufftPlan1d(h, 8, CUFFT_C2C, 1); }",
+        "hipfftPlan1d(h, 8, HIPFFT_C2C, 1)",
+        None,
+        [],
+    ),
+    (
+        "3.10 cuSOLVER needs a newer HIP",
+        "#include <cusolverDn.h>\nvoid f(cusolverDnHandle_t* h){ cusolverDnCreate(h); }",
+        None,
+        None,
+        ["CASS011"],
+    ),
+    (
+        "3.10 cuDNN has no HIP header",
+        "#include <cudnn.h>\nvoid f(cudnnHandle_t* h){ cudnnCreate(h); }",
+        None,
+        None,
+        ["CASS014"],
+    ),
+    (
+        "3.11 NVRTC",
+        '#include <nvrtc.h>\nvoid f(nvrtcProgram* p){ nvrtcCreateProgram(p, "", "k", 0, 0, 0); }',
+        "hiprtcCreateProgram(p",
+        "nvrtc",
+        [],
+    ),
+    (
+        "3.13 managed memory hints differ",
+        "void f(void* p, size_t n){ cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, 0); }",
+        "hipMemAdvise",
+        None,
+        ["CASS012"],
+    ),
+    (
+        "3.13 location-struct memory hints",
+        "void f(void* p, size_t n, cudaMemLocation l){ cudaMemAdvise_v2(p, n, cudaMemAdviseSetReadMostly, l); }",
+        None,
+        None,
+        ["CASS010"],
+    ),
+    (
+        "3.14 fp8 on 5.2",
+        "#include <cuda_fp8.h>\n__device__ __nv_fp8_e4m3 f(float x){ return __nv_fp8_e4m3(x); }",
+        None,
+        None,
+        ["CASS011"],
+    ),
+    (
+        "3.14 __hmax on 5.2",
+        "#include <cuda_fp16.h>\n__device__ __half f(__half a, __half b){ return __hmax(a, b); }",
+        None,
+        None,
+        ["CASS011"],
+    ),
+    (
+        "3.14 directed rounding",
+        "__device__ float f(float a, float b){ return __fadd_rd(a, b); }",
+        None,
+        None,
+        ["CASS010"],
+    ),
+    (
+        "3.14 SIMD-in-word intrinsics",
+        "__device__ unsigned f(unsigned a, unsigned b){ return __vadd4(a, b); }",
+        None,
+        None,
+        ["CASS010"],
+    ),
+    (
+        "3.15 dynamic shared memory above the LDS",
+        "__global__ void k(){}\nvoid f(){ cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 100 * 1024); }",
+        "hipFuncAttributeMaxDynamicSharedMemorySize",
+        None,
+        ["CASS067"],
+    ),
 ]
 HIP_VERSIONS = {"bf16 on 6.0": "6.0", "warpSize constant on HIP 7": "7.0"}
-WAVE64 = {"lane & 31 on wave64", "smem[32] on wave64"}
+WAVE64 = {"lane & 31 on wave64", "smem[32] on wave64", "3.2 one shifted by lane on wave64"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
@@ -359,3 +629,10 @@ def test_hip62_enables_sync_builtins_and_shims_syncwarp(port_snippet):
         "#include <hip/hip_runtime.h>"
     )
     assert "static_cast<unsigned long long>(m)" in out and "__cass_syncwarp()" in out
+
+
+def test_dynamic_shared_memory_within_the_lds_is_not_reported(port_snippet):
+    _, found = port_snippet(
+        "__global__ void k(){}\nvoid f(){ cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024); }"
+    )
+    assert "CASS067" not in found

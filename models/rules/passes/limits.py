@@ -8,6 +8,8 @@ it differs. Anything else is left to the table renames, which report it.
 
 from __future__ import annotations
 
+import re
+
 from cass.models.rules.tables import parse_version
 from cass.models.rules.unit import Unit
 
@@ -75,3 +77,47 @@ def rewrite_managed_memory_type(unit: Unit) -> None:
             "hipMemoryTypeDevice with `isManaged` set and never returns hipMemoryTypeUnified, so "
             "this case or comparison never matches; test `isManaged` to find managed memory",
         )
+
+
+# Local data share (shared memory) one workgroup may use, by target: 64 KiB on RDNA3 and CDNA2/3,
+# 160 KiB on gfx950.
+LDS_BYTES = {"gfx950": 160 * 1024}
+DEFAULT_LDS_BYTES = 64 * 1024
+_CONSTANT_ARITHMETIC = re.compile(r"[\d\s()*+]+")
+
+
+def _constant(text: str) -> int | None:
+    """The value of an integer literal or a product/sum of literals (`100 * 1024`), else None."""
+    text = re.sub(r"(?<=\d)[uUlL]+\b", "", text)
+    if not _CONSTANT_ARITHMETIC.fullmatch(text) or not re.search(r"\d", text):
+        return None
+    try:
+        return int(eval(text, {"__builtins__": {}}))  # digits, + * ( ) only
+    except (SyntaxError, ValueError):
+        return None
+
+
+def report_dynamic_shared_memory_limit(unit: Unit) -> None:
+    """`cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, n)` with `n` above
+    the target's LDS per workgroup: maps 1:1, but the launch would fail at run time."""
+    limit = LDS_BYTES.get(unit.target.gfx_arch, DEFAULT_LDS_BYTES)
+    for i in unit.positions(("cudaFuncSetAttribute",)):
+        if unit.next_text(i) != "(":
+            continue
+        parsed = unit.call_args(i + 1)
+        if parsed is None or len(parsed[0]) != 3:
+            continue
+        (_, attribute, size), _ = parsed
+        if unit.arg_text(attribute) != "cudaFuncAttributeMaxDynamicSharedMemorySize":
+            continue
+        value = _constant(unit.arg_text(size))
+        if value is not None and value > limit:
+            first, last = unit.code[size[0]], unit.code[size[1]]
+            unit.report(
+                "CASS067",
+                first.start,
+                last.end,
+                f"{value} bytes of dynamic shared memory: {unit.target.gfx_arch} gives a workgroup "
+                f"at most {limit} bytes of LDS, so the kernel would fail to launch; tile the data "
+                "or use global memory",
+            )

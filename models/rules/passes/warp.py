@@ -111,6 +111,8 @@ class WarpRewriter:
         if name == "__activemask":
             self.rewrite_activemask(i, close)
         elif name == "__syncwarp":
+            if args and not self.is_full(unit.arg_text(args[0])):
+                self.note_partial(i, unit.arg_text(args[0]))
             self.rewrite_syncwarp(i, close)
         elif len(args) >= 2 and (name in SHUFFLES or name in VOTES):
             self.rewrite_shuffle_or_vote(i, args, close)
