@@ -362,25 +362,34 @@ def sel(e: Emitter, ins: Instruction) -> None:
     e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {e.i32(a)}, i32 {e.i32(b)}"))
 
 
+def _pred_bank(ins: Instruction, pr: Operand) -> tuple[str, int]:
+    """The predicate file (`P` for PR, `UP` for UPR) and the byte (.B1-.B3) its bits map to."""
+    prefix = "UP" if isinstance(pr, Reg) and pr.name == "UPR" else "P"
+    byte = next((int(m[1]) for m in ins.mods if m in ("B1", "B2", "B3")), 0)
+    return prefix, 8 * byte
+
+
 def p2r(e: Emitter, ins: Instruction) -> None:
-    d, _, src, mask = ins.operands[:4]
-    m = imm_value(mask)
+    """P2R / UP2UR d, PR, src, mask: predicate i (mask bit i) -> bit i (of byte .Bn); other bits from src."""
+    d, pr, src, mask = ins.operands[:4]
+    (prefix, shift), m = _pred_bank(ins, pr), imm_value(mask) & 0x7F
     value = "0"
     for i in range(7):
         if m >> i & 1:
-            bit = e.op(f"zext i1 {e.load_reg(Reg(f'P{i}'))} to i32")
-            value = e.op(f"or i32 {value}, {e.op(f'shl i32 {bit}, {i}')}")
-    keep = e.op(f"and i32 {e.i32(src)}, {~m & 0xFFFFFFFF if m else -1}")
+            bit = e.op(f"zext i1 {e.load_reg(Reg(f'{prefix}{i}'))} to i32")
+            value = e.op(f"or i32 {value}, {e.op(f'shl i32 {bit}, {i + shift}')}")
+    keep = e.op(f"and i32 {e.i32(src)}, {~(m << shift) & 0xFFFFFFFF}")
     e.write(d, e.op(f"or i32 {keep}, {value}"))
 
 
 def r2p(e: Emitter, ins: Instruction) -> None:
-    _, src, mask = ins.operands[:3]
-    m, v = imm_value(mask), e.i32(src)
+    """R2P / R2UP PR, src, mask: predicate i (mask bit i) = bit i (of byte .Bn) of src."""
+    pr, src, mask = ins.operands[:3]
+    (prefix, shift), m, v = _pred_bank(ins, pr), imm_value(mask), e.i32(src)
     for i in range(7):
         if m >> i & 1:
-            bit = e.op(f"and i32 {v}, {1 << i}")
-            e.store_reg(Reg(f"P{i}"), e.op(f"icmp ne i32 {bit}, 0"))
+            bit = e.op(f"and i32 {v}, {1 << (i + shift)}")
+            e.store_reg(Reg(f"{prefix}{i}"), e.op(f"icmp ne i32 {bit}, 0"))
 
 
 # ---------------------------------------------------------------- moves and constants
@@ -424,5 +433,5 @@ HANDLERS: dict[str, Handler] = {
     "IADD3": iadd3, "IADD": iadd3, "VIADD": viadd, "IMAD": imad, "LEA": lea, "SHF": shf, "LOP3": lop3,
     "LOP": lop, "PLOP3": plop3, "POPC": popc, "FLO": flo, "BREV": brev, "IABS": iabs, "SGXT": sgxt,
     "BMSK": bmsk, "PRMT": prmt, "IMNMX": imnmx, "VIMNMX": imnmx, "VIMNMX3": imnmx3, "VIADDMNMX": viaddmnmx,
-    "IDP": idp, "VABSDIFF": vabsdiff, "ISETP": isetp, "SEL": sel, "P2R": p2r, "R2P": r2p, "MOV": mov, "R2UR": mov, "LDC": ldc,
+    "IDP": idp, "VABSDIFF": vabsdiff, "ISETP": isetp, "SEL": sel, "P2R": p2r, "R2P": r2p, "UP2UR": p2r, "R2UP": r2p, "MOV": mov, "R2UR": mov, "LDC": ldc,
 }  # fmt: skip

@@ -231,6 +231,8 @@ def compile_scalar(ins):
         return _cmov(ins, op.endswith("64"))
     if op.startswith("s_bitcmp"):
         return _bitcmp(ins, op)
+    if op.startswith("s_bitset"):
+        return _bitset(ins, op)
     return None
 
 
@@ -348,6 +350,21 @@ def _bitcmp(ins, op):
         x = m.st.sread(a, g, typ)
         bit = m.st.sread(b, g).astype(x.dtype) & x.dtype.type(63 if typ == "b64" else 31)
         m.st.SCC[g.idx] = (((x >> bit) & x.dtype.type(1)) == want).astype(U32)
+
+    return run
+
+
+def _bitset(ins, op):
+    """s_bitset0/1_b32/b64 D, S: bit S[4:0] (S[5:0]) of D cleared or set; SCC unchanged (llc's shrink
+    of `s_and_b32 d, d, 0x7fffffff` / `s_or_b32 d, d, 0x80000000`)."""
+    typ = "b64" if op.endswith("64") else "b32"
+    d, b = ins.operands[0], res(ins.operands[1])
+    wide, one = typ == "b64", (U64 if typ == "b64" else U32)(1)
+
+    def run(m, g):
+        cur = m.st.sread(res(d, typ), g, typ)
+        mask = one << (m.st.sread(b, g).astype(cur.dtype) & cur.dtype.type(63 if wide else 31))
+        m.st.swrite(d.index, g, (cur | mask) if "bitset1" in op else (cur & ~mask), wide)
 
     return run
 

@@ -1,0 +1,60 @@
+"""Triage fixes for scalar bit forms: UP2UR/R2UP (uniform predicates to and from a uniform
+register: numerical_methods/adaptive_simpson_recursive) and the s_bitset0/1 that llc-16's
+shrink pass makes of an in-place `s_and_b32 d, d, 0x7fffffff` (ml_operators/cross_entropy_grad
+faulted on the emulator with kind=unsupported)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+from cass.models.lift.pipeline import lift_sass
+
+HAVE_LLVM = shutil.which("opt-16") is not None and shutil.which("llvm-mc-16") is not None
+pytestmark = pytest.mark.skipif(not HAVE_LLVM, reason="opt-16 / llvm-mc-16 are not installed")
+
+
+def folded_stores(body: list[str]) -> list[str]:
+    """Lift a sm_90 snippet, fold it with opt-16 -O3: the constants stored, in order."""
+    lines = [f"        /*{16 * k:04x}*/  {ins} ;" for k, ins in enumerate([*body, "EXIT"])]
+    result = lift_sass("\tcode for sm_90\n\t\tFunction : k\n" + "\n".join(lines) + "\n", arch="sm_90", compile=False)
+    assert result.ok, [d.render() for d in result.diagnostics]
+    opt = subprocess.run(["opt-16", "-O3", "-S"], input=result.llvm_ir, capture_output=True, text=True,
+                         timeout=60, check=True)  # fmt: skip
+    return re.findall(r"store (?:<1 x i32> <)?i32 (-?\d+)>?, ptr addrspace\(1\)", opt.stdout)
+
+
+STORE = ["LDC.64 R2, c[0x0][0x210]", "MOV R5, UR9", "STG.E desc[UR4][R2.64], R5"]
+
+
+def test_up2ur_packs_the_uniform_predicates_and_keeps_the_other_bits() -> None:
+    body = ["UISETP.NE.AND UP0, UPT, URZ, 0x10, UPT",  # true
+            "UISETP.EQ.AND UP1, UPT, URZ, 0x10, UPT",  # false
+            "UISETP.NE.AND UP2, UPT, URZ, 0x1, UPT",  # true
+            "UMOV UR8, 0xf0f0",
+            "UP2UR UR9, UPR, UR8, 0x7"]  # fmt: skip
+    assert folded_stores(body + STORE) == [str(0xF0F0 & ~0x7 | 0b101)]
+
+
+def test_up2ur_byte_form_and_r2up_round_trip() -> None:
+    body = ["UMOV UR8, 0x500",
+            "R2UP.B1 UPR, UR8, 0x7",  # UP0 = bit 8 (1), UP1 = bit 9 (0), UP2 = bit 10 (1)
+            "UP2UR UR9, UPR, URZ, 0x5"]  # fmt: skip
+    assert folded_stores(body + STORE) == ["5"]
+    assert folded_stores(["UISETP.NE.AND UP1, UPT, URZ, 0x1, UPT", "UP2UR.B2 UR9, UPR, URZ, 0x2"] + STORE) == [
+        str(2 << 16)
+    ]
+
+
+@pytest.mark.parametrize(("op", "start", "bit", "want"), [
+    ("s_bitset0_b32", 0xFFFFFFFF, 31, 0x7FFFFFFF), ("s_bitset1_b32", 0x1, 31, 0x80000001),
+    ("s_bitset0_b32", 0xFF, 36, 0xEF),  # only S[4:0] counts
+])  # fmt: skip
+def test_emulator_runs_the_bitsets_llc_emits(op: str, start: int, bit: int, want: int) -> None:
+    from cass.runner.emulator.snippet import Snippet
+
+    m = Snippet(["s_cmp_eq_u32 0, 0", f"{op} s4, s5", "s_cselect_b32 s6, 1, 2"], sgpr={4: start, 5: bit}).run()
+    assert int(m.st.S[4, 0]) == want
+    assert int(m.st.S[6, 0]) == 1  # SCC untouched
