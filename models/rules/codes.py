@@ -284,6 +284,17 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
         ),
     ),
     (
+        "CASS068",
+        W,
+        "argument evaluation order differs after the port",
+        (
+            "Several arguments of one call call the same zero-argument function (a random-number "
+            "generator, a counter). C++ leaves the order of argument evaluation unspecified: GCC, "
+            "nvcc's host compiler, evaluates right to left and clang left to right, so the port "
+            "gets the values in other arguments. Call the function into named variables first."
+        ),
+    ),
+    (
         "CASS070",
         E,
         "dynamic parallelism",
