@@ -43,6 +43,28 @@ def halves(e: Emitter, o: Operand, ty: str) -> str:
     return v
 
 
+def _half_bits(o: Imm | FImm, ty: str) -> int:
+    """One half of an immediate pair, printed as a number (`1`, `0.25`, `-INF`)."""
+    text = o.text if isinstance(o, FImm) else str(-o.value if o.neg else o.value)
+    return parse_float_bits(text, 16) if ty == "half" else parse_float_bits(text, 32) >> 16
+
+
+def sources(e: Emitter, ins: Instruction, count: int, ty: str) -> list[str]:
+    """The first `count` <2 x ty> sources; SASS prints a packed immediate as two numbers, the high
+    half first (`HFMA2 R8, R8, 1, 1, R11`, `HMUL2 R9, R8, 0.25, 0.25`)."""
+    ops, out, i = ins.operands[1:], [], 0
+    while len(out) < count and i < len(ops):
+        pair = ops[i : i + 2]
+        if len(pair) == 2 and all(isinstance(o, (Imm, FImm)) for o in pair):
+            bits = _half_bits(pair[0], ty) << 16 | _half_bits(pair[1], ty)
+            out.append(e.op(f"bitcast i32 {bits - (1 << 32) if bits >> 31 else bits} to <2 x {ty}>"))
+            i += 2
+        else:
+            out.append(halves(e, ops[i], ty))
+            i += 1
+    return out
+
+
 def _store(e: Emitter, ins: Instruction, v: str, ty: str) -> None:
     d = ins.operands[0]
     vty = f"<2 x {ty}>"
@@ -60,7 +82,7 @@ def _arith(e: Emitter, ins: Instruction, kind: str) -> None:
     if ty == "bfloat":
         raise e.fail(f"{ins.full}: bf16 arithmetic is not supported")
     vty = f"<2 x {ty}>"
-    srcs = [halves(e, o, ty) for o in ins.operands[1:4 if kind == "fma" else 3]]
+    srcs = sources(e, ins, 3 if kind == "fma" else 2, ty)
     if kind == "add":
         v = e.op(f"fadd {vty} {srcs[0]}, {srcs[1]}")
     elif kind == "mul":

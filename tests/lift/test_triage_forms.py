@@ -1,4 +1,6 @@
-"""Triage fixes for scalar bit forms: UP2UR/R2UP (uniform predicates to and from a uniform
+"""Triage fixes for single instruction forms, checked by folding the lifted IR with opt-16 or by
+running the gfx1100 instruction on the emulator: packed half immediates printed as two numbers
+(`HFMA2 R8, R8, 1, 1, R11`: image_processing/rgb_to_yuv420_half read them as raw bits), UP2UR/R2UP (uniform predicates to and from a uniform
 register: numerical_methods/adaptive_simpson_recursive) and the s_bitset0/1 that llc-16's
 shrink pass makes of an in-place `s_and_b32 d, d, 0x7fffffff` (ml_operators/cross_entropy_grad
 faulted on the emulator with kind=unsupported)."""
@@ -27,6 +29,17 @@ def folded_stores(body: list[str]) -> list[str]:
 
 
 STORE = ["LDC.64 R2, c[0x0][0x210]", "MOV R5, UR9", "STG.E desc[UR4][R2.64], R5"]
+
+
+def test_packed_half_immediate_pairs_are_high_half_first() -> None:
+    body = ["MOV R4, 0x40003c00",  # {2.0 : 1.0}
+            "MOV R6, 0x3800b800",  # {0.5 : -0.5}
+            "HFMA2 R5, R4, 2, -1, R6",  # {2*2+0.5 : 1*-1-0.5} = {4.5 : -1.5}
+            "HMUL2 R7, R4, 0.25, 0.5",  # {0.5 : 0.5}
+            "HFMA2.MMA R8, R4, 1, 1, R6",  # {2.5 : 0.5}
+            "LDC.64 R2, c[0x0][0x210]",
+            "STG.E desc[UR4][R2.64], R5", "STG.E desc[UR4][R2.64+0x4], R7", "STG.E desc[UR4][R2.64+0x8], R8"]  # fmt: skip
+    assert folded_stores(body) == [str(v - (1 << 32) if v >> 31 else v) for v in (0x4480BE00, 0x38003800, 0x41003800)]
 
 
 def test_up2ur_packs_the_uniform_predicates_and_keeps_the_other_bits() -> None:
