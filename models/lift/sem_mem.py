@@ -66,13 +66,14 @@ def shared_window(e: Emitter) -> str:
 
 def generic_pointer(e: Emitter, addr: str) -> str:
     """A generic address: inside the shared window (same high word) its low 24 bits index the LDS
-    array, as LDS/STS do; anything else (global, the local stack) is a flat pointer already."""
+    array, as LDS/STS do; anything else (global, the local stack) is a flat pointer already. The
+    choice is made on integers: llc-16 turns a `select` of an LDS-cast pointer and an `inttoptr`
+    into an LDS access on both arms (a grid.sync() workspace atomic became ds_add_rtn_u32)."""
     window = shared_window(e)
     inside = e.op(f"icmp eq i64 {e.op(f'and i64 {addr}, -4294967296')}, {window}")
-    off = e.op(f"and i64 {addr}, 16777215")
-    lds = e.op(f"getelementptr i8, ptr addrspace(3) {e.shared_symbol}, i64 {off}")
-    as_flat = e.op(f"addrspacecast ptr addrspace(3) {lds} to ptr")
-    return e.op(f"select i1 {inside}, ptr {as_flat}, ptr {e.op(f'inttoptr i64 {addr} to ptr')}")
+    flat = e.op(f"ptrtoint ptr addrspacecast (ptr addrspace(3) {e.shared_symbol} to ptr) to i64")
+    lds = e.op(f"add i64 {flat}, {e.op(f'and i64 {addr}, 16777215')}")
+    return e.op(f"inttoptr i64 {e.op(f'select i1 {inside}, i64 {lds}, i64 {addr}')} to ptr")
 
 
 def query_space(e: Emitter, ins: Instruction) -> None:

@@ -55,12 +55,11 @@ def test_memory_kernels_match_their_cpu_reference(arch: str, tmp_path: Path) -> 
     assert run.exit_code == 0
 
 
-# sm_90 also reads the workspace (c[0x0][0x44]/[0x48]), but its divergent slow path uses
-# `BAR.SYNC Rx, Rx` (barrier id and count from registers), which the control-flow lift rejects.
-@pytest.mark.parametrize("arch", ["sm_80"])
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_cooperative_grid_sync(arch: str, tmp_path: Path) -> None:
     """grid.sync() reads its workspace pointer from %envreg1/%envreg2 (c[0x0][0x8c]/[0x90] on
-    sm_80); the lift gives each kernel its own zeroed workspace and the barrier runs as compiled."""
+    sm_80, [0x44]/[0x48] on sm_90); the lift gives each kernel its own zeroed workspace and the
+    barrier runs as compiled (sm_90's divergent slow path: `BAR.SYNC Rx, Rx`)."""
     from cass.runner.emulator import run_program
 
     run = run_program(lifted_program(DATA / "coop_kernels.cu", arch, tmp_path))
