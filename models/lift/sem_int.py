@@ -189,7 +189,10 @@ def lop3(e: Emitter, ins: Instruction) -> None:
     value = lut3(e, e.i32(a), e.i32(b), e.i32(c), lut.value & 0xFF, "i32")
     e.write(d, value)
     if pout is not None:
-        e.set_pred(pout, e.op(f"icmp ne i32 {value}, 0"))
+        nonzero = e.op(f"icmp ne i32 {value}, 0")
+        if len(ops) > 5 and is_pred(ops[5]):  # `..., 0xc0, P0`: ORed in (64-bit tests: lo, then hi OR lo)
+            nonzero = e.op(f"or i1 {nonzero}, {e.pred(ops[5])}")
+        e.set_pred(pout, nonzero)
 
 
 def lop(e: Emitter, ins: Instruction) -> None:
