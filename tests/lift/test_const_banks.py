@@ -120,3 +120,11 @@ def test_unsigned_scalar_load_offsets_are_printed_signed() -> None:
 
     asm = "\ts_load_b64 s[30:31], s[28:29], 0xfffffff8\n\ts_load_b256 s[8:15], s[28:29], 0x0\n"
     assert signed_smem_offsets(asm) == "\ts_load_b64 s[30:31], s[28:29], -8\n\ts_load_b256 s[8:15], s[28:29], 0x0\n"
+
+
+def test_generic_address_chooses_the_shared_window_on_integers() -> None:
+    """llc-16 lowers a pointer `select` between an LDS-cast and an inttoptr to LDS on both arms."""
+    cubin = CubinInfo(params={"k": [(0, 8)]}, shared={"k": 0x500})
+    ir = kernel_ir("LDC.64 R2, c[0x0][0x210]\nLD.E.STRONG.GPU R4, desc[UR4][R2.64+0x4]\nSTS [RZ], R4", cubin=cubin)
+    assert "select i1" in ir and ", i64 " in ir.split("LD.E.STRONG.GPU")[1].split("STS")[0]
+    assert "ptr %" not in "".join(line for line in ir.splitlines() if "select" in line)
