@@ -172,7 +172,7 @@ class Unit:
     def matching(self, index: int) -> int | None:
         """Index (into `code`) of the bracket closing the one at `index`, or None."""
         if self._matches is None:
-            self._matches = _match_brackets(self.code, self.positions(_BRACKETS))
+            self._matches = _match_brackets(self.code, self.lexed.texts, self.positions(_BRACKETS))
         return self._matches.get(index)
 
     def call_args(self, open_index: int) -> tuple[list[tuple[int, int]], int] | None:
@@ -205,25 +205,26 @@ class Unit:
         return self.code[j].text if j < len(self.code) else ""
 
 
-def _match_brackets(code: list[Token], brackets: list[int]) -> dict[int, int]:
-    """Pair brackets; a directive's brackets pair only within that directive."""
+def _match_brackets(code: list[Token], texts: list[str], brackets: list[int]) -> dict[int, int]:
+    """Pair brackets; a directive's brackets pair only within that directive. A closer with no
+    opener of its kind on top pairs with the nearest one below (the ones above stay unpaired)."""
     matches: dict[int, int] = {}
     stack: list[int] = []
     pp_stack: list[int] = []
     pp_current = -1
     for i in brackets:
-        tok = code[i]
-        if tok.kind != "punct":
-            continue
-        if tok.pp != pp_current:
-            pp_stack, pp_current = [], tok.pp
-        active = pp_stack if tok.pp != -1 else stack
-        text = tok.text
+        pp = code[i].pp
+        if pp != pp_current:
+            pp_stack, pp_current = [], pp
+        active = stack if pp == -1 else pp_stack
+        text = texts[i]
         if text in _OPEN:
             active.append(i)
-        elif text in _CLOSE:
-            for k in range(len(active) - 1, -1, -1):
-                if _OPEN[code[active[k]].text] == text:
+        elif active and _OPEN[texts[active[-1]]] == text:
+            matches[active.pop()] = i
+        else:
+            for k in range(len(active) - 2, -1, -1):
+                if _OPEN[texts[active[k]]] == text:
                     matches[active[k]] = i
                     del active[k:]
                     break
