@@ -13,7 +13,10 @@ U32 = np.uint32
 _P = ctypes.c_void_p
 _LDS = [_P, _P, _P, _P, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_uint32, _P]
 _GLOBAL = [_P, _P, ctypes.c_size_t, _P, _P, ctypes.c_size_t, ctypes.c_uint32, _P]
+_INTO = [_P, _P, ctypes.c_size_t, _P, _P, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_uint32]
+_INTO += [ctypes.c_uint32, _P, _P]
 _SIGNATURES = {
+    "cass_ds_load_into": _INTO,
     "cass_lds_load": _LDS,
     "cass_lds_store": _LDS,
     "cass_global_load": _GLOBAL,
@@ -149,5 +152,33 @@ def global_store(addrs, mask, table, data: list[np.ndarray]) -> bool:
         table.bases.size,
         len(data),
         _pointers(data),
+    )
+    return status == 0
+
+
+def ds_load_into(
+    lds32, addr_row, wave_stride: int, base, mask, limit: int, nd: int, offsets, dst_rows
+) -> bool:
+    """DS load of `nd` dwords at each of `offsets` (1 or 2) from every active lane's address
+    (`addr_row`, a [k, wave_stride] register view) straight into `dst_rows` (len(offsets) * nd
+    register views of the same layout); 0 beyond `limit`. False: take the numpy path."""
+    lib = _lib()
+    if not lib:
+        return False
+    base = np.ascontiguousarray(base, U32)
+    mask, mask_ptr = _mask(mask)
+    offs = np.array(offsets, U32)
+    status = lib.cass_ds_load_into(
+        lds32.ctypes.data,
+        addr_row.ctypes.data,
+        wave_stride,
+        base.ctypes.data,
+        mask_ptr,
+        base.size,
+        limit,
+        nd,
+        offs.size,
+        offs.ctypes.data,
+        _pointers(dst_rows),
     )
     return status == 0

@@ -10,11 +10,15 @@ import time
 import numpy as np
 from cass.runner.emulator import lanes as lane_loops
 from cass.runner.emulator import memory as mem
+from cass.runner.emulator.ops_control import NOOPS
 from cass.runner.emulator.ops_memory import ATOMICS
 from cass.runner.emulator.program import Program
 from cass.runner.emulator.state import EXEC, U32, U64, Fault, Group, WaveState, combine64
 
 SHARED_HI, PRIVATE_HI = 0x10000, 0x20000
+# no-ops that run back to back as one step; s_code_end (padding after the code) is left alone
+IDLE_OPS = frozenset(op for op in NOOPS if op.startswith(("s_waitcnt", "s_delay_alu", "s_nop")))
+IDLE_OPS |= NOOPS & {"s_clause", "buffer_gl0_inv", "buffer_gl1_inv", "s_set_inst_prefetch_distance"}
 BIG_PC = np.iinfo(np.int64).max
 FAIRNESS_PERIOD = 64
 
@@ -72,6 +76,7 @@ class Machine:
         self.steps = self.wave_instructions = self.lane_instructions = 0
         self.current = None
         self.trace: int | None = None  # -1: every wave; n: wave n of each workgroup
+        self._idle: dict[int, tuple[int, int]] = {}
 
     # ------------------------------------------------------------------ scheduling
     def run(self) -> None:
@@ -86,8 +91,8 @@ class Machine:
                 if picked is None:
                     return
                 pc, g, everyone = picked
-            ins, flow = self.step(pc, g)
-            follow = (pc + ins.size, g) if everyone and not flow else None
+            nxt, flow = self.step(pc, g)
+            follow = (nxt, g) if everyone and not flow else None
             self.steps += 1
             if self.steps % check_every == 0:
                 self.budget.check(self, started)
@@ -123,7 +128,8 @@ class Machine:
         return pc, Group(_evenly_spaced(idx), idx.size, False), idx.size == int(runnable.sum())
 
     def step(self, pc: int, g: Group):
-        """Execute one instruction for group `g`; returns (instruction, changes control flow)."""
+        """Execute one instruction for group `g` (or a run of no-ops: waits, ALU delays, cache
+        hints, all counted); returns (next PC, whether it may change control flow)."""
         try:
             ins, handler = self.program.at(pc)
         except Exception as exc:  # a decoder defect: still a located report
@@ -132,16 +138,29 @@ class Machine:
         self.current = (pc, ins, g)
         if self.trace is not None:
             self._trace(pc, ins, g)
-        self.st.PC[g.idx] = pc + ins.size
-        self.wave_instructions += g.k
-        self.lane_instructions += int(np.bitwise_count(self.st.S[EXEC, g.idx]).sum())
+        count, end = 1, pc + ins.size
+        if ins.op in IDLE_OPS and self.trace is None:
+            count, end = self._idle_run(pc)
+        self.st.PC[g.idx] = end
+        self.wave_instructions += g.k * count
+        self.lane_instructions += count * int(np.bitwise_count(self.st.S[EXEC, g.idx]).sum())
         try:
             handler(self, g)
         except Fault:
             raise
         except Exception as exc:  # an emulator defect: still a located report, never a crash
             raise Fault("internal", f"emulator error {type(exc).__name__}: {exc}") from exc
-        return ins, self.program.flow(pc)
+        return end, self.program.flow(pc)
+
+    def _idle_run(self, pc: int) -> tuple[int, int]:
+        """(count, next PC) of the consecutive no-op instructions starting at `pc`."""
+        known = self._idle.get(pc)
+        if known is None:
+            count, at, code = 0, pc, self.program.instructions
+            while (ins := code.get(at)) is not None and ins.op in IDLE_OPS:
+                count, at = count + 1, at + ins.size
+            known = self._idle[pc] = (count, at)
+        return known
 
     def set_denorm_mode(self, mode: int) -> None:
         """FLOAT_DENORM_MODE: bits 1:0 for f32, 3:2 for f16/f64; 0 flushes inputs and outputs."""
@@ -401,6 +420,34 @@ class Machine:
             mem.scatter(self.lds, bidx, data, nbytes)
             return None
         return mem.gather(self.lds, bidx, nbytes)
+
+    def lds_load_into(self, addr: int, offsets: tuple, dst: int, nbytes: int, g: Group) -> bool:
+        """A DS load of whole dwords (one address, or two for ds_load_2addr) straight from v[addr]
+        into v[dst...] by the compiled loop: EXEC-masked, 0 beyond the LDS allocation. False
+        when it does not apply (the handler's numpy path runs instead)."""
+        V = self.st.V
+        regs = len(offsets) * (nbytes // 4)
+        if nbytes % 4 or dst + regs > V.shape[0] or addr >= V.shape[0]:
+            return False
+        if g.full:
+            step = 1
+        elif isinstance(g.idx, slice):  # register rows are views: every step-th wave
+            step = g.idx.indices(self.st.W)[2]
+        else:
+            return False
+        rows = [V[r, g.idx] for r in (addr, *range(dst, dst + regs))]
+        mask = None if self.st.all_active(g) else self.st.exec_mask(g)
+        return lane_loops.ds_load_into(
+            self.lds.view(U32),
+            rows[0],
+            step * 32,
+            self._lds_wave_base(g),
+            mask,
+            self.lds_bytes,
+            nbytes // 4,
+            [o & 0xFFFFFFFF for o in offsets],
+            rows[1:],
+        )
 
     def lds_atomic(self, offs, mask, suffix, data, g, returns=True):
         wide = suffix.endswith("64")

@@ -281,10 +281,13 @@ def compile_ds(ins):
             return None
         dst, addr = ops[0], ops[1]
         nbytes = _SIZES[suffix]
+        whole = suffix in ("b32", "b64", "b96", "b128")  # no extension: the compiled loop
 
         def run(m, g):
             mask = m.st.exec_mask(g)
             if mask.any():
+                if whole and m.lds_load_into(addr.index, (off,), dst.index, nbytes, g):
+                    return
                 offs = m.st.V[addr.index, g.idx] + U32(off)
                 gi, inside = _lds_inside(m, g, offs, mask, nbytes)
                 vals = _lds_load(m, gi, offs, inside, nbytes)
@@ -350,7 +353,7 @@ def _ds_2addr(ins, kind, suffix):
 
         def run(m, g):
             mask = m.st.exec_mask(g)
-            if not mask.any():
+            if not mask.any() or m.lds_load_into(addr.index, (off0, off1), dst.index, elem, g):
                 return
             base = m.st.V[addr.index, g.idx].copy()  # the loads may overwrite the address
             for i, o in enumerate((off0, off1)):

@@ -184,3 +184,39 @@ def test_a_global_access_past_an_allocation_is_declined_and_reported():
     with pytest.raises(Fault) as info:
         m.access("global", addrs, mask, 4, "load", g)
     assert info.value.kind == "memory" and (info.value.wave, info.value.lane) == (2, 30)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ds_load_b32 v3, v1",
+        "ds_load_b64 v[2:3], v1 offset:8",
+        "ds_load_b128 v[4:7], v2 offset:16",
+        "ds_load_2addr_b32 v[1:2], v1 offset1:16",  # the first result overwrites the address
+        "ds_load_2addr_stride64_b32 v[4:5], v1 offset0:1 offset1:3",
+        "ds_load_2addr_b64 v[4:7], v2 offset1:5",
+    ],
+)
+@pytest.mark.parametrize("kind", ["all", "some"])
+def test_ds_loads_into_registers_match_the_numpy_path(monkeypatch, text, kind):
+    """Compiled DS loads straight into VGPRs: EXEC-masked, 0 beyond the allocation (lanes whose
+    address lies past the workgroup's LDS), the address read before any result is written."""
+    from cass.runner.emulator.decode import parse_text
+    from cass.runner.emulator.program import compile_instruction
+
+    def run():
+        m = machine()
+        rng = np.random.default_rng(11)
+        g = group("all") if kind == "all" else Group(slice(1, WAVES, 4), WAVES // 4, False)
+        mask_of(m, g, rng, True)
+        m.st.V[1:3] = rng.integers(0, LDS // 8, (2, WAVES, 32)) * 8
+        m.st.V[1, :, 7] = LDS - 4  # beyond the allocation for 8 bytes and for offsets
+        m.st.V[4:8] = 77
+        compile_instruction(parse_text(text))(m, g)
+        return m.st.V[:8].copy()
+
+    got = run()
+    monkeypatch.setattr(lanes, "_LIB", False)
+    want = run()
+    monkeypatch.setattr(lanes, "_LIB", None)
+    assert np.array_equal(got, want)

@@ -148,3 +148,66 @@ extern "C" int cass_global_store(const uint64_t* addr, const uint8_t* active, si
     }
     return 0;
 }
+
+// DS loads straight into VGPRs (ds_load_b32..b128, ds_load_2addr*): for every active lane, the
+// address register plus each of `noff` offsets selects 4*nd bytes of the workgroup's LDS; an
+// access beyond the allocation reads 0 (gfx11), an inactive lane keeps its registers. Register
+// rows are [waves][wave_stride] uint32 (a lane's address is read before its results are
+// written, so a destination may be the address register). Returns 1, writing nothing, when an
+// active lane's access inside the allocation is not dword-aligned (the numpy path takes it).
+namespace {
+
+template <int NOFF, int ND>
+void ds_load_lanes(const uint32_t* __restrict lds, const uint32_t* __restrict addr,
+                   size_t wave_stride, const uint32_t* __restrict base,
+                   const uint8_t* __restrict active, size_t waves, uint32_t limit,
+                   const uint32_t* offsets, uint32_t* const* dst_rows) {
+    uint32_t* __restrict dst[NOFF * ND];
+    for (int r = 0; r < NOFF * ND; r++) dst[r] = dst_rows[r];
+    uint32_t off_k[NOFF];
+    for (int k = 0; k < NOFF; k++) off_k[k] = offsets[k];
+    for (size_t w = 0; w < waves; w++) {
+        const uint32_t* block = lds + base[w] / 4;
+        const size_t row = w * wave_stride;
+        for (size_t l = 0; l < 32; l++) {
+            if (active && !active[w * 32 + l]) continue;
+            const uint32_t a = addr[row + l];
+            uint32_t values[NOFF * ND];
+            for (int k = 0; k < NOFF; k++) {
+                const uint32_t off = a + off_k[k];
+                const bool inside = (uint64_t)off + 4 * ND <= limit;
+                const uint32_t* src = block + (inside ? off / 4 : 0);
+                for (int d = 0; d < ND; d++) values[k * ND + d] = inside ? src[d] : 0;
+            }
+            for (int r = 0; r < NOFF * ND; r++) dst[r][row + l] = values[r];
+        }
+    }
+}
+
+}  // namespace
+
+extern "C" int cass_ds_load_into(const uint32_t* lds, const uint32_t* addr, size_t wave_stride,
+                                 const uint32_t* base, const uint8_t* active, size_t waves,
+                                 uint32_t limit, uint32_t nd, uint32_t noff,
+                                 const uint32_t* offsets, uint32_t* const* dst) {
+    const uint32_t nbytes = 4 * nd;
+    if (noff == 0 || noff > 2 || !(nd == 1 || nd == 2 || nd == 4)) return 1;
+    for (size_t w = 0; w < waves; w++)
+        for (size_t l = 0; l < 32; l++) {
+            if (active && !active[w * 32 + l]) continue;
+            for (uint32_t k = 0; k < noff; k++) {
+                uint32_t off = addr[w * wave_stride + l] + offsets[k];
+                if ((uint64_t)off + nbytes <= limit && (off & 3)) return 1;
+            }
+        }
+#define CASS_DS_LOAD(NOFF, ND)                                                                \
+    if (noff == NOFF && nd == ND) {                                                           \
+        ds_load_lanes<NOFF, ND>(lds, addr, wave_stride, base, active, waves, limit, offsets,  \
+                                dst);                                                         \
+        return 0;                                                                             \
+    }
+    CASS_DS_LOAD(1, 1) CASS_DS_LOAD(1, 2) CASS_DS_LOAD(1, 4)
+    CASS_DS_LOAD(2, 1) CASS_DS_LOAD(2, 2) CASS_DS_LOAD(2, 4)
+#undef CASS_DS_LOAD
+    return 1;
+}
