@@ -1,6 +1,7 @@
 // Memory forms for the SASS lifter: async copies (cp.async with zero-fill, cooperative groups'
 // memcpy_async), generic pointers into shared/global/local memory, access widths, atomics,
-// volatile and relaxed-atomic accesses, __constant__ arrays read through an index register.
+// volatile and relaxed-atomic accesses, __device__ and __constant__ variables, a cooperative
+// launch with grid.sync().
 // main() checks every kernel against a CPU reference and prints one line per kernel.
 #include <cstdio>
 #include <cstring>
@@ -173,6 +174,24 @@ __global__ void constants(const float* in, float* out, int channels) {
   float acc = c_bias[c];
   for (int k = 0; k < 9; k++) acc += c_weights[c * 9 + k] * in[(t + k) % N];
   out[t] = acc + c_weights[(t * 5) % 36];
+}
+
+#define COOP_BLOCKS 6
+#define COOP_THREADS 64
+
+// grid.sync() reads its workspace pointer from %envreg1/%envreg2 (c[0x0][0x8c]/[0x90] on sm_80,
+// [0x44]/[0x48] on sm_90); sm_90's divergent slow path is `BAR.SYNC Rx, Rx`.
+__global__ void grid_sync(int* a, int* b, int rounds, int* valid) {
+  cg::grid_group grid = cg::this_grid();
+  int i = grid.thread_rank();
+  int n = grid.size();
+  if (i == 0) *valid = grid.is_valid();
+  for (int r = 0; r < rounds; r++) {
+    b[i] = a[(i + COOP_THREADS) % n] * 3 + r;
+    grid.sync();
+    a[i] = b[i] + b[(i + n - 1) % n];
+    grid.sync();
+  }
 }
 
 static int check(const char* name, const float* got, const float* want, int n) {
@@ -392,5 +411,23 @@ int main() {
     ref[t] = acc + weights[(t * 5) % 36];
   }
   fails += check("constants", got, ref, N);
+  const int cn = COOP_BLOCKS * COOP_THREADS;
+  int ca[cn], cwant[cn + 1], ctmp[cn], cgot[cn + 1];
+  for (int i = 0; i < cn; i++) ca[i] = cwant[i] = (i * 31) % 17;
+  int *dca, *dcb, *dvalid, rounds = 3;
+  cudaMalloc(&dca, sizeof(ca)); cudaMalloc(&dcb, sizeof(ca)); cudaMalloc(&dvalid, sizeof(int));
+  cudaMemcpy(dca, ca, sizeof(ca), cudaMemcpyHostToDevice);
+  void* args[] = {&dca, &dcb, &rounds, &dvalid};
+  cudaLaunchCooperativeKernel((void*)grid_sync, dim3(COOP_BLOCKS), dim3(COOP_THREADS), args, 0, 0);
+  cudaMemcpy(cgot, dca, sizeof(ca), cudaMemcpyDeviceToHost);
+  cudaMemcpy(&cgot[cn], dvalid, sizeof(int), cudaMemcpyDeviceToHost);
+  for (int k = 0; k < rounds; k++) {
+    for (int i = 0; i < cn; i++) ctmp[i] = cwant[(i + COOP_THREADS) % cn] * 3 + k;
+    for (int i = 0; i < cn; i++) cwant[i] = ctmp[i] + ctmp[(i + cn - 1) % cn];
+  }
+  cwant[cn] = 1;  // grid.is_valid()
+  long long gg[cn + 1], wg[cn + 1];
+  for (int i = 0; i <= cn; i++) { gg[i] = cgot[i]; wg[i] = cwant[i]; }
+  fails += check_int("grid_sync", gg, wg, cn + 1);
   return fails ? 1 : 0;
 }
