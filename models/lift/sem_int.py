@@ -272,7 +272,12 @@ def imnmx(e: Emitter, ins: Instruction) -> None:
     ty = "u" if ins.has("U32") else "s"
     lo = e.op(f"call i32 @llvm.{ty}min.i32(i32 {e.i32(a)}, i32 {e.i32(b)})")
     hi = e.op(f"call i32 @llvm.{ty}max.i32(i32 {e.i32(a)}, i32 {e.i32(b)})")
-    e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}"))
+    e.write(d, _relu(e, ins, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}")))
+
+
+def _relu(e: Emitter, ins: Instruction, v: str) -> str:
+    """`.RELU` (VIMNMX, VIMNMX3, VIADDMNMX): negative results become 0 (clamped indices)."""
+    return e.op(f"call i32 @llvm.smax.i32(i32 {v}, i32 0)") if ins.has("RELU") else v
 
 
 def imnmx3(e: Emitter, ins: Instruction) -> None:
@@ -282,7 +287,7 @@ def imnmx3(e: Emitter, ins: Instruction) -> None:
     va, vb, vc = e.i32(a), e.i32(b), e.i32(c)
     lo = e.op(f"call i32 @llvm.{ty}min.i32(i32 {e.op(f'call i32 @llvm.{ty}min.i32(i32 {va}, i32 {vb})')}, i32 {vc})")
     hi = e.op(f"call i32 @llvm.{ty}max.i32(i32 {e.op(f'call i32 @llvm.{ty}max.i32(i32 {va}, i32 {vb})')}, i32 {vc})")
-    e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}"))
+    e.write(d, _relu(e, ins, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}")))
 
 
 def viaddmnmx(e: Emitter, ins: Instruction) -> None:
@@ -291,7 +296,7 @@ def viaddmnmx(e: Emitter, ins: Instruction) -> None:
     ty = "u" if ins.has("U32") else "s"
     lo = e.op(f"call i32 @llvm.{ty}min.i32(i32 {s}, i32 {e.i32(c)})")
     hi = e.op(f"call i32 @llvm.{ty}max.i32(i32 {s}, i32 {e.i32(c)})")
-    e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}"))
+    e.write(d, _relu(e, ins, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}")))
 
 
 def _lanes(e: Emitter, v: str, width: int, count: int, first: int, signed: bool) -> list[str]:
