@@ -5,70 +5,129 @@ device code replaced by the lifted NVPTX of its sm_80 SASS and of its sm_90 SASS
 build steps replayed from `nvcc --dryrun`, the fatbinary step fed the lifted PTX instead of the
 cubin), run all three on identical inputs and compare stdout and exit code byte for byte.
 
-    .venv/bin/python benchmarks/lift_crosscheck_h200.py [--task GLOB] [--jobs 4] [--out lift-crosscheck]
+The lift needs LLVM 16 (opt-16, llc-16), which the GPU machine lacks, so it runs in two halves:
 
-Writes lift-crosscheck/results.json and prints per-domain agreement rates.
+    # here (LLVM 16): lift every task's sm_80 and sm_90 SASS to NVPTX, all 19 domains
+    .venv/bin/python benchmarks/lift_crosscheck_h200.py --lift-only .xcheck [--task GLOB] [--jobs 2]
+    # on the GPU machine (nvcc + driver, Python 3.11; rich optional): build, run, compare
+    python3 benchmarks/lift_crosscheck_h200.py --ptx-dir .xcheck --jobs 16 --out lift-crosscheck
 
-The lift needs LLVM 16 (opt-16, llc-16), which a GPU machine may lack: lift here first with
-`--lift-only DIR` (writes DIR/<domain>__<task>.<arch>.ptx), carry DIR there and run with
-`--ptx-dir DIR`.
+`--lift-only` writes DIR/<domain>__<task>.<arch>.ptx and DIR/manifest.json (which lifts failed and
+why, the lifter's commit); stale PTX of the selected tasks is removed first, so the GPU side never
+runs an old lift. The GPU side writes OUT/results.json and prints per-domain agreement rates.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import fnmatch
 import json
 import re
 import shlex
 import subprocess
+import sys
 import tempfile
+import time
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
-
-from rich.console import Console
-from rich.table import Table
 
 NVCC = "/usr/local/cuda/bin/nvcc"
 ARCHS = ("sm_80", "sm_90")
 LIBS = {"cublas": "-lcublas", "curand": "-lcurand", "cufft": "-lcufft", "cusparse": "-lcusparse"}
-TIMEOUT_S = 600
-PTX_DIR: Path | None = None  # --ptx-dir: PTX lifted earlier on another machine
+BUILD_TIMEOUT_S = 600
+RUN_TIMEOUT_S = (30, 10)  # a lifted program may run for max(30 s, 10 x the original) before it is stopped
+ROOT = Path(__file__).resolve().parents[1]
+TASKS_ROOT = ROOT / "models" / "bench" / "tasks"
+MANIFEST = "manifest.json"
 
 
 def ptx_name(source: Path, arch: str) -> str:
     return f"{source.parent.parent.name}__{source.parent.name}.{arch}.ptx"
 
 
-def sh(cmd: list[str] | str, cwd: Path, timeout: float = TIMEOUT_S) -> subprocess.CompletedProcess:
+def task_ident(task_dir: Path) -> str:
+    return f"{task_dir.parent.name}/{task_dir.name}"
+
+
+def sh(cmd: list[str] | str, cwd: Path, timeout: float = BUILD_TIMEOUT_S) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          shell=isinstance(cmd, str), executable="/bin/bash" if isinstance(cmd, str) else None)
+                          shell=isinstance(cmd, str), executable="/bin/bash" if isinstance(cmd, str) else None)  # fmt: skip
 
 
-def lifted_ptx(source: Path, arch: str, work: Path) -> str:
-    if PTX_DIR is not None:
-        lifted = PTX_DIR / ptx_name(source, arch)
-        if not lifted.is_file():
-            raise RuntimeError(f"not lifted: no {lifted.name} in {PTX_DIR}")
-        return lifted.read_text()
+# ---------------------------------------------------------------- the lift (LLVM 16 machine)
+
+
+def lift_to_ptx(source: Path, arch: str) -> str:
+    """nvcc -cubin (the lifter's cubin cache: built once per source and arch) -> SASS -> NVPTX."""
     from cass.models.lift.elfinfo import read_cubin
-    from cass.models.lift.inputs import disassemble
+    from cass.models.lift.inputs import _cached_cubin, disassemble  # the lifter's own cubin cache
     from cass.models.lift.pipeline import lift_sass
 
-    cubin = work / f"k.{arch}.cubin"
-    proc = sh([NVCC, "-cubin", "-O3", f"-arch={arch}", "-o", str(cubin), str(source)], source.parent)
-    if proc.returncode:
-        raise RuntimeError(f"nvcc -cubin: {proc.stderr[-300:]}")
+    cubin = _cached_cubin(source, source.read_bytes(), arch)
+    if cubin is None:
+        raise RuntimeError(f"nvcc -cubin -arch={arch} failed for {source}")
     result = lift_sass(disassemble(cubin, None), path=str(cubin), arch=arch, target="nvptx",
-                       cubin=read_cubin(cubin.read_bytes()))  # fmt: skip
+                       cubin=read_cubin(cubin.read_bytes(), str(cubin)))  # fmt: skip
     if not result.ok:
         raise RuntimeError("lift: " + next(d.message for d in result.diagnostics if d.severity.value == "error"))
     return result.assembly
 
 
+def lift_only(task_dir: str, out: Path) -> tuple[str, dict[str, str]]:
+    """Lift one task's SASS for every arch into `out`: (task, {arch: "lifted" or why not})."""
+    source = Path(task_dir) / "main.cu"
+    outcome = {}
+    for arch in ARCHS:
+        try:
+            (out / ptx_name(source, arch)).write_text(lift_to_ptx(source, arch))
+            outcome[arch] = "lifted"
+        except Exception as exc:  # noqa: BLE001 - reported per task in the manifest
+            outcome[arch] = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
+    return task_ident(Path(task_dir)), outcome
+
+
+def lifter_commit() -> str:
+    head = sh(["git", "rev-parse", "--short", "HEAD"], ROOT, 30).stdout.strip()
+    dirty = sh(["git", "status", "--porcelain", "--", "models/lift"], ROOT, 30).stdout.strip()
+    return head + ("+uncommitted models/lift changes" if dirty else "")
+
+
+def prepare(tasks: list[str], out: Path, jobs: int) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    for t in tasks:  # never leave an earlier lift where this one may fail
+        for arch in ARCHS:
+            (out / ptx_name(Path(t) / "main.cu", arch)).unlink(missing_ok=True)
+    manifest_path = out / MANIFEST
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"tasks": {}}
+    start = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [pool.submit(lift_only, t, out) for t in tasks]
+        for task, outcome in progress(as_completed(futures), len(futures), "lifting", lambda f: f.result()):
+            manifest["tasks"][task] = outcome
+    manifest.update(lifter=lifter_commit(), date=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+                    lift_s=round(time.perf_counter() - start, 1))  # fmt: skip
+    manifest["tasks"] = dict(sorted(manifest["tasks"].items()))
+    manifest_path.write_text(json.dumps(manifest, indent=1))
+    rows = {t: manifest["tasks"][task_ident(Path(t))] for t in tasks}
+    lifted = sum(v == "lifted" for o in rows.values() for v in o.values())
+    print(f"lifted {lifted} of {len(ARCHS) * len(tasks)} ({len(tasks)} tasks x {', '.join(ARCHS)}) into {out} "
+          f"in {time.perf_counter() - start:.0f} s; lifter {manifest['lifter']}")  # fmt: skip
+    for task, outcome in sorted((task_ident(Path(t)), o) for t, o in rows.items()):
+        for arch, why in outcome.items():
+            if why != "lifted":
+                print(f"  {task} {arch}: {why}")
+    return 0
+
+
+# ---------------------------------------------------------------- the check (GPU machine)
+
+
 def build_with_ptx(source: Path, ptx: Path, exe: Path, flags: list[str]) -> None:
-    """Replay nvcc's build with the device fatbin made from `ptx` only."""
+    """Replay nvcc's build with the device fatbin made from `ptx` only (ptxas is skipped: its
+    cubin is what the lifted PTX replaces)."""
     dry = sh([NVCC, "--dryrun", "-O3", "-arch=sm_90", *flags, str(source), "-o", str(exe)], source.parent)
     lines = [ln[3:] if ln.startswith("#$ ") else ln for ln in dry.stderr.splitlines()]
     script, replaced = [], False
@@ -78,9 +137,11 @@ def build_with_ptx(source: Path, ptx: Path, exe: Path, flags: list[str]) -> None
             line = f"{name}={shlex.quote(value)}"
         if line.startswith("rm "):
             line = "rm -f " + line[3:]
+        if line.startswith("ptxas "):
+            continue
         if line.startswith("fatbinary") and " -link " not in line and not replaced:
             line = re.sub(r'"--image3=[^"]*"', "", line)
-            line = line.replace("fatbinary -64", f"fatbinary -64 \"--image3=kind=ptx,sm=90,file={ptx}\"", 1)
+            line = line.replace("fatbinary -64", f'fatbinary -64 "--image3=kind=ptx,sm=90,file={ptx}"', 1)
             replaced = True
         script.append(line)
     if not replaced:
@@ -90,7 +151,14 @@ def build_with_ptx(source: Path, ptx: Path, exe: Path, flags: list[str]) -> None
         raise RuntimeError(f"replayed nvcc build failed: {proc.stderr[-400:]}")
 
 
-def check_task(task_dir: str) -> dict:
+def not_lifted_reason(ptx_dir: Path, source: Path, arch: str) -> str:
+    manifest = ptx_dir / MANIFEST
+    task = task_ident(source.parent)
+    why = json.loads(manifest.read_text()).get("tasks", {}).get(task, {}).get(arch) if manifest.is_file() else None
+    return why or f"no {ptx_name(source, arch)} in {ptx_dir} (run --lift-only there first)"
+
+
+def check_task(task_dir: str, ptx_dir: Path) -> dict:
     import tomllib
 
     d = Path(task_dir)
@@ -98,79 +166,124 @@ def check_task(task_dir: str) -> dict:
     meta = tomllib.loads((d / "task.toml").read_text())
     flags = [LIBS[lib] for lib in meta.get("libraries", []) if lib in LIBS]
     args = [str(a) for a in meta.get("run", {}).get("args", [])]
-    row = {"task": f"{d.parent.name}/{d.name}", "domain": d.parent.name}
+    row = {"task": task_ident(d), "domain": d.parent.name}
+    start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="cass-xcheck-") as name:
         work = Path(name)
         orig = work / "orig"
         proc = sh([NVCC, "-O3", "-arch=sm_90", *flags, str(source), "-o", str(orig)], d)
         if proc.returncode:
             return {**row, "error": f"original does not build: {proc.stderr[-300:]}"}
+        ran = time.perf_counter()
         ref = sh([str(orig), *args], d)
+        row["original_s"] = round(time.perf_counter() - ran, 2)
+        limit = max(RUN_TIMEOUT_S[0], RUN_TIMEOUT_S[1] * row["original_s"])
         for arch in ARCHS:
+            ptx = ptx_dir / ptx_name(source, arch)
+            if not ptx.is_file():
+                row[arch], row[f"{arch}_detail"] = "not-lifted", not_lifted_reason(ptx_dir, source, arch)
+                continue
             try:
-                ptx = work / f"lifted.{arch}.ptx"
-                ptx.write_text(lifted_ptx(source, arch, work))
                 exe = work / f"lifted.{arch}"
-                build_with_ptx(source, ptx, exe, flags)
-                run = sh([str(exe), *args], d)
+                build_with_ptx(source, ptx.resolve(), exe, flags)
+                run = sh([str(exe), *args], d, timeout=limit)
                 same = run.returncode == ref.returncode and run.stdout == ref.stdout
                 row[arch] = "agree" if same else "differ"
                 if not same:
                     row[f"{arch}_detail"] = f"exit {run.returncode} vs {ref.returncode}; stderr {run.stderr[-200:]}"
-            except (RuntimeError, subprocess.TimeoutExpired, Exception) as exc:  # noqa: BLE001 - reported per task
-                row[arch] = "not-lifted"
-                row[f"{arch}_detail"] = str(exc)[:300]
+            except subprocess.TimeoutExpired:
+                row[arch], row[f"{arch}_detail"] = "differ", f"still running after {limit:.0f} s (the original: {row['original_s']} s)"
+            except Exception as exc:  # noqa: BLE001 - reported per task
+                row[arch], row[f"{arch}_detail"] = "build-error", str(exc)[:300]
+    row["seconds"] = round(time.perf_counter() - start, 1)
     return row
 
 
-def lift_only(task_dir: str, out: Path) -> list[str]:
-    """Lift one task's SASS for every arch into `out`; returns the failures."""
-    source = Path(task_dir) / "main.cu"
-    failures = []
-    for arch in ARCHS:
-        with tempfile.TemporaryDirectory(prefix="cass-xlift-") as name:
-            try:
-                (out / ptx_name(source, arch)).write_text(lifted_ptx(source, arch, Path(name)))
-            except Exception as exc:  # noqa: BLE001 - reported per task
-                failures.append(f"{ptx_name(source, arch)}: {str(exc)[:200]}")
-    return failures
+def gpu_name() -> str:
+    try:
+        out = sh(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"], ROOT, 60).stdout
+    except (FileNotFoundError, subprocess.TimeoutExpired):
+        return "unknown"
+    return out.strip().splitlines()[0] if out.strip() else "unknown"
+
+
+def check(tasks: list[str], ptx_dir: Path, out: Path, jobs: int) -> int:
+    start = time.perf_counter()
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = [pool.submit(check_task, t, ptx_dir) for t in tasks]
+        rows = sorted(progress(as_completed(futures), len(futures), "cross-check", lambda f: f.result()),
+                      key=lambda r: r["task"])  # fmt: skip
+    manifest = ptx_dir / MANIFEST
+    lift = json.loads(manifest.read_text()) if manifest.is_file() else {}
+    meta = {"gpu": gpu_name(), "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "lifter": lift.get("lifter", "?"), "lifted": lift.get("date", "?"), "jobs": jobs,
+            "seconds": round(time.perf_counter() - start, 1),
+            "command": "python3 " + shlex.join(["benchmarks/lift_crosscheck_h200.py", *sys.argv[1:]])}  # fmt: skip
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "results.json").write_text(json.dumps({**meta, "rows": rows}, indent=1))
+    by_domain: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_domain[r["domain"]].append(r)
+    table = [("domain", "tasks", *(f"{a} lift agrees" for a in ARCHS))]
+    for domain, rs in [*sorted(by_domain.items()), ("all", rows)]:
+        table.append((domain, str(len(rs)), *(f"{sum(r.get(a) == 'agree' for r in rs)}/{len(rs)}" for a in ARCHS)))
+    print_table("lifted NVPTX vs original cubin (identical stdout and exit code)", table)
+    print(f"{meta['gpu']}; {len(rows)} tasks in {meta['seconds']:.0f} s with {jobs} jobs; results: {out / 'results.json'}")
+    return 0
+
+
+# ---------------------------------------------------------------- output (rich when installed)
+
+
+def progress(items: Iterable, total: int, what: str, value: Callable) -> Iterable:
+    """Each item's value, with a progress bar (rich) or a line every 10% (plain Python)."""
+    try:
+        from rich.progress import track
+    except ImportError:
+        for done, item in enumerate(items, 1):
+            if done == total or done % max(1, total // 10) == 0:
+                print(f"{what}: {done}/{total}", flush=True)
+            yield value(item)
+        return
+    for item in track(items, total=total, description=what, transient=True):
+        yield value(item)
+
+
+def print_table(title: str, rows: list[tuple[str, ...]]) -> None:
+    try:
+        from rich.console import Console
+        from rich.table import Table
+    except ImportError:
+        widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+        print(title)
+        for r in rows:
+            print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))))
+        return
+    table = Table(title=title)
+    for i, col in enumerate(rows[0]):
+        table.add_column(col, justify="left" if i == 0 else "right")
+    for r in rows[1:]:
+        table.add_row(*r)
+    Console().print(table)
 
 
 def main(argv: list[str] | None = None) -> int:
-    global PTX_DIR
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--task", default="*", help="glob on domain/name")
+    parser.add_argument("--task", default="*", help="glob on domain/name (default: every task of all domains)")
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--out", type=Path, default=Path("lift-crosscheck"))
-    parser.add_argument("--lift-only", type=Path, help="only lift, writing PTX into this folder")
-    parser.add_argument("--ptx-dir", type=Path, help="use PTX lifted earlier with --lift-only")
+    parser.add_argument("--lift-only", type=Path, help="only lift, writing PTX and manifest.json into this folder")
+    parser.add_argument("--ptx-dir", type=Path, help="use PTX lifted earlier with --lift-only (required on the GPU machine)")
     args = parser.parse_args(argv)
-    PTX_DIR = args.ptx_dir
-    root = Path(__file__).resolve().parents[1] / "models" / "bench" / "tasks"
-    tasks = [str(p.parent) for p in sorted(root.glob("*/*/main.cu"))
-             if fnmatch.fnmatch(f"{p.parent.parent.name}/{p.parent.name}", args.task)]  # fmt: skip
+    tasks = [str(p.parent) for p in sorted(TASKS_ROOT.glob("*/*/main.cu"))
+             if fnmatch.fnmatch(task_ident(p.parent), args.task)]  # fmt: skip
+    if not tasks:
+        parser.error(f"no benchmark task matches {args.task!r}")
     if args.lift_only:
-        args.lift_only.mkdir(parents=True, exist_ok=True)
-        with ProcessPoolExecutor(args.jobs) as pool:
-            failures = [f for fs in pool.map(lift_only, tasks, [args.lift_only] * len(tasks)) for f in fs]
-        print(f"lifted {2 * len(tasks) - len(failures)} of {2 * len(tasks)}", *failures, sep="\n")
-        return 0
-    with ProcessPoolExecutor(args.jobs) as pool:
-        rows = list(pool.map(check_task, tasks))
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "results.json").write_text(json.dumps(rows, indent=1))
-    table = Table(title="lifted NVPTX vs original cubin (identical stdout and exit code)")
-    for col in ("domain", "tasks", *(f"{a} lift agrees" for a in ARCHS)):
-        table.add_column(col, justify="right" if col != "domain" else "left")
-    by_domain = defaultdict(list)
-    for r in rows:
-        by_domain[r["domain"]].append(r)
-    for domain, rs in sorted(by_domain.items()) + [("all", rows)]:
-        cells = [f"{sum(r.get(a) == 'agree' for r in rs)}/{len(rs)}" for a in ARCHS]
-        table.add_row(domain, str(len(rs)), *cells)
-    Console().print(table)
-    print(shlex.join(["results:", str(args.out / "results.json")]))
-    return 0
+        return prepare(tasks, args.lift_only, max(1, args.jobs))
+    if not args.ptx_dir:
+        parser.error("give --lift-only DIR (on the LLVM 16 machine) or --ptx-dir DIR (on the GPU machine)")
+    return check(tasks, args.ptx_dir, args.out, max(1, args.jobs))
 
 
 if __name__ == "__main__":

@@ -9,11 +9,10 @@ from __future__ import annotations
 import re
 import subprocess
 
-from cass.models.lift.targets import LlvmTarget
+from cass.models.lift.targets import OPT_FLAGS, LlvmTarget
 from cass.runner.diagnostics import CassError
 
 TOOL_TIMEOUT_S = 600
-OPT_FLAGS = ("-O3", "--simplifycfg-hoist-common=false")  # LLVM 16 hoists convergent collectives otherwise
 
 
 def module_text(kernel_texts: list[str], names: list[str], target: LlvmTarget) -> str:

@@ -11,6 +11,20 @@ from pathlib import Path
 
 RUNTIME_DIR = Path(__file__).parent / "runtime"
 
+# What opt-16 runs on a lifted module, in order. The lifted code was optimised once already (by
+# ptxas), so it needs cleaning up, not the -O3 pipeline, whose SROA alone took 11 of 15 s on a
+# 7,400-instruction kernel (benchmarks/bench_lift_speed.py): mem2reg first turns the register
+# allocas into SSA in linear time, SROA then only sees the parameter image and the local stack.
+OPT_PASSES = (
+    "always-inline",  # the runtime's sass.* helpers
+    "function(mem2reg,sroa,early-cse,instcombine,simplifycfg",
+    # reassociated byte multiply-adds (IDP.4A) are not matched into v_dot4_u32_u8 by llc, which
+    # the emulator does not model (tests/lift/test_int_arith.py)
+    "reassociate,instcombine,dce)",
+    "globaldce",  # helpers the kernel does not use
+)
+OPT_FLAGS = ("-passes=" + ",".join(OPT_PASSES), "--simplifycfg-hoist-common=false")  # LLVM 16 hoists convergent collectives otherwise
+
 
 @dataclass(frozen=True)
 class LlvmTarget:
