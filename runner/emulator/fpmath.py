@@ -187,10 +187,15 @@ def div_scale(s0, s1, s2):
 
 
 def div_fmas(s0, s1, s2, vcc):
+    """fma, rescaled where VCC is set by the power of two V_DIV_SCALE applied (2^128 for f64, 2^64
+    for f32): up when the quotient estimate S2 is >= 2 (the denominator was scaled up), down when
+    it is < 2 (the numerator was scaled up for a denormal quotient)."""
+    f64 = s0.dtype == F64
     r = fma(s0, s1, s2, s0.dtype)
-    factor = s0.dtype.type(2.0**64 if s0.dtype == F64 else 2.0**32)
+    scale, bias = (128, 1023) if f64 else (64, 127)
+    power = np.where(exponent(s2) > bias, scale, -scale)
     with np.errstate(all="ignore"):
-        return np.where(vcc, r * factor, r).astype(s0.dtype)
+        return np.where(vcc, ldexp(r, power), r).astype(s0.dtype)
 
 
 def div_fixup(s0, s1, s2):

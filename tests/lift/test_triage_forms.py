@@ -1,10 +1,11 @@
 """Triage fixes for single instruction forms, checked by folding the lifted IR with opt-16 or by
 running the gfx1100 instruction on the emulator: packed half immediates printed as two numbers
 (`HFMA2 R8, R8, 1, 1, R11`: image_processing/rgb_to_yuv420_half read them as raw bits), the
-predicate a LOP3 ORs into its predicate result, UP2UR/R2UP (uniform predicates to and from a uniform
+predicate a LOP3 ORs into its predicate result, `.RELU` on integer min/max, UP2UR/R2UP (uniform predicates to and from a uniform
 register: numerical_methods/adaptive_simpson_recursive) and the s_bitset0/1 that llc-16's
 shrink pass makes of an in-place `s_and_b32 d, d, 0x7fffffff` (ml_operators/cross_entropy_grad
-faulted on the emulator with kind=unsupported)."""
+faulted on the emulator with kind=unsupported), and the emulator's V_DIV_FMAS rescale (1/x for x
+near the smallest normal double came out 2^64 too small)."""
 
 from __future__ import annotations
 
@@ -54,6 +55,19 @@ def test_lop3_predicate_ors_in_its_predicate_operand(lo: int, hi: int, want: int
     assert folded_stores(body) == [str(want)]
 
 
+def test_relu_min_max_clamps_negative_results_to_zero() -> None:
+    """`VIADDMNMX.RELU R2, R0, -1, R11, PT`: clamped image indices (image_processing/canny_edges
+    read img[-1] when .RELU was ignored)."""
+    body = ["MOV R0, RZ", "MOV R11, 0x7f", "MOV R3, 0xfffffff0",
+            "VIADDMNMX.RELU R2, R0, 0xffffffff, R11, PT",  # min(0 - 1, 127) -> 0
+            "VIMNMX.RELU R4, R3, 0x7f, PT",  # min(-16, 127) -> 0
+            "VIADDMNMX R5, R0, 0xffffffff, R11, PT",  # no .RELU: -1
+            "VIMNMX.RELU R6, R11, 0x10, PT",  # 16 stays
+            "LDC.64 R8, c[0x0][0x210]", "STG.E desc[UR4][R8.64], R2", "STG.E desc[UR4][R8.64+0x4], R4",
+            "STG.E desc[UR4][R8.64+0x8], R5", "STG.E desc[UR4][R8.64+0xc], R6"]  # fmt: skip
+    assert folded_stores(body) == ["0", "0", "-1", "16"]
+
+
 def test_up2ur_packs_the_uniform_predicates_and_keeps_the_other_bits() -> None:
     body = ["UISETP.NE.AND UP0, UPT, URZ, 0x10, UPT",  # true
             "UISETP.EQ.AND UP1, UPT, URZ, 0x10, UPT",  # false
@@ -83,3 +97,27 @@ def test_emulator_runs_the_bitsets_llc_emits(op: str, start: int, bit: int, want
     m = Snippet(["s_cmp_eq_u32 0, 0", f"{op} s4, s5", "s_cselect_b32 s6, 1, 2"], sgpr={4: start, 5: bit}).run()
     assert int(m.st.S[4, 0]) == want
     assert int(m.st.S[6, 0]) == 1  # SCC untouched
+
+
+@pytest.mark.parametrize(("num", "den"), [(1.0, 2.0**-1022), (1.0, -(2.0**-1022 - 2.0**-1074)), (2.0**-1030, 3.0),
+                                          (3.0, 7.0), (1.0, 1e-310)])  # fmt: skip
+def test_emulator_double_division_sequence_at_the_exponent_extremes(num: float, den: float) -> None:
+    """llc-16's f64 fdiv: div_scale scales by 2^128 and div_fmas must undo it in the same direction."""
+    import struct
+
+    from cass.runner.emulator.snippet import Snippet
+
+    def words(x: float) -> tuple[int, int]:
+        b = struct.unpack("<Q", struct.pack("<d", x))[0]
+        return b & 0xFFFFFFFF, b >> 32
+
+    lines = ["v_div_scale_f64 v[0:1], null, s[2:3], s[2:3], s[4:5]", "v_rcp_f64_e32 v[2:3], v[0:1]",
+             "v_fma_f64 v[4:5], -v[0:1], v[2:3], 1.0", "v_fma_f64 v[2:3], v[2:3], v[4:5], v[2:3]",
+             "v_fma_f64 v[4:5], -v[0:1], v[2:3], 1.0", "v_fma_f64 v[2:3], v[2:3], v[4:5], v[2:3]",
+             "v_div_scale_f64 v[4:5], vcc_lo, s[4:5], s[2:3], s[4:5]", "v_mul_f64 v[6:7], v[4:5], v[2:3]",
+             "v_fma_f64 v[8:9], -v[0:1], v[6:7], v[4:5]", "v_div_fmas_f64 v[10:11], v[8:9], v[2:3], v[6:7]",
+             "v_div_fixup_f64 v[12:13], v[10:11], s[2:3], s[4:5]"]  # fmt: skip
+    (d0, d1), (n0, n1) = words(den), words(num)
+    m = Snippet(lines, sgpr={2: d0, 3: d1, 4: n0, 5: n1}).run()
+    got = int(m.st.V[12, 0, 0]) | int(m.st.V[13, 0, 0]) << 32
+    assert got == struct.unpack("<Q", struct.pack("<d", num / den))[0]

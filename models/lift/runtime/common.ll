@@ -284,22 +284,13 @@ define internal double @sass.dnextdown(double %f) alwaysinline {
   ret double %r
 }
 ; f64 a*b+c rounded toward zero (1), minus infinity (2), plus infinity (3): the round-to-nearest
-; result stepped by one ulp when the exact residual (TwoProduct + TwoSum) points the other way
+; result stepped by one ulp when the exact residual a*b+c-r points the other way; overflow of
+; finite inputs gives the largest finite value where the mode rounds toward zero; an exact zero
+; sum rounded toward minus infinity is -0
 define internal double @sass.dfma.dir(double %a, double %b, double %c, i32 %mode) alwaysinline {
   %r = call double @llvm.fma.f64(double %a, double %b, double %c)
-  %ph = fmul double %a, %b
-  %nph = fneg double %ph
-  %pl = call double @llvm.fma.f64(double %a, double %b, double %nph)
-  %s1 = fadd double %ph, %c
-  %bb = fsub double %s1, %ph
-  %t1 = fsub double %s1, %bb
-  %t2 = fsub double %ph, %t1
-  %t3 = fsub double %c, %bb
-  %e1 = fadd double %t2, %t3
-  %d0 = fsub double %s1, %r
-  %d1 = fadd double %d0, %e1
-  %resid = fadd double %d1, %pl
-  %fin = fcmp one double %r, 0x7FF0000000000000
+  %resid = call double @sass.dfma.resid(double %a, double %b, double %c, double %r)
+  %fin = call i1 @sass.dfinite(double %r)
   %below0 = fcmp olt double %resid, 0.0
   %above0 = fcmp ogt double %resid, 0.0
   %below = and i1 %below0, %fin
@@ -321,7 +312,81 @@ define internal double @sass.dfma.dir(double %a, double %b, double %c, i32 %mode
   %fdn = call double @sass.dnextdown(double %r)
   %x1 = select i1 %up, double %fu, double %r
   %x2 = select i1 %down, double %fdn, double %x1
-  ret double %x2
+  ; overflow: +inf stays for RP, -inf for RM; otherwise the largest finite value of r's sign
+  %fa = call i1 @sass.dfinite(double %a)
+  %fb = call i1 @sass.dfinite(double %b)
+  %fc = call i1 @sass.dfinite(double %c)
+  %fab = and i1 %fa, %fb
+  %fin3 = and i1 %fab, %fc
+  %rinf = xor i1 %fin, true
+  %rnotnan = fcmp ord double %r, 0.0
+  %rinf1 = and i1 %rinf, %rnotnan
+  %ovf = and i1 %rinf1, %fin3
+  %keep3 = and i1 %is3, %pos
+  %keep2 = and i1 %is2, %negf
+  %keep = or i1 %keep3, %keep2
+  %clamp = xor i1 %keep, true
+  %ovfc = and i1 %ovf, %clamp
+  %max = select i1 %pos, double 0x7FEFFFFFFFFFFFFF, double 0xFFEFFFFFFFFFFFFF
+  %x3 = select i1 %ovfc, double %max, double %x2
+  ; exact zero toward minus infinity: -0 unless both addends are +0 (-(RN((-a)*b + (-c))))
+  %zero = fcmp oeq double %r, 0.0
+  %exact = fcmp oeq double %resid, 0.0
+  %z1 = and i1 %zero, %exact
+  %zm = and i1 %z1, %is2
+  %na = fneg double %a
+  %nc = fneg double %c
+  %nz = call double @llvm.fma.f64(double %na, double %b, double %nc)
+  %mz = fneg double %nz
+  %x4 = select i1 %zm, double %mz, double %x3
+  ret double %x4
+}
+define internal i1 @sass.dfinite(double %x) alwaysinline {
+  %ax = call double @llvm.fabs.f64(double %x)
+  %f = fcmp olt double %ax, 0x7FF0000000000000
+  ret i1 %f
+}
+; a double with the sign of the exact a*b+c-r (r: a rounding of a*b+c). TwoProduct is exact while
+; |a*b| >= 2^-960; below, with |c| >= 2^-900, c-r is exact and outweighs a*b unless it is 0 (then
+; the sign is a*b's); with both tiny, everything is scaled by 2^1200 first (exact: a, b <= 2^114)
+define internal double @sass.dfma.resid(double %a, double %b, double %c, double %r) alwaysinline {
+  %ph = fmul double %a, %b
+  %aph = call double @llvm.fabs.f64(double %ph)
+  %ac = call double @llvm.fabs.f64(double %c)
+  %ptiny = fcmp olt double %aph, 0x03F0000000000000
+  %ctiny = fcmp olt double %ac, 0x07B0000000000000
+  %plain = call double @sass.dfma.resid2(double %a, double %b, double %c, double %r)
+  %as = fmul double %a, 0x6570000000000000
+  %bs = fmul double %b, 0x6570000000000000
+  %cs1 = fmul double %c, 0x6570000000000000
+  %cs = fmul double %cs1, 0x6570000000000000
+  %rs1 = fmul double %r, 0x6570000000000000
+  %rs = fmul double %rs1, 0x6570000000000000
+  %scaled = call double @sass.dfma.resid2(double %as, double %bs, double %cs, double %rs)
+  %cr = fsub double %c, %r
+  %crz = fcmp oeq double %cr, 0.0
+  %psign = fmul double %as, %bs
+  %mixed = select i1 %crz, double %psign, double %cr
+  %both = and i1 %ptiny, %ctiny
+  %m1 = select i1 %ptiny, double %mixed, double %plain
+  %m2 = select i1 %both, double %scaled, double %m1
+  ret double %m2
+}
+; TwoProduct + TwoSum: exact a*b+c-r up to the rounding of the last two additions
+define internal double @sass.dfma.resid2(double %a, double %b, double %c, double %r) alwaysinline {
+  %ph = fmul double %a, %b
+  %nph = fneg double %ph
+  %pl = call double @llvm.fma.f64(double %a, double %b, double %nph)
+  %s1 = fadd double %ph, %c
+  %bb = fsub double %s1, %ph
+  %t1 = fsub double %s1, %bb
+  %t2 = fsub double %ph, %t1
+  %t3 = fsub double %c, %bb
+  %e1 = fadd double %t2, %t3
+  %d0 = fsub double %s1, %r
+  %d1 = fadd double %d0, %e1
+  %resid = fadd double %d1, %pl
+  ret double %resid
 }
 ; length of a NUL-terminated string including the NUL (what printf's string appends take); 0 for null
 define internal i64 @sass.strlen0(ptr %s) alwaysinline {
