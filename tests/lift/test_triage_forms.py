@@ -121,3 +121,19 @@ def test_emulator_double_division_sequence_at_the_exponent_extremes(num: float, 
     m = Snippet(lines, sgpr={2: d0, 3: d1, 4: n0, 5: n1}).run()
     got = int(m.st.V[12, 0, 0]) | int(m.st.V[13, 0, 0]) << 32
     assert got == struct.unpack("<Q", struct.pack("<d", num / den))[0]
+
+
+@pytest.mark.parametrize(("num", "den"), [(1.0, 2.0**-126), (1e-30, 1e10), (3.0, 7.0)])
+def test_emulator_float_division_sequence_at_the_exponent_extremes(num: float, den: float) -> None:
+    import struct
+
+    import numpy as np
+    from cass.runner.emulator.snippet import Snippet
+
+    lines = ["v_div_scale_f32 v0, null, s2, s2, s3", "v_rcp_f32_e32 v1, v0", "v_fma_f32 v2, -v0, v1, 1.0",
+             "v_fmac_f32_e32 v1, v2, v1", "v_div_scale_f32 v2, vcc_lo, s3, s2, s3", "v_mul_f32_e32 v3, v2, v1",
+             "v_fma_f32 v4, -v0, v3, v2", "v_fmac_f32_e32 v3, v4, v1", "v_fma_f32 v0, -v0, v3, v2",
+             "v_div_fmas_f32 v0, v0, v1, v3", "v_div_fixup_f32 v5, v0, s2, s3"]  # fmt: skip
+    bits = lambda x: struct.unpack("<I", struct.pack("<f", x))[0]
+    m = Snippet(lines, sgpr={2: bits(den), 3: bits(num)}).run()
+    assert int(m.st.V[5, 0, 0]) == bits(float(np.float32(num) / np.float32(den)))
