@@ -215,11 +215,14 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
     (
         "CASS061",
         W,
-        "__launch_bounds__ cluster argument dropped",
+        "__launch_bounds__ minimum blocks converted to waves per EU",
         (
-            "CUDA's third `__launch_bounds__` argument (maximum thread-block cluster size) has no "
-            "HIP counterpart, and HIP 5.2's `__launch_bounds__` macro does not compile with three "
-            "arguments; it is dropped."
+            "CUDA's second `__launch_bounds__` argument is the minimum resident blocks per SM; HIP "
+            "passes its second argument to `amdgpu_waves_per_eu`, the minimum waves per SIMD. cass "
+            "converts: ceil(minBlocks * ceil(maxThreads / waveSize) / 4), 4 being the SIMDs of a "
+            "CDNA CU or an RDNA WGP, capped at the SIMD's wave slots (16 RDNA, 8 CDNA); bounds "
+            "spelled with macros become the same constant expression (uncapped). The register "
+            "budget it implies differs from NVIDIA's: measure."
         ),
     ),
     (
@@ -263,14 +266,12 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
     ),
     (
         "CASS066",
-        I,
-        "__launch_bounds__ minimum blocks converted to waves per EU",
+        W,
+        "__launch_bounds__ cluster argument dropped",
         (
-            "CUDA's second `__launch_bounds__` argument is the minimum resident blocks per SM; HIP "
-            "passes its second argument to `amdgpu_waves_per_eu`, the minimum waves per SIMD. cass "
-            "converts: ceil(minBlocks * ceil(maxThreads / waveSize) / 4), 4 being the SIMDs of a "
-            "CDNA CU or an RDNA WGP, capped at the SIMD's wave slots (16 RDNA, 8 CDNA); bounds "
-            "spelled with macros become the same constant expression (uncapped)."
+            "CUDA's third `__launch_bounds__` argument (maximum thread-block cluster size) has no "
+            "HIP counterpart, and HIP 5.2's `__launch_bounds__` macro does not compile with three "
+            "arguments; it is dropped."
         ),
     ),
     (

@@ -135,7 +135,7 @@ def rewrite_launch_bounds(unit: Unit) -> None:
         if len(args) > 2:
             cluster = unit.text[unit.code[args[1][1]].end : unit.code[close].start]
             unit.report(
-                "CASS061",
+                "CASS066",
                 unit.code[args[2][0]].start,
                 unit.code[args[-1][1]].end,
                 f"`__launch_bounds__` cluster argument `{cluster.lstrip(', ').strip()}` dropped: "
@@ -144,7 +144,7 @@ def rewrite_launch_bounds(unit: Unit) -> None:
         if converted:
             first, last = unit.code[args[1][0]], unit.code[args[1][1]]
             unit.report(
-                "CASS066",
+                "CASS061",
                 first.start,
                 last.end,
                 f"`__launch_bounds__` minimum {min_blocks} blocks of {max_threads} threads per SM -> "
