@@ -370,30 +370,37 @@ def sel(e: Emitter, ins: Instruction) -> None:
     e.write(d, e.op(f"select i1 {e.pred(p)}, i32 {e.i32(a)}, i32 {e.i32(b)}"))
 
 
-def _pred_bank(ins: Instruction, pr: Operand) -> tuple[str, int]:
-    """The predicate file (`P` for PR, `UP` for UPR) and the byte (.B1-.B3) its bits map to."""
+def _pred_bank(ins: Instruction, pr: Operand, src: Operand) -> tuple[str, int]:
+    """The predicate file (`P` for PR, `UP` for UPR) and the shift of the byte its bits map to:
+    `.B1`-`.B3` on the opcode or on the register (`R2P PR, R4.B1, 0x7f`)."""
     prefix = "UP" if isinstance(pr, Reg) and pr.name == "UPR" else "P"
-    byte = next((int(m[1]) for m in ins.mods if m in ("B1", "B2", "B3")), 0)
+    sel = [*ins.mods, getattr(src, "half", "")]
+    byte = next((int(m[1]) for m in sel if m in ("B1", "B2", "B3")), 0)
     return prefix, 8 * byte
+
+
+def _whole(o: Operand) -> Operand:
+    """The register without its byte selector (the byte is the predicates' position, not a read)."""
+    return Reg(o.name) if isinstance(o, Reg) else o
 
 
 def p2r(e: Emitter, ins: Instruction) -> None:
     """P2R / UP2UR d, PR, src, mask: predicate i (mask bit i) -> bit i (of byte .Bn); other bits from src."""
     d, pr, src, mask = ins.operands[:4]
-    (prefix, shift), m = _pred_bank(ins, pr), imm_value(mask) & 0x7F
+    (prefix, shift), m = _pred_bank(ins, pr, src), imm_value(mask) & 0x7F
     value = "0"
     for i in range(7):
         if m >> i & 1:
             bit = e.op(f"zext i1 {e.load_reg(Reg(f'{prefix}{i}'))} to i32")
             value = e.op(f"or i32 {value}, {e.op(f'shl i32 {bit}, {i + shift}')}")
-    keep = e.op(f"and i32 {e.i32(src)}, {~(m << shift) & 0xFFFFFFFF}")
+    keep = e.op(f"and i32 {e.i32(_whole(src))}, {~(m << shift) & 0xFFFFFFFF}")
     e.write(d, e.op(f"or i32 {keep}, {value}"))
 
 
 def r2p(e: Emitter, ins: Instruction) -> None:
     """R2P / R2UP PR, src, mask: predicate i (mask bit i) = bit i (of byte .Bn) of src."""
     pr, src, mask = ins.operands[:3]
-    (prefix, shift), m, v = _pred_bank(ins, pr), imm_value(mask), e.i32(src)
+    (prefix, shift), m, v = _pred_bank(ins, pr, src), imm_value(mask), e.i32(_whole(src))
     for i in range(7):
         if m >> i & 1:
             bit = e.op(f"and i32 {v}, {1 << (i + shift)}")

@@ -87,6 +87,16 @@ def test_up2ur_byte_form_and_r2up_round_trip() -> None:
     ]
 
 
+def test_r2p_and_p2r_with_a_byte_selector_on_the_register() -> None:
+    """`R2P PR, R4.B1, 0x7f` reads byte 1 (image_processing/canny_edges kept 16 flags in two bytes)."""
+    body = ["MOV R4, 0x2a05",  # byte 0: 0b101, byte 1: 0b101010
+            "R2P PR, R4.B1, 0x7f",  # P1, P3, P5
+            "MOV R5, 0xffff0000",
+            "P2R R5, PR, R5.B2, 0xf",  # bits 16-19 from P0-P3: 0b1010; other bits kept
+            "LDC.64 R2, c[0x0][0x210]", "STG.E desc[UR4][R2.64], R5"]  # fmt: skip
+    assert folded_stores(body) == [str((0xFFF00000 | 0b1010 << 16) - (1 << 32))]
+
+
 @pytest.mark.parametrize(("op", "start", "bit", "want"), [
     ("s_bitset0_b32", 0xFFFFFFFF, 31, 0x7FFFFFFF), ("s_bitset1_b32", 0x1, 31, 0x80000001),
     ("s_bitset0_b32", 0xFF, 36, 0xEF),  # only S[4:0] counts
