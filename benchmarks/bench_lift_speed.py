@@ -2,14 +2,15 @@
 opt-16+llc-16 (LLVM). Issue 10's target: a 5,000-instruction kernel in under 2 s.
 
     .venv/bin/python benchmarks/bench_lift_speed.py [--instructions 500 2000 5000] [--repeat 3]
-        [--task crypto_hashing/sha512_chains ...] [--arch sm_90]
+        [--task crypto_hashing/sha512_chains ...] [--arch sm_90] [--opt-o3]
 
 Two kinds of kernel: a synthetic sm_90 mix (index math, 64-bit address pairs, loads, FFMA chains,
 compares, predicated updates, a loop back-edge, stores; blocks of 16 instructions repeated to N),
 and the real kernels of benchmark tasks (`--task`, compiled with nvcc -cubin here; by default the
 largest one, sha512_chains, ~7,400 instructions). Each row gives wall time and CPU time (this
 process plus its opt/llc children): on a shared machine the wall time mostly measures the
-other load, the CPU time what the translation costs.
+other load, the CPU time what the translation costs. `--opt-o3` times the earlier `opt -O3`
+pipeline instead of the lifter's pass list (targets.OPT_PASSES), for comparison.
 """
 
 from __future__ import annotations
@@ -103,7 +104,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--task", nargs="*", default=DEFAULT_TASKS, help="benchmark tasks (domain/name) whose kernels to time")
     parser.add_argument("--arch", default="sm_90", help="SASS arch of the task kernels")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--opt-o3", action="store_true", help="opt -O3 instead of the lifter's pass list")
     args = parser.parse_args(argv)
+    if args.opt_o3:
+        from cass.models.lift import module
+
+        module.OPT_FLAGS = ("-O3", "--simplifycfg-hoist-common=false")
     table = Table(title="SASS -> gfx1100 translation time in seconds (median of runs; cpu = this process + opt/llc)")
     for column in ("kernel", "SASS instructions", "lift wall", "lift cpu", "opt+llc wall", "opt+llc cpu",
                    "total wall", "total cpu"):  # fmt: skip
@@ -116,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
             text, cubin = task_listing(task, args.arch, Path(work))
             info = read_cubin(cubin.read_bytes(), str(cubin))
             row(table, f"{task} ({args.arch})", [measure(text, str(cubin), args.arch, info) for _ in range(args.repeat)])
-    Console().print(table)
+    Console(width=160).print(table)
     return 0
 
 
