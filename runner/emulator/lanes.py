@@ -15,7 +15,9 @@ _LDS = [_P, _P, _P, _P, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_uint32, _P]
 _GLOBAL = [_P, _P, ctypes.c_size_t, _P, _P, ctypes.c_size_t, ctypes.c_uint32, _P]
 _INTO = [_P, _P, ctypes.c_size_t, _P, _P, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_uint32]
 _INTO += [ctypes.c_uint32, _P, _P]
+_ROWS3 = [_P, _P, _P, _P, ctypes.c_size_t, _P, ctypes.c_size_t]
 _SIGNATURES = {
+    "cass_fma_f32_rows": _ROWS3,
     "cass_ds_load_into": _INTO,
     "cass_lds_load": _LDS,
     "cass_lds_store": _LDS,
@@ -182,3 +184,15 @@ def ds_load_into(
         _pointers(dst_rows),
     )
     return status == 0
+
+
+def fma_f32_rows(a, b, c, dst, wave_stride: int, mask, waves: int) -> bool:
+    """dst = fma(a, b, c) (f32 bits in VGPR rows [k, wave_stride]) in the active lanes."""
+    lib = _lib()
+    if not lib:
+        return False
+    mask, mask_ptr = _mask(mask)
+    lib.cass_fma_f32_rows(
+        a.ctypes.data, b.ctypes.data, c.ctypes.data, dst.ctypes.data, wave_stride, mask_ptr, waves
+    )
+    return True

@@ -429,11 +429,8 @@ class Machine:
         regs = len(offsets) * (nbytes // 4)
         if nbytes % 4 or dst + regs > V.shape[0] or addr >= V.shape[0]:
             return False
-        if g.full:
-            step = 1
-        elif isinstance(g.idx, slice):  # register rows are views: every step-th wave
-            step = g.idx.indices(self.st.W)[2]
-        else:
+        step = self._row_step(g)
+        if step is None:
             return False
         rows = [V[r, g.idx] for r in (addr, *range(dst, dst + regs))]
         mask = None if self.st.all_active(g) else self.st.exec_mask(g)
@@ -448,6 +445,22 @@ class Machine:
             [o & 0xFFFFFFFF for o in offsets],
             rows[1:],
         )
+
+    def _row_step(self, g: Group) -> int | None:
+        """Waves between consecutive rows of a register view of group `g`; None: not a view."""
+        if g.full:
+            return 1
+        return g.idx.indices(self.st.W)[2] if isinstance(g.idx, slice) else None
+
+    def fma_f32_into(self, a: int, b: int, c: int, dst: int, g: Group) -> bool:
+        """v[dst] = fma(v[a], v[b], v[c]) (f32) in the active lanes, by the compiled loop; False
+        when it does not apply (the handler's numpy path runs instead)."""
+        step = self._row_step(g)
+        if step is None or self.flush32 or max(a, b, c, dst) >= self.st.V.shape[0]:
+            return False
+        rows = [self.st.V[r, g.idx] for r in (a, b, c, dst)]
+        mask = None if self.st.all_active(g) else self.st.exec_mask(g)
+        return lane_loops.fma_f32_rows(*rows, step * 32, mask, g.k)
 
     def lds_atomic(self, offs, mask, suffix, data, g, returns=True):
         wide = suffix.endswith("64")

@@ -131,14 +131,29 @@ def _valu(ins, spec):
         srcs = srcs[:2] + [dst]
     sel = _opsel(ins, "op_sel") or [0, 0, 0, 0]
     hi = [bool(sel[i]) if i < len(sel) else False for i in range(4)]
+    fma_rows = _plain_fma_rows(ins, dst, srcs)
 
     def run(m, g):
+        if fma_rows and m.fma_f32_into(*fma_rows, g):
+            return
         args = [typed(m, o, g, t, hi[i]) for i, (o, t) in enumerate(zip(srcs, styps))]
         with np.errstate(all="ignore"):
             value = fn(*args)
         write_result(m, g, dst, value, dtyp, ins, hi[3] if len(sel) > 3 else False)
 
     return run
+
+
+def _plain_fma_rows(ins, dst, srcs):
+    """(a, b, c, dst) VGPR numbers of a v_fma_f32/v_fmac_f32 on plain VGPRs (no abs/neg, op_sel,
+    clamp or output modifier), which the compiled loop may run; else None."""
+    if ins.op not in ("v_fma_f32", "v_fmac_f32") or len(srcs) != 3:
+        return None
+    if any(k in ins.modifiers for k in ("op_sel", "clamp", "mul", "div")):
+        return None
+    if any(o.kind != "v" or o.count != 1 or o.abs or o.neg for o in (*srcs, dst)):
+        return None
+    return (*(o.index for o in srcs), dst.index)
 
 
 # --- compares ---------------------------------------------------------------------------

@@ -211,3 +211,22 @@ extern "C" int cass_ds_load_into(const uint32_t* lds, const uint32_t* addr, size
 #undef CASS_DS_LOAD
     return 1;
 }
+
+// v_fma_f32 / v_fmac_f32 on VGPR rows ([waves][wave_stride] uint32 holding f32): for every
+// active lane dst = fma(a, b, c), correctly rounded (the FMA instruction where the CPU has one).
+extern "C" __attribute__((target_clones("fma", "default"))) int cass_fma_f32_rows(
+    const float* a, const float* b, const float* c, float* dst, size_t wave_stride,
+    const uint8_t* active, size_t waves) {
+    for (size_t w = 0; w < waves; w++) {
+        const size_t row = w * wave_stride;
+        if (!active) {
+            for (size_t l = 0; l < 32; l++)
+                dst[row + l] = __builtin_fmaf(a[row + l], b[row + l], c[row + l]);
+            continue;
+        }
+        for (size_t l = 0; l < 32; l++)
+            if (active[w * 32 + l])
+                dst[row + l] = __builtin_fmaf(a[row + l], b[row + l], c[row + l]);
+    }
+    return 0;
+}
