@@ -53,7 +53,7 @@ def task_ident(task_dir: Path) -> str:
 
 
 def sh(cmd: list[str] | str, cwd: Path, timeout: float = BUILD_TIMEOUT_S) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False,
                           shell=isinstance(cmd, str), executable="/bin/bash" if isinstance(cmd, str) else None)  # fmt: skip
 
 
@@ -129,7 +129,7 @@ def build_with_ptx(source: Path, ptx: Path, exe: Path, flags: list[str]) -> None
     """Replay nvcc's build with the device fatbin made from `ptx` only (ptxas is skipped: its
     cubin is what the lifted PTX replaces)."""
     dry = sh([NVCC, "--dryrun", "-O3", "-arch=sm_90", *flags, str(source), "-o", str(exe)], source.parent)
-    lines = [ln[3:] if ln.startswith("#$ ") else ln for ln in dry.stderr.splitlines()]
+    lines = [ln.removeprefix("#$ ") for ln in dry.stderr.splitlines()]
     script, replaced = [], False
     for line in lines:
         if re.match(r"^[A-Za-z_]+=", line):  # nvcc's variable lines: quote the whole value

@@ -1,0 +1,64 @@
+"""The NVIDIA cross-check's two halves (benchmarks/lift_crosscheck_h200.py): `--lift-only` lifts a
+benchmark task's sm_80 and sm_90 SASS to NVPTX with a manifest and no stale PTX; the GPU side's
+replayed nvcc build links that PTX into the program (built here; running it needs the GPU)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NVCC = Path("/usr/local/cuda/bin/nvcc")
+TASK = "crypto_hashing/bloom_filter_fnv"
+pytestmark = pytest.mark.skipif(not NVCC.exists() or not shutil.which("llc-16"), reason="needs nvcc and llc-16")
+
+
+@pytest.fixture(scope="module")
+def xcheck():
+    spec = importlib.util.spec_from_file_location("lift_crosscheck_h200", ROOT / "benchmarks" / "lift_crosscheck_h200.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its process pool pickles functions by module name
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def prepared(xcheck, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("xcheck")
+    (out / "crypto_hashing__bloom_filter_fnv.sm_80.ptx").write_text("stale lift from an earlier run\n")
+    assert xcheck.main(["--lift-only", str(out), "--task", TASK, "--jobs", "1"]) == 0
+    return out
+
+
+def test_lift_only_writes_ptx_for_both_archs_and_a_manifest(prepared: Path) -> None:
+    for arch in ("sm_80", "sm_90"):
+        ptx = (prepared / f"crypto_hashing__bloom_filter_fnv.{arch}.ptx").read_text()
+        assert ".entry" in ptx and "stale lift" not in ptx and ".target sm_90" in ptx
+    manifest = json.loads((prepared / "manifest.json").read_text())
+    assert manifest["tasks"][TASK] == {"sm_80": "lifted", "sm_90": "lifted"} and manifest["lifter"]
+
+
+def test_a_failed_lift_leaves_its_reason_for_the_gpu_side(xcheck, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(source: Path, arch: str) -> str:
+        raise RuntimeError(f"lift: unsupported SASS instruction HMMA.16816.F32 ({arch})")
+
+    monkeypatch.setattr(xcheck, "lift_to_ptx", refuse)
+    task_dir = ROOT / "models" / "bench" / "tasks" / TASK
+    task, outcome = xcheck.lift_only(str(task_dir), tmp_path)
+    assert task == TASK and outcome["sm_80"] == "lift: unsupported SASS instruction HMMA.16816.F32 (sm_80)"
+    (tmp_path / "manifest.json").write_text(json.dumps({"tasks": {task: outcome}}))
+    assert "HMMA.16816.F32 (sm_90)" in xcheck.not_lifted_reason(tmp_path, task_dir / "main.cu", "sm_90")
+    assert not list(tmp_path.glob("*.ptx"))
+
+
+@pytest.mark.toolchain
+def test_the_replayed_nvcc_build_links_the_lifted_ptx(xcheck, prepared: Path, tmp_path: Path) -> None:
+    source = ROOT / "models" / "bench" / "tasks" / TASK / "main.cu"
+    exe = tmp_path / "lifted"
+    xcheck.build_with_ptx(source, prepared / "crypto_hashing__bloom_filter_fnv.sm_80.ptx", exe, [])
+    assert exe.is_file() and exe.stat().st_size > 0
