@@ -81,6 +81,7 @@ def lift_only(task_dir: str, out: Path) -> tuple[str, dict[str, str]]:
     source = Path(task_dir) / "main.cu"
     outcome = {}
     for arch in ARCHS:
+        (out / ptx_name(source, arch)).unlink(missing_ok=True)  # never leave an earlier lift where this one fails
         try:
             (out / ptx_name(source, arch)).write_text(lift_to_ptx(source, arch))
             outcome[arch] = "lifted"
@@ -95,23 +96,38 @@ def lifter_commit() -> str:
     return head + ("+uncommitted models/lift changes" if dirty else "")
 
 
+def now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def write_manifest(path: Path, manifest: dict) -> None:
+    manifest["tasks"] = dict(sorted(manifest["tasks"].items()))
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, indent=1))
+    tmp.replace(path)
+
+
 def prepare(tasks: list[str], out: Path, jobs: int) -> int:
+    """Lift `tasks` into `out`, the manifest updated after each task (an interrupted run leaves
+    every PTX next to its own entry); tasks that failed or were lifted longest ago go first."""
     out.mkdir(parents=True, exist_ok=True)
-    for t in tasks:  # never leave an earlier lift where this one may fail
-        for arch in ARCHS:
-            (out / ptx_name(Path(t) / "main.cu", arch)).unlink(missing_ok=True)
     manifest_path = out / MANIFEST
     manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"tasks": {}}
+    lifter = lifter_commit()
+
+    def staleness(t: str) -> tuple[bool, str]:
+        entry = manifest["tasks"].get(task_ident(Path(t)), {})
+        return all(entry.get(a) == "lifted" for a in ARCHS), entry.get("at", "")
+
     start = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
-        futures = [pool.submit(lift_only, t, out) for t in tasks]
+        futures = [pool.submit(lift_only, t, out) for t in sorted(tasks, key=staleness)]
         for task, outcome in progress(as_completed(futures), len(futures), "lifting", lambda f: f.result()):
-            manifest["tasks"][task] = outcome
-    manifest.update(lifter=lifter_commit(), date=dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-                    lift_s=round(time.perf_counter() - start, 1))  # fmt: skip
-    manifest["tasks"] = dict(sorted(manifest["tasks"].items()))
-    manifest_path.write_text(json.dumps(manifest, indent=1))
-    rows = {t: manifest["tasks"][task_ident(Path(t))] for t in tasks}
+            manifest["tasks"][task] = {**outcome, "lifter": lifter, "at": now()}
+            write_manifest(manifest_path, manifest)
+    manifest.update(lifter=lifter, date=now(), lift_s=round(time.perf_counter() - start, 1))
+    write_manifest(manifest_path, manifest)
+    rows = {t: {a: manifest["tasks"][task_ident(Path(t))][a] for a in ARCHS} for t in tasks}
     lifted = sum(v == "lifted" for o in rows.values() for v in o.values())
     print(f"lifted {lifted} of {len(ARCHS) * len(tasks)} ({len(tasks)} tasks x {', '.join(ARCHS)}) into {out} "
           f"in {time.perf_counter() - start:.0f} s; lifter {manifest['lifter']}")  # fmt: skip
@@ -216,7 +232,8 @@ def check(tasks: list[str], ptx_dir: Path, out: Path, jobs: int) -> int:
     manifest = ptx_dir / MANIFEST
     lift = json.loads(manifest.read_text()) if manifest.is_file() else {}
     meta = {"gpu": gpu_name(), "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "lifter": lift.get("lifter", "?"), "lifted": lift.get("date", "?"), "jobs": jobs,
+            "lifter": sorted({e.get("lifter", "?") for e in lift.get("tasks", {}).values()}),
+            "lifted": lift.get("date", "?"), "jobs": jobs,
             "seconds": round(time.perf_counter() - start, 1),
             "command": "python3 " + shlex.join(["benchmarks/lift_crosscheck_h200.py", *sys.argv[1:]])}  # fmt: skip
     out.mkdir(parents=True, exist_ok=True)

@@ -40,7 +40,8 @@ def test_lift_only_writes_ptx_for_both_archs_and_a_manifest(prepared: Path) -> N
         ptx = (prepared / f"crypto_hashing__bloom_filter_fnv.{arch}.ptx").read_text()
         assert ".entry" in ptx and "stale lift" not in ptx and ".target sm_90" in ptx
     manifest = json.loads((prepared / "manifest.json").read_text())
-    assert manifest["tasks"][TASK] == {"sm_80": "lifted", "sm_90": "lifted"} and manifest["lifter"]
+    entry = manifest["tasks"][TASK]
+    assert (entry["sm_80"], entry["sm_90"]) == ("lifted", "lifted") and entry["lifter"] == manifest["lifter"]
 
 
 def test_a_failed_lift_leaves_its_reason_for_the_gpu_side(xcheck, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -49,6 +50,7 @@ def test_a_failed_lift_leaves_its_reason_for_the_gpu_side(xcheck, tmp_path: Path
 
     monkeypatch.setattr(xcheck, "lift_to_ptx", refuse)
     task_dir = ROOT / "models" / "bench" / "tasks" / TASK
+    (tmp_path / "crypto_hashing__bloom_filter_fnv.sm_90.ptx").write_text("an earlier lift\n")
     task, outcome = xcheck.lift_only(str(task_dir), tmp_path)
     assert task == TASK and outcome["sm_80"] == "lift: unsupported SASS instruction HMMA.16816.F32 (sm_80)"
     (tmp_path / "manifest.json").write_text(json.dumps({"tasks": {task: outcome}}))
