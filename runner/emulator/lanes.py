@@ -16,7 +16,10 @@ _GLOBAL = [_P, _P, ctypes.c_size_t, _P, _P, ctypes.c_size_t, ctypes.c_uint32, _P
 _INTO = [_P, _P, ctypes.c_size_t, _P, _P, ctypes.c_size_t, ctypes.c_uint32, ctypes.c_uint32]
 _INTO += [ctypes.c_uint32, _P, _P]
 _ROWS3 = [_P, _P, _P, _P, ctypes.c_size_t, _P, ctypes.c_size_t]
+_GLOBAL_INTO = [_P, _P, _P, ctypes.c_uint64, ctypes.c_size_t, _P, ctypes.c_size_t, _P, _P]
+_GLOBAL_INTO += [ctypes.c_size_t, ctypes.c_uint32, _P]
 _SIGNATURES = {
+    "cass_global_load_into": _GLOBAL_INTO,
     "cass_fma_f32_rows": _ROWS3,
     "cass_ds_load_into": _INTO,
     "cass_lds_load": _LDS,
@@ -196,3 +199,30 @@ def fma_f32_rows(a, b, c, dst, wave_stride: int, mask, waves: int) -> bool:
         a.ctypes.data, b.ctypes.data, c.ctypes.data, dst.ctypes.data, wave_stride, mask_ptr, waves
     )
     return True
+
+
+def global_load_into(lo, hi, wave_base, offset: int, wave_stride: int, mask, table, dst_rows):
+    """Global load of len(dst_rows) dwords per active lane straight into VGPR rows; addresses
+    from VGPR rows `lo`/`hi` (hi None: `wave_base` [k] uint64 + lo) + `offset`. False: the
+    compiled loop declined (misaligned, outside every allocation) and nothing was written."""
+    lib = _lib()
+    if not lib:
+        return False
+    mask, mask_ptr = _mask(mask)
+    if wave_base is not None:
+        wave_base = np.ascontiguousarray(wave_base, np.uint64)
+    status = lib.cass_global_load_into(
+        lo.ctypes.data,
+        None if hi is None else hi.ctypes.data,
+        None if wave_base is None else wave_base.ctypes.data,
+        offset & 0xFFFFFFFFFFFFFFFF,
+        wave_stride,
+        mask_ptr,
+        lo.shape[0],
+        table.bases.ctypes.data,
+        table.limits.ctypes.data,
+        table.bases.size,
+        len(dst_rows),
+        _pointers(dst_rows),
+    )
+    return status == 0

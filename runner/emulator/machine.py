@@ -462,6 +462,27 @@ class Machine:
         mask = None if self.st.all_active(g) else self.st.exec_mask(g)
         return lane_loops.fma_f32_rows(*rows, step * 32, mask, g.k)
 
+    def global_load_into(self, addr_ops, offset: int, dst: int, nbytes: int, g: Group) -> bool:
+        """A global load of whole dwords straight into v[dst...] by the compiled loop (EXEC-
+        masked, every access inside an allocation); False: the handler's numpy path runs."""
+        step = self._row_step(g)
+        regs = nbytes // 4
+        V = self.st.V
+        vaddr, saddr = addr_ops[0], addr_ops[1] if len(addr_ops) > 1 else None
+        if step is None or nbytes % 4 or not self.table.bases.size or vaddr.kind != "v":
+            return False
+        if dst + regs > V.shape[0] or vaddr.index + 1 >= V.shape[0]:
+            return False
+        if saddr is not None and saddr.kind == "s" and saddr.index != 124:
+            lo, hi, wave_base = V[vaddr.index, g.idx], None, self.st.sread(saddr, g, "b64")
+        else:
+            lo, hi, wave_base = V[vaddr.index, g.idx], V[vaddr.index + 1, g.idx], None
+        mask = None if self.st.all_active(g) else self.st.exec_mask(g)
+        rows = [V[r, g.idx] for r in range(dst, dst + regs)]
+        return lane_loops.global_load_into(
+            lo, hi, wave_base, offset, step * 32, mask, self.table, rows
+        )
+
     def lds_atomic(self, offs, mask, suffix, data, g, returns=True):
         wide = suffix.endswith("64")
         bidx = self._lds_bidx(offs, mask, 8 if wide else 4, g, "atomic").astype(np.intp)

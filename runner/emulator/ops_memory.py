@@ -187,10 +187,14 @@ def compile_vmem(ins):
     def addresses(m, g):
         return m.vmem_addresses(seg, addr_ops, offset, g)
 
+    whole = seg == "global" and kind == "load" and suffix in ("b32", "b64", "b96", "b128")
+
     def run(m, g):
         mask = m.st.exec_mask(g)
         if not mask.any():
             return
+        if whole and m.global_load_into(addr_ops, offset, dst.index, nbytes, g):
+            return  # the compiled loop: straight into the destination VGPRs
         addrs = addresses(m, g)
         if kind == "load":
             vals = m.access(seg, addrs, mask, nbytes, "load", g)

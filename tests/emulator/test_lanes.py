@@ -249,3 +249,59 @@ def test_fma_rows_match_the_numpy_path(monkeypatch, text, kind, flush):
     want = run()
     monkeypatch.setattr(lanes, "_LIB", None)
     assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "global_load_b32 v6, v[2:3], off",
+        "global_load_b64 v[6:7], v[2:3], off offset:8",
+        "global_load_b128 v[2:5], v[2:3], off",  # the results overwrite the address
+        "global_load_b32 v6, v1, s[8:9] offset:4",  # SGPR base + VGPR offset
+    ],
+)
+@pytest.mark.parametrize("kind", ["all", "some"])
+def test_global_loads_into_registers_match_the_numpy_path(monkeypatch, text, kind):
+    from cass.runner.emulator.decode import parse_text
+    from cass.runner.emulator.program import compile_instruction
+
+    buffer = np.arange(1000, 1512, dtype=np.uint32)
+
+    def run():
+        m = global_machine([buffer])
+        rng = np.random.default_rng(3)
+        g = group("all") if kind == "all" else Group(slice(0, WAVES, 2), WAVES // 2, False)
+        mask_of(m, g, rng, kind == "some")
+        offsets = rng.integers(0, 100, (WAVES, 32), dtype=np.uint64) * np.uint64(4)
+        addrs = np.uint64(buffer.ctypes.data) + offsets
+        m.st.V[2] = (addrs & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        m.st.V[3] = (addrs >> np.uint64(32)).astype(np.uint32)
+        m.st.V[1] = offsets.astype(np.uint32)
+        m.st.S[8] = buffer.ctypes.data & 0xFFFFFFFF
+        m.st.S[9] = buffer.ctypes.data >> 32
+        compile_instruction(parse_text(text))(m, g)
+        return m.st.V[:8].copy()
+
+    got = run()
+    monkeypatch.setattr(lanes, "_LIB", False)
+    want = run()
+    monkeypatch.setattr(lanes, "_LIB", None)
+    assert np.array_equal(got, want)
+
+
+def test_a_global_load_into_registers_past_an_allocation_is_reported():
+    from cass.runner.emulator.decode import parse_text
+    from cass.runner.emulator.program import compile_instruction
+
+    buffer = np.zeros(64, np.uint32)
+    m = global_machine([buffer])
+    g = group("all")
+    mask_of(m, g, np.random.default_rng(4), False)
+    addrs = np.full((WAVES, 32), buffer.ctypes.data, np.uint64)
+    addrs[5, 3] += np.uint64(buffer.nbytes)
+    m.st.V[2] = (addrs & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    m.st.V[3] = (addrs >> np.uint64(32)).astype(np.uint32)
+    with pytest.raises(Fault) as info:
+        compile_instruction(parse_text("global_load_b32 v2, v[2:3], off"))(m, g)
+    assert info.value.kind == "memory" and (info.value.wave, info.value.lane) == (5, 3)
+    assert np.array_equal(m.st.V[2], (addrs & np.uint64(0xFFFFFFFF)).astype(np.uint32))

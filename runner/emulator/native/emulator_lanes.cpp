@@ -230,3 +230,39 @@ extern "C" __attribute__((target_clones("fma", "default"))) int cass_fma_f32_row
     }
     return 0;
 }
+
+// Global loads of whole dwords straight into VGPRs (global_load_b32..b128): each active lane's
+// address is lo[i] | hi[i] << 32 (a VGPR pair) or wave_base[w] + lo[i] (SGPR base + VGPR
+// offset), plus `offset`; every access must lie inside one region of the allocation table and
+// be dword-aligned, else 1 is returned having written nothing (the checked numpy path then runs
+// and reports). Inactive lanes keep their registers; an address is read before results land.
+extern "C" int cass_global_load_into(const uint32_t* lo, const uint32_t* hi,
+                                     const uint64_t* wave_base, uint64_t offset,
+                                     size_t wave_stride, const uint8_t* active, size_t waves,
+                                     const uint64_t* bases, const uint64_t* limits,
+                                     size_t regions, uint32_t nd, uint32_t* const* dst_rows) {
+    if (nd == 0 || nd > 16) return 1;
+    Regions table{bases, limits, regions};
+    auto address = [&](size_t w, size_t i) {
+        uint64_t a = hi ? ((uint64_t)hi[i] << 32 | lo[i]) : (uint64_t)lo[i];
+        return a + (wave_base ? wave_base[w] : 0) + offset;
+    };
+    for (size_t w = 0; w < waves; w++)
+        for (size_t l = 0; l < 32; l++) {
+            if (active && !active[w * 32 + l]) continue;
+            uint64_t a = address(w, w * wave_stride + l);
+            if ((a & 3) || !table.inside(a, 4ull * nd)) return 1;
+        }
+    uint32_t* dst[16];
+    for (uint32_t d = 0; d < nd; d++) dst[d] = dst_rows[d];
+    for (size_t w = 0; w < waves; w++)
+        for (size_t l = 0; l < 32; l++) {
+            if (active && !active[w * 32 + l]) continue;
+            size_t i = w * wave_stride + l;
+            const uint32_t* src = (const uint32_t*)address(w, i);
+            uint32_t values[16];
+            for (uint32_t d = 0; d < nd; d++) values[d] = src[d];
+            for (uint32_t d = 0; d < nd; d++) dst[d][i] = values[d];
+        }
+    return 0;
+}
