@@ -67,7 +67,10 @@ int main() {
     for (auto& v : idx) v = (int)(next_u32() % table_rows);
     for (int i = 0; i < nrec; ++i) {
         perm[i] = i;
-        rec[i] = make_int4((int)(next_u32() % 1000), (int)(next_u32() % 1000), (int)(next_u32() % 1000), 0);
+        const int rx = (int)(next_u32() % 1000);  // one call per statement: argument order is unspecified
+        const int ry = (int)(next_u32() % 1000);
+        const int rz = (int)(next_u32() % 1000);
+        rec[i] = make_int4(rx, ry, rz, 0);
     }
     for (int i = nrec - 1; i > 0; --i) {  // Fisher-Yates with the LCG
         const int j = (int)(next_u32() % (uint32_t)(i + 1));

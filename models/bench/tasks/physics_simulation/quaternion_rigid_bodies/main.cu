@@ -72,8 +72,11 @@ int main() {
     for (int i = 0; i < kBodies; ++i) {
         Body b;
         b.q = make_float4(0.0f, 0.0f, 0.0f, 1.0f);
-        b.inertia = make_float3(1.0f + uni(), 2.0f + uni(), 3.5f + uni());          // distinct principal moments
-        b.w = make_float3(2.0f * uni() - 1.0f, 4.0f * uni() - 2.0f, 2.0f * uni() - 1.0f);
+        // one draw per statement: the order in which call arguments are evaluated is unspecified
+        const float ix = 1.0f + uni(), iy = 2.0f + uni(), iz = 3.5f + uni();  // distinct principal moments
+        const float wx = 2.0f * uni() - 1.0f, wy = 4.0f * uni() - 2.0f, wz = 2.0f * uni() - 1.0f;
+        b.inertia = make_float3(ix, iy, iz);
+        b.w = make_float3(wx, wy, wz);
         bodies[i] = b;
     }
     Body* dBodies;
