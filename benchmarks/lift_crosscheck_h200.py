@@ -86,7 +86,7 @@ def lift_only(task_dir: str, out: Path) -> tuple[str, dict[str, str]]:
             (out / ptx_name(source, arch)).write_text(lift_to_ptx(source, arch))
             outcome[arch] = "lifted"
         except Exception as exc:  # noqa: BLE001 - reported per task in the manifest
-            outcome[arch] = str(exc).strip().splitlines()[0][:300] if str(exc).strip() else type(exc).__name__
+            outcome[arch] = " ".join(str(exc).split())[:400] or type(exc).__name__
     return task_ident(Path(task_dir)), outcome
 
 

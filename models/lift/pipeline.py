@@ -44,7 +44,7 @@ def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, targ
     aliases = hip_aliases([k.name for k in kernels]) if llvm_target.private_as else {}
     texts = [module_globals(cubin), *(k.text for k in kernels)]
     texts += [k.text.replace(k.name, aliases[k.name]) for k in kernels if k.name in aliases]
-    ir = module_text(texts, [k.name for k in kernels], llvm_target)
+    ir = llvm_target.fences(module_text(texts, [k.name for k in kernels], llvm_target))
     ok = not any(d.severity is Severity.ERROR for d in diagnostics)
     assembly = compile_module(ir, llvm_target) if ok and compile else ""
     return LiftResult(assembly, ir, diagnostics, kernels, arch)

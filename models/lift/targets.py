@@ -7,9 +7,14 @@ against the original cubin on an NVIDIA GPU); only this table and the runtime mo
 from __future__ import annotations
 
 from dataclasses import dataclass
+import re
 from pathlib import Path
 
 RUNTIME_DIR = Path(__file__).parent / "runtime"
+FENCE = re.compile(r'\bfence(?: syncscope\("([a-z-]+)"\))? (?:seq_cst|acq_rel|acquire|release)\b')
+# NVPTX in LLVM 16 selects no `fence`: the membar intrinsics per scope (each a full fence, at
+# least as strong as the acquire/release it replaces)
+NVVM_MEMBARS = {"workgroup": "llvm.nvvm.membar.cta", "agent": "llvm.nvvm.membar.gl", None: "llvm.nvvm.membar.sys"}
 
 # What opt-16 runs on a lifted module, in order. The lifted code was optimised once already (by
 # ptxas), so it needs cleaning up, not the -O3 pipeline, whose SROA alone took 11 of 15 s on a
@@ -34,12 +39,26 @@ class LlvmTarget:
     private_as: int  # address space of allocas (registers, the local-memory stack)
     kernel_cc: str  # calling convention keyword on the kernel definition
     llc_args: tuple[str, ...]
+    fence_intrinsics: bool = False  # True: fences become membar intrinsics (NVPTX in LLVM 16)
 
     def runtime(self) -> str:
         return (RUNTIME_DIR / f"{self.name}.ll").read_text(encoding="utf-8")
 
     def ptr(self, space: int) -> str:
         return "ptr" if space == 0 else f"ptr addrspace({space})"
+
+    def fences(self, ir: str) -> str:
+        """The module with fences this target's llc can select (MEMBAR, __threadfence)."""
+        if not self.fence_intrinsics or not FENCE.search(ir):
+            return ir
+        used: set[str] = set()
+
+        def membar(m: re.Match) -> str:
+            used.add(name := NVVM_MEMBARS.get(m.group(1), NVVM_MEMBARS[None]))
+            return f"call void @{name}()"
+
+        ir = FENCE.sub(membar, ir)
+        return ir + "".join(f"declare void @{name}()\n" for name in sorted(used))
 
 
 AMDGCN = LlvmTarget(
@@ -59,6 +78,7 @@ NVPTX = LlvmTarget(
     0,
     "",  # kernels are marked by !nvvm.annotations in LLVM 16
     ("-mtriple=nvptx64-nvidia-cuda", "-mcpu=sm_90", "-mattr=+ptx78"),
+    fence_intrinsics=True,
 )
 
 TARGETS = {"gfx1100": AMDGCN, "amdgcn": AMDGCN, "nvptx": NVPTX, "sm_90": NVPTX}
