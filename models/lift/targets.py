@@ -6,8 +6,8 @@ against the original cubin on an NVIDIA GPU); only this table and the runtime mo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 RUNTIME_DIR = Path(__file__).parent / "runtime"
