@@ -10,7 +10,7 @@ from cass.models.lift.inputs import cubin_info_for
 from cass.models.lift.pipeline import lift_sass
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 
-VERSION = "0.3"
+VERSION = "0.4"
 
 
 class LiftEngine:
