@@ -168,10 +168,16 @@ def _int_type(ins: Instruction, default: str) -> tuple[int, bool]:
     return next((INT_TYPES[m] for m in ins.mods if m in INT_TYPES), INT_TYPES[default])
 
 
+# a byte or halfword selector on a narrow source (`I2F.U8 R15, R24.B1`, `I2F.U16 R1, R2.H1`)
+SUBWORD_SHIFT = {"B1": 8, "B2": 16, "B3": 24, "H1": 16}
+
+
 def _read_int(e: Emitter, o: Operand, bits: int, signed: bool) -> str:
     if bits == 64:
         return e.pair(o)
     v = e.i32(o)
+    if bits < 32 and (shift := SUBWORD_SHIFT.get(getattr(o, "half", ""), 0)):
+        v = e.op(f"lshr i32 {v}, {shift}")
     if bits < 32:
         v = e.op(f"trunc i32 {v} to i{bits}")
         v = e.op(f"{'sext' if signed else 'zext'} i{bits} {v} to i32")

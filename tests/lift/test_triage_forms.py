@@ -97,6 +97,16 @@ def test_r2p_and_p2r_with_a_byte_selector_on_the_register() -> None:
     assert folded_stores(body) == [str((0xFFF00000 | 0b1010 << 16) - (1 << 32))]
 
 
+def test_narrow_conversions_read_the_selected_byte_of_the_register() -> None:
+    """`I2F.U8 R15, R24.B1` converts byte 1 (image_processing/bilinear_resize from sm_80 SASS
+    converted byte 0 of each uchar4 four times)."""
+    body = ["MOV R24, 0x4030201",
+            "I2F.U8 R15, R24.B1", "I2F.S8 R16, R24.B3", "I2F.U16 R17, R24.H1",
+            "FADD R15, R15, R16", "FADD R15, R15, R17",  # 2 + 4 + 0x0403
+            "LDC.64 R2, c[0x0][0x210]", "STG.E desc[UR4][R2.64], R15"]  # fmt: skip
+    assert folded_stores(body) == [str(0x44812000)]  # 1033.0f
+
+
 @pytest.mark.parametrize(("op", "start", "bit", "want"), [
     ("s_bitset0_b32", 0xFFFFFFFF, 31, 0x7FFFFFFF), ("s_bitset1_b32", 0x1, 31, 0x80000001),
     ("s_bitset0_b32", 0xFF, 36, 0xEF),  # only S[4:0] counts
