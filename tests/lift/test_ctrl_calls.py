@@ -5,22 +5,16 @@ run on the RDNA3 emulator, checked against a Python model of the kernels."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from functools import cache
 from pathlib import Path
 
 import pytest
 from cass.models.lift.cfg import build_cfg
-from cass.models.lift.elfinfo import read_cubin
-from cass.models.lift.inputs import disassemble
 from cass.models.lift.parse import parse_instruction, parse_listing
 from cass.models.lift.pipeline import lift_sass
 
 DATA = Path(__file__).parent / "data"
-NVCC = Path("/usr/local/cuda/bin/nvcc")
 MASK64 = (1 << 64) - 1
-needs_nvcc = pytest.mark.skipif(not (NVCC.exists() or shutil.which("nvcc")), reason="nvcc is not installed")
 
 
 def wrap64(v: int) -> int:
@@ -82,23 +76,11 @@ def test_non_recursive_subroutines_are_inlined_per_call_site() -> None:
 
 
 @pytest.fixture(scope="module", params=["sm_80", "sm_90"])
-def lifted_program(request, tmp_path_factory) -> Path:
-    from cass.models.bench.assembly import build_with_device_code
-
-    arch = request.param
-    work = tmp_path_factory.mktemp(f"ctrl-{arch}")
-    cubin = work / "ctrl.cubin"
-    nvcc = str(NVCC) if NVCC.exists() else "nvcc"
-    subprocess.run([nvcc, "-cubin", "-O3", f"-arch={arch}", "-o", str(cubin), str(DATA / "ctrl_kernels.cu")],
-                   check=True, timeout=300, capture_output=True)  # fmt: skip
-    result = lift_sass(disassemble(cubin, None), path=str(cubin), arch=arch, cubin=read_cubin(cubin.read_bytes()))
-    assert result.ok, [d.render() for d in result.diagnostics]
-    assembly = work / "device.s"
-    assembly.write_text(result.assembly)
-    return build_with_device_code(DATA / "ctrl_host.hip", assembly, work)
+def lifted_program(request, tmp_path_factory, build_lifted) -> Path:
+    work = tmp_path_factory.mktemp(f"ctrl-{request.param}")
+    return build_lifted(DATA / "ctrl_kernels.cu", request.param, work, host=DATA / "ctrl_host.hip")
 
 
-@needs_nvcc
 def test_function_pointers_and_recursion_run_as_on_nvidia(lifted_program: Path) -> None:
     from cass.runner.emulator import run_program
 

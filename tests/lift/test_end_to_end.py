@@ -4,20 +4,12 @@ printed value equals an independent Python model of the same kernels."""
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from cass.models.lift.elfinfo import read_cubin
-from cass.models.lift.inputs import disassemble
-from cass.models.lift.pipeline import lift_sass
-
 DATA = Path(__file__).parent / "data"
-NVCC = Path("/usr/local/cuda/bin/nvcc")
-pytestmark = pytest.mark.skipif(not (NVCC.exists() or shutil.which("nvcc")), reason="nvcc is not installed")
 MASK64 = (1 << 64) - 1
 
 
@@ -72,20 +64,9 @@ def expected_lines() -> list[str]:
 
 
 @pytest.fixture(scope="module", params=["sm_80", "sm_90"])
-def lifted_program(request, tmp_path_factory) -> Path:
-    from cass.models.bench.assembly import build_with_device_code
-
-    arch = request.param
-    work = tmp_path_factory.mktemp(f"lift-{arch}")
-    cubin = work / "kernels.cubin"
-    nvcc = str(NVCC) if NVCC.exists() else "nvcc"
-    subprocess.run([nvcc, "-cubin", "-O3", f"-arch={arch}", "-o", str(cubin), str(DATA / "kernels.cu")],
-                   check=True, timeout=300, capture_output=True)  # fmt: skip
-    result = lift_sass(disassemble(cubin, None), path=str(cubin), arch=arch, cubin=read_cubin(cubin.read_bytes()))
-    assert result.ok, [d.render() for d in result.diagnostics]
-    assembly = work / "device.s"
-    assembly.write_text(result.assembly)
-    return build_with_device_code(DATA / "host.hip", assembly, work)
+def lifted_program(request, tmp_path_factory, build_lifted) -> Path:
+    work = tmp_path_factory.mktemp(f"lift-{request.param}")
+    return build_lifted(DATA / "kernels.cu", request.param, work, host=DATA / "host.hip")
 
 
 def test_lifted_kernels_match_the_model(lifted_program: Path) -> None:

@@ -13,43 +13,19 @@ F2I/I2F/F2F in every rounding, FSET.BF, FSETP/DSETP, half and bfloat16 narrowing
 from __future__ import annotations
 
 import math
-import shutil
 import struct
-import subprocess
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from cass.models.lift.elfinfo import read_cubin
-from cass.models.lift.inputs import disassemble
-from cass.models.lift.pipeline import lift_sass
 
 DATA = Path(__file__).parent / "data"
-NVCC = Path("/usr/local/cuda/bin/nvcc")
-pytestmark = pytest.mark.skipif(not (NVCC.exists() or shutil.which("nvcc")), reason="nvcc is not installed")
 NAN = float("nan")
 RN, RZ, RD, RU = "rn", "rz", "rd", "ru"
 # (significand bits, lowest normal exponent, highest exponent)
 F32, F64, F16, BF16 = (24, -126, 127), (53, -1022, 1023), (11, -14, 15), (8, -126, 127)
 
-
-def lifted_program(source: Path, arch: str, work: Path) -> Path:
-    """nvcc -cubin -> lift -> device code object under the rules engine's host port."""
-    from cass.models.bench.assembly import build_with_device_code
-    from cass.models.porting import translate_source
-
-    cubin = work / f"{source.stem}.cubin"
-    nvcc = str(NVCC) if NVCC.exists() else "nvcc"
-    subprocess.run([nvcc, "-cubin", "-O3", f"-arch={arch}", "-o", str(cubin), str(source)],
-                   check=True, timeout=300, capture_output=True)  # fmt: skip
-    result = lift_sass(disassemble(cubin, None), path=str(cubin), arch=arch, cubin=read_cubin(cubin.read_bytes()))
-    assert result.ok, [d.render() for d in result.diagnostics]
-    assembly = work / "device.s"
-    assembly.write_text(result.assembly)
-    host = work / "main.hip"
-    host.write_text(translate_source(source, "rules").text)
-    return build_with_device_code(host, assembly, work)
 
 
 # ---------------------------------------------------------------- exact rounding
@@ -300,11 +276,11 @@ def mismatches(stdout: str) -> tuple[list[str], list[str]]:
 
 
 @pytest.fixture(scope="module", params=["sm_80", "sm_90"])
-def float_run(request, tmp_path_factory) -> str:
+def float_run(request, tmp_path_factory, build_lifted) -> str:
     from cass.runner.emulator import run_program
 
     work = tmp_path_factory.mktemp(f"float-{request.param}")
-    run = run_program(lifted_program(DATA / "float_kernels.cu", request.param, work))
+    run = run_program(build_lifted(DATA / "float_kernels.cu", request.param, work))
     assert run.exit_code == 0, run.stderr
     return run.stdout
 

@@ -10,37 +10,13 @@ IABS, ISETP(.EX), the 32/64-bit division subroutines, SGXT/BMSK-style bit fields
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from cass.models.lift.elfinfo import read_cubin
-from cass.models.lift.inputs import disassemble
-from cass.models.lift.pipeline import lift_sass
 
 DATA = Path(__file__).parent / "data"
-NVCC = Path("/usr/local/cuda/bin/nvcc")
-pytestmark = pytest.mark.skipif(not (NVCC.exists() or shutil.which("nvcc")), reason="nvcc is not installed")
 M32, M64 = (1 << 32) - 1, (1 << 64) - 1
 
-
-def lifted_program(source: Path, arch: str, work: Path) -> Path:
-    """nvcc -cubin -> lift -> device code object under the rules engine's host port."""
-    from cass.models.bench.assembly import build_with_device_code
-    from cass.models.porting import translate_source
-
-    cubin = work / f"{source.stem}.cubin"
-    nvcc = str(NVCC) if NVCC.exists() else "nvcc"
-    subprocess.run([nvcc, "-cubin", "-O3", f"-arch={arch}", "-o", str(cubin), str(source)],
-                   check=True, timeout=300, capture_output=True)  # fmt: skip
-    result = lift_sass(disassemble(cubin, None), path=str(cubin), arch=arch, cubin=read_cubin(cubin.read_bytes()))
-    assert result.ok, [d.render() for d in result.diagnostics]
-    assembly = work / "device.s"
-    assembly.write_text(result.assembly)
-    host = work / "main.hip"
-    host.write_text(translate_source(source, "rules").text)
-    return build_with_device_code(host, assembly, work)
 
 
 def signed(v: int, bits: int) -> int:
@@ -156,9 +132,9 @@ def mismatches(stdout: str) -> list[str]:
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_integer_kernels_match_the_python_model(arch: str, tmp_path: Path) -> None:
+def test_integer_kernels_match_the_python_model(arch: str, tmp_path: Path, build_lifted) -> None:
     from cass.runner.emulator import run_program
 
-    run = run_program(lifted_program(DATA / "int_kernels.cu", arch, tmp_path))
+    run = run_program(build_lifted(DATA / "int_kernels.cu", arch, tmp_path))
     assert run.exit_code == 0, run.stderr
     assert mismatches(run.stdout) == []

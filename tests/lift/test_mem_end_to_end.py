@@ -13,45 +13,21 @@ cooperative grid.sync() (workspace from %envreg1/2; sm_90's `BAR.SYNC Rx, Rx` sl
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from cass.models.lift.elfinfo import read_cubin
-from cass.models.lift.inputs import disassemble
-from cass.models.lift.pipeline import lift_sass
 
 DATA = Path(__file__).parent / "data"
-NVCC = Path("/usr/local/cuda/bin/nvcc")
-pytestmark = pytest.mark.skipif(not (NVCC.exists() or shutil.which("nvcc")), reason="nvcc is not installed")
 KERNELS = ["async_copy", "async_partial", "cg_copy", "generic_ptrs", "widths", "atomics", "atomics_wide", "strong",
            "device_vars", "constants", "grid_sync"]  # fmt: skip
 
 
-def lifted_program(source: Path, arch: str, work: Path, defines: tuple[str, ...] = ()) -> Path:
-    """nvcc -cubin -> lift -> device code object under the rules engine's host port."""
-    from cass.models.bench.assembly import build_with_device_code
-    from cass.models.porting import translate_source
-
-    cubin = work / f"{source.stem}.cubin"
-    nvcc = str(NVCC) if NVCC.exists() else "nvcc"
-    subprocess.run([nvcc, "-cubin", "-O3", f"-arch={arch}", *defines, "-o", str(cubin), str(source)],
-                   check=True, timeout=300, capture_output=True)  # fmt: skip
-    result = lift_sass(disassemble(cubin, None), path=str(cubin), arch=arch, cubin=read_cubin(cubin.read_bytes()))
-    assert result.ok, [d.render() for d in result.diagnostics]
-    assembly = work / "device.s"
-    assembly.write_text(result.assembly)
-    host = work / "main.hip"
-    host.write_text(translate_source(source, "rules").text)
-    return build_with_device_code(host, assembly, work)
-
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_memory_kernels_match_their_cpu_reference(arch: str, tmp_path: Path) -> None:
+def test_memory_kernels_match_their_cpu_reference(arch: str, tmp_path: Path, build_lifted) -> None:
     from cass.runner.emulator import run_program
 
-    run = run_program(lifted_program(DATA / "mem_kernels.cu", arch, tmp_path, ("-DMEM_KERNELS_NVCC",)))
+    run = run_program(build_lifted(DATA / "mem_kernels.cu", arch, tmp_path, defines=("-DMEM_KERNELS_NVCC",)))
     assert run.stdout.splitlines() == [f"{name} ok" for name in KERNELS], run.stdout + run.stderr
     assert run.exit_code == 0
 

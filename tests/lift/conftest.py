@@ -1,0 +1,51 @@
+"""The lifter's end-to-end tests share one way to build a program: nvcc -> lift -> emulator executable."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+NVCC = Path("/usr/local/cuda/bin/nvcc")
+
+
+def _nvcc() -> str | None:
+    return str(NVCC) if NVCC.exists() else shutil.which("nvcc")
+
+
+def _build_lifted(
+    source: Path, arch: str, work: Path, host: Path | None = None, defines: tuple[str, ...] = ()
+) -> Path:
+    """nvcc -cubin -> lift -> device code object under `host` (default: the rules engine's port of
+    `source`), built for the emulator."""
+    from cass.models.bench.assembly import build_with_device_code
+    from cass.models.lift.elfinfo import read_cubin
+    from cass.models.lift.inputs import disassemble
+    from cass.models.lift.pipeline import lift_sass
+    from cass.models.porting import translate_source
+
+    cubin = work / f"{source.stem}.cubin"
+    subprocess.run([_nvcc(), "-cubin", "-O3", f"-arch={arch}", *defines, "-o", str(cubin), str(source)],
+                   check=True, timeout=300, capture_output=True)  # fmt: skip
+    result = lift_sass(
+        disassemble(cubin, None), path=str(cubin), arch=arch, cubin=read_cubin(cubin.read_bytes())
+    )
+    assert result.ok, [d.render() for d in result.diagnostics]
+    assembly = work / "device.s"
+    assembly.write_text(result.assembly)
+    if host is None:
+        host = work / "main.hip"
+        host.write_text(translate_source(source, "rules").text)
+    return build_with_device_code(host, assembly, work)
+
+
+@pytest.fixture(scope="session")
+def build_lifted() -> Callable[..., Path]:
+    """`build_lifted(source, arch, work, host=None, defines=())` -> emulator executable; skips
+    the test where nvcc is not installed."""
+    if _nvcc() is None:
+        pytest.skip("nvcc is not installed")
+    return _build_lifted
