@@ -48,15 +48,24 @@ def mask_of(m: Machine, g: Group, rng, partial: bool) -> np.ndarray:
     return m.st.exec_mask(g)
 
 
-def both_paths(monkeypatch, run):
-    """run(machine) with the compiled loops, then with the numpy path; both results and LDS."""
-    compiled = machine()
-    got = run(compiled)
+def compiled_then_numpy(monkeypatch, run):
+    """run() with the compiled loops, then with the numpy path: (got, want)."""
+    got = run()
     monkeypatch.setattr(lanes, "_LIB", False)
-    reference = machine()
-    want = run(reference)
+    want = run()
     monkeypatch.setattr(lanes, "_LIB", None)
-    return (got, compiled.lds), (want, reference.lds)
+    return got, want
+
+
+def both_paths(monkeypatch, run):
+    """run(machine) on a fresh machine with the compiled loops, then with the numpy path; both
+    results and LDS."""
+
+    def on_fresh_machine():
+        m = machine()
+        return run(m), m.lds
+
+    return compiled_then_numpy(monkeypatch, on_fresh_machine)
 
 
 @pytest.mark.parametrize("nbytes", [4, 8, 12, 16])
@@ -164,10 +173,7 @@ def test_global_loads_and_stores_match_the_numpy_path(monkeypatch, nbytes, parti
         loaded = m.access("global", addrs[::-1].copy(), mask, nbytes, "load", g)
         return [np.asarray(v).tolist() for v in loaded], [b.tolist() for b in buffers]
 
-    got = run()
-    monkeypatch.setattr(lanes, "_LIB", False)
-    want = run()
-    monkeypatch.setattr(lanes, "_LIB", None)
+    got, want = compiled_then_numpy(monkeypatch, run)
     assert got == want
 
 
@@ -215,10 +221,7 @@ def test_ds_loads_into_registers_match_the_numpy_path(monkeypatch, text, kind):
         compile_instruction(parse_text(text))(m, g)
         return m.st.V[:8].copy()
 
-    got = run()
-    monkeypatch.setattr(lanes, "_LIB", False)
-    want = run()
-    monkeypatch.setattr(lanes, "_LIB", None)
+    got, want = compiled_then_numpy(monkeypatch, run)
     assert np.array_equal(got, want)
 
 
@@ -244,10 +247,7 @@ def test_fma_rows_match_the_numpy_path(monkeypatch, text, kind, flush):
         compile_instruction(parse_text(text))(m, g)
         return m.st.V[:8].copy()
 
-    got = run()
-    monkeypatch.setattr(lanes, "_LIB", False)
-    want = run()
-    monkeypatch.setattr(lanes, "_LIB", None)
+    got, want = compiled_then_numpy(monkeypatch, run)
     assert np.array_equal(got, want)
 
 
@@ -282,10 +282,7 @@ def test_global_loads_into_registers_match_the_numpy_path(monkeypatch, text, kin
         compile_instruction(parse_text(text))(m, g)
         return m.st.V[:8].copy()
 
-    got = run()
-    monkeypatch.setattr(lanes, "_LIB", False)
-    want = run()
-    monkeypatch.setattr(lanes, "_LIB", None)
+    got, want = compiled_then_numpy(monkeypatch, run)
     assert np.array_equal(got, want)
 
 
