@@ -325,6 +325,15 @@ def hip_device_lib_dir(arch: str = "gfx1100") -> Path:
     return target
 
 
+# LLVM 16 AMDGPU backend options (llc spelling) without which gfx11 code is wrong, on a GPU and on
+# the emulator alike: SIOptimizeExecMaskingPreRA folds `v_cndmask 0,1,%cc; v_cmp_ne 1` into
+# `s_and_not1 vcc, exec, %cc` even where %cc is redefined inside a loop before the use (the machine
+# verifier reports "Register not marked live out of predecessor"): a Newton loop around an inner
+# loop then skips the inner loop from its second trip on (numerical_methods/gauss_legendre_newton).
+# Every HIP build passes them (after -mllvm) and so does the lifter's llc.
+AMDGPU_BACKEND_FIXES = ("-amdgpu-opt-exec-mask-pre-ra=false",)
+
+
 def hip_clang_command(offload_arch: str = "gfx1100") -> list[str]:
     """The clang++-16 argv prefix that compiles HIP for `offload_arch` with Debian's ROCm 5.2."""
     return [
@@ -336,6 +345,7 @@ def hip_clang_command(offload_arch: str = "gfx1100") -> list[str]:
         f"--rocm-device-lib-path={hip_device_lib_dir(offload_arch)}",
         # Steps that never link device code (-E, -fsyntax-only) would warn about the lib path.
         "-Wno-unused-command-line-argument",
+        *(arg for option in AMDGPU_BACKEND_FIXES for arg in ("-mllvm", option)),
     ]
 
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.runner.emulator.build import CODEGEN_FIXES
+from cass.runner.toolchain import AMDGPU_BACKEND_FIXES
 
 RUNTIME_DIR = Path(__file__).parent / "runtime"
 FENCE = re.compile(r'\bfence(?: syncscope\("([a-z-]+)"\))? (?:seq_cst|acq_rel|acquire|release)\b')
@@ -72,9 +72,8 @@ AMDGCN = LlvmTarget(
     "amdgpu_kernel",
     # the same LLVM 16 backend defects the emulator's builds avoid (the exec-mask fold that skips
     # an inner loop from a loop's second trip: numerical_methods/gauss_legendre_newton)
-    # the same LLVM 16 backend defect the emulator's HIP builds avoid (the exec-mask fold that skips
-    # an inner loop from a loop's second trip: numerical_methods/gauss_legendre_newton)
-    ("-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", *(a for a in CODEGEN_FIXES if a != "-mllvm")),
+    # the LLVM 16 backend defects every HIP build avoids too (toolchain.AMDGPU_BACKEND_FIXES)
+    ("-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", *AMDGPU_BACKEND_FIXES),
 )
 
 NVPTX = LlvmTarget(

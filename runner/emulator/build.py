@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
-from cass.runner.toolchain import cache_dir, hip_clang_command
+from cass.runner.toolchain import AMDGPU_BACKEND_FIXES, cache_dir, hip_clang_command
 
 NATIVE_DIR = Path(__file__).parent / "native"
 HIP_HEADER = Path("/usr/include/hip/hip_runtime_api.h")
@@ -154,11 +154,8 @@ DEFAULT_OPT_LEVEL = "-O3"
 
 # Two LLVM 16 AMDGPU code generation defects give wrong answers on a gfx1100 GPU and, faithfully,
 # on the emulator; each is avoided by a backend option, not by changing how the emulator runs code.
-# 1. SIOptimizeExecMaskingPreRA folds `v_cndmask 0,1,%cc; v_cmp_ne 1` into `s_and_not1 vcc, exec,
-#    %cc` even where %cc is redefined inside a loop before the use (the machine verifier reports
-#    "Register not marked live out of predecessor"): a Newton loop around an inner loop then skips
-#    the inner loop from its second trip on (numerical_methods/gauss_legendre_newton).
-CODEGEN_FIXES = ("-mllvm", "-amdgpu-opt-exec-mask-pre-ra=false")
+# 1. The exec-mask fold (toolchain.AMDGPU_BACKEND_FIXES), in every hip_clang_command:
+CODEGEN_FIXES = tuple(arg for option in AMDGPU_BACKEND_FIXES for arg in ("-mllvm", option))
 # 2. clang-16 at -O0 allocates registers with LLVM's fast allocator, which can put a VGPR reload at
 # the top of a join block BEFORE the instruction that restores EXEC (llvm/llvm-project#61083,
 # fixed in LLVM 18 by #69924): the reload runs with only the lanes of the other branch and the
@@ -180,7 +177,7 @@ def _opt_level(extra: tuple) -> str:
 
 def hip_compile_command(source: Path, output: Path, offload_arch: str, extra: tuple) -> list[str]:
     """clang++-16 for a whole HIP program (the toolchain's one HIP command), optimised by default."""
-    flags = ["-D__HIP_PLATFORM_AMD__", *CODEGEN_FIXES, "-include", str(DEVICE_LIB_OVERRIDES)]
+    flags = ["-D__HIP_PLATFORM_AMD__", "-include", str(DEVICE_LIB_OVERRIDES)]
     if not any(arg.startswith("-O") for arg in extra):
         flags.append(DEFAULT_OPT_LEVEL)
     if _opt_level(extra) == "-O0":

@@ -236,3 +236,14 @@ def test_default_cuda_arch_follows_the_local_gpu(monkeypatch):
 def test_detect_gpus_on_this_machine_returns_typed_gpus():
     for gpu in toolchain.detect_gpus():
         assert gpu.vendor in ("nvidia", "amd") and gpu.arch
+
+
+def test_every_hip_build_turns_off_the_llvm16_exec_mask_fold():
+    """Real-GPU builds (cass compile) and emulator builds share hip_clang_command: both avoid the
+    backend defect that skips an inner loop (numerical_methods/gauss_legendre_newton)."""
+    from cass.runner.toolchain import AMDGPU_BACKEND_FIXES, hip_clang_command
+
+    argv = hip_clang_command("gfx1100")
+    assert AMDGPU_BACKEND_FIXES
+    for option in AMDGPU_BACKEND_FIXES:
+        assert argv[argv.index(option) - 1] == "-mllvm"
