@@ -103,7 +103,7 @@ def name_table() -> dict[str, MappingEntry]:
     return table
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=None)
 def family_table(family: str) -> dict[str, MappingEntry]:
     return {e.cuda: e for e in all_entries() if e.family == family}
 
@@ -112,9 +112,23 @@ def header_table() -> dict[str, MappingEntry]:
     return family_table("headers")
 
 
+def header_entry(name: str) -> MappingEntry | None:
+    """The entry for an included header: its own row, else the row of the nearest folder it lies
+    in (a row named `cub/` covers every CUB header)."""
+    table = header_table()
+    if name in table:
+        return table[name]
+    folder = name
+    while "/" in folder:
+        folder = folder.rsplit("/", 1)[0]
+        if (entry := table.get(folder + "/")) is not None:
+            return entry
+    return None
+
+
 def lookup(name: str) -> MappingEntry | None:
     """The entry for a CUDA name: an identifier (`cudaMalloc`), a header (`cuda_runtime.h`), a
     qualified CUB name (`cub::DeviceReduce`) or a cooperative-groups member (`cg::reduce`)."""
     if name.startswith(("cg::", "cooperative_groups::")):
         return family_table("cooperative_groups").get(name.split("::", 1)[1])
-    return name_table().get(name) or header_table().get(name)
+    return name_table().get(name) or header_entry(name)

@@ -269,6 +269,13 @@ CASES = [
         [],
     ),
     (
+        "cub sub-header",
+        "#include <cub/block/block_scan.cuh>\nvoid f(){ cub::BlockScan<int, 128> s; }",
+        "#include <hipcub/hipcub.hpp>\nvoid f(){ hipcub::BlockScan<int, 128> s; }",
+        "cub/block",
+        [],
+    ),
+    (
         "implicit runtime include",
         "__global__ void k(){}",
         "#include <hip/hip_runtime.h>\n__global__",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from cass.models.rules.lexer import Token
-from cass.models.rules.tables import MappingEntry, header_table, name_table
+from cass.models.rules.tables import MappingEntry, header_entry, name_table
 from cass.models.rules.unit import Unit
 
 _CUDA_PREFIX = re.compile(r"^(cuda|cu[A-Z]|CU[A-Z_]|cublas|curand|cufft|cusparse|cusolver|nccl)")
@@ -119,13 +119,12 @@ def _include_target(unit: Unit, first: int, last: int) -> Token | None:
 
 def map_headers(unit: Unit) -> None:
     """CUDA headers become HIP headers; libcu++, mma.h and friends are reported."""
-    table = header_table()
     for first, last in unit.lexed.directives:
         tok = _include_target(unit, first, last)
         if tok is None:
             continue
         name, opener, closer = tok.text[1:-1], tok.text[0], tok.text[-1]
-        entry = table.get(name)
+        entry = header_entry(name)
         if entry is None:
             if name.startswith("cuda/"):
                 unit.report(
