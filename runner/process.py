@@ -1,8 +1,16 @@
-"""Run one program safely: its own directory, a time limit, an output limit, the whole process
-tree killed when either is exceeded, peak memory measured by `wait4`. Standard library only.
+"""Run one program contained: its own directory, a time limit, an output limit, resource limits,
+and its whole process tree killed when any of them ends the run, when it exits, or on Ctrl-C;
+peak memory measured by `wait4`. Standard library only.
 
     sandbox = prepare_run_dir(spec)             # a fresh temp dir with the input files copied in
     result = run_limited(cmd, cwd=sandbox, ...) # ProcessOutcome
+
+Each run starts in a new session and process group under `cass-launch` (cass.runner.launcher),
+a child subreaper that applies the `RunLimits` (cass.runner.limits) and kills every descendant,
+`setsid` daemons included, when the program exits or the run is stopped. Output goes to files
+(never pipes): a background child that keeps stdout open cannot hold a run open, and a flood
+costs disk up to the output limit, not memory. `stop_all_runs()` (the CLI's SIGINT/SIGTERM
+handler) kills every run in progress, in any thread, and refuses new ones.
 """
 
 from __future__ import annotations
@@ -19,8 +27,17 @@ from pathlib import Path
 
 from cass.runner.diagnostics import CassError
 from cass.runner.launcher import launcher, parse_report
+from cass.runner.limits import RunLimits, limit_hit, sandbox_prefix
 
 POLL_S = 0.02
+STOP_GRACE_S = 2.0  # for the launcher to kill the tree before its group is killed outright
+
+
+class RunCancelled(CassError):
+    """The run was stopped by Ctrl-C or SIGTERM (see `stop_all_runs`)."""
+
+    def __init__(self) -> None:
+        super().__init__("interrupted: the program and its processes were stopped", exit_code=130)
 
 
 @dataclass(frozen=True)
@@ -33,6 +50,53 @@ class ProcessOutcome:
     peak_rss_kib: int | None
     timed_out: bool = False
     output_truncated: bool = False
+    limit: str | None = None  # which resource limit ended the run (a sentence), if one did
+    stdout_path: Path | None = None  # with `output_dir`: the captured files (bytes left empty)
+    stderr_path: Path | None = None
+
+
+class _Runs:
+    """The launchers running now (pid -> whether it is a cass-launch), for `stop_all_runs`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.active: dict[int, bool] = {}
+        self.cancelled = threading.Event()
+
+    def add(self, pid: int, launched: bool) -> None:
+        with self.lock:
+            self.active[pid] = launched
+
+    def remove(self, pid: int) -> None:
+        with self.lock:
+            self.active.pop(pid, None)
+
+    def snapshot(self) -> list[tuple[int, bool]]:
+        with self.lock:
+            return list(self.active.items())
+
+
+_RUNS = _Runs()
+
+
+def stop_all_runs() -> None:
+    """Kill every run in progress with its process tree, and refuse new runs (Ctrl-C, SIGTERM).
+    Safe to call from a signal handler."""
+    _RUNS.cancelled.set()
+    for pid, launched in _RUNS.snapshot():
+        _signal_tree(pid, launched)
+
+
+def _signal_tree(pid: int, launched: bool) -> None:
+    """Ask the launcher to kill its tree (it kills `setsid` escapees too); without a launcher,
+    kill the process group."""
+    try:
+        if launched:
+            os.kill(pid, signal.SIGTERM)
+        else:
+            os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def _kill_group(pid: int) -> None:
@@ -58,7 +122,9 @@ class _Reaper(threading.Thread):
         self.status, self.rss_kib = status, int(usage.ru_maxrss)
 
 
-def _read_head(path: Path, limit: int) -> bytes:
+def _read_head(path: Path | None, limit: int) -> bytes:
+    if path is None:
+        return b""
     with path.open("rb") as f:
         return f.read(limit)
 
@@ -72,19 +138,48 @@ def run_limited(
     timeout_s: float = 60.0,
     max_output_bytes: int = 8 * 1024 * 1024,
     measure: bool = True,
+    limits: RunLimits | None = None,
+    output_dir: Path | None = None,
 ) -> ProcessOutcome:
-    """Run `cmd` in `cwd` in a new process group; kill the group on timeout or too much output.
+    """Run `cmd` in `cwd` contained (see the module docstring); the outcome says how it ended.
 
-    With `measure`, the program starts under `cass-launch` (see cass.runner.launcher) so that its
-    peak RSS and wall time are its own; where no launcher can be built, peak RSS is None."""
+    With `measure`, peak RSS and wall time are the program's own (from `cass-launch`; None where
+    no launcher can be built). `limits` default to `RunLimits.defaults()`. With `output_dir`,
+    stdout and stderr stay in files there (`stdout_path`, `stderr_path`) instead of memory.
+    Raises RunCancelled after `stop_all_runs()`."""
+    if _RUNS.cancelled.is_set():
+        raise RunCancelled()
+    limits = limits or RunLimits.defaults()
     with tempfile.TemporaryDirectory(prefix="cass-log-") as logs:
-        launch = launcher() if measure else None
+        launch = launcher()
         report = Path(logs) / "report"
-        argv = [str(launch), str(report), *cmd] if launch else cmd
-        outcome = _run_logged(argv, cwd, Path(logs), stdin, env, timeout_s, max_output_bytes)
+        wrapped = [*sandbox_prefix(), *cmd] if limits.sandbox else cmd
+        argv = [str(launch), str(report), limits.launcher_spec(timeout_s), *wrapped] if launch else wrapped
+        folder = output_dir or Path(logs)
+        outcome = _run_logged(argv, cwd, folder, stdin, env, timeout_s, max_output_bytes, bool(launch))
+        if output_dir is None:
+            outcome = replace(outcome, stdout=_read_head(outcome.stdout_path, max_output_bytes),
+                              stderr=_read_head(outcome.stderr_path, max_output_bytes),
+                              stdout_path=None, stderr_path=None)  # fmt: skip
+        if launch:
+            outcome = _measured(outcome, parse_report(report))
         if not measure:
-            return outcome
-        return _measured(outcome, parse_report(report) if launch else None)
+            outcome = replace(outcome, peak_rss_kib=None)
+        return _with_limit(outcome, limits, output_dir is None)
+
+
+def _with_limit(outcome: ProcessOutcome, limits: RunLimits, in_memory: bool) -> ProcessOutcome:
+    stderr = outcome.stderr if in_memory else _tail(outcome.stderr_path, 64 * 1024)
+    hit = limit_hit(outcome.signal, outcome.exit_code, stderr, outcome.peak_rss_kib, limits)
+    return replace(outcome, limit=hit) if hit else outcome
+
+
+def _tail(path: Path | None, size: int) -> bytes:
+    if path is None or not path.is_file():
+        return b""
+    with path.open("rb") as f:
+        f.seek(max(0, path.stat().st_size - size))
+        return f.read()
 
 
 def _measured(outcome: ProcessOutcome, report: tuple[int, int, float] | None) -> ProcessOutcome:
@@ -98,7 +193,7 @@ def _measured(outcome: ProcessOutcome, report: tuple[int, int, float] | None) ->
 
 def _run_logged(
     cmd: list[str], cwd: Path, logs: Path, stdin: str | bytes | None,
-    env: dict[str, str] | None, timeout_s: float, max_output_bytes: int,
+    env: dict[str, str] | None, timeout_s: float, max_output_bytes: int, launched: bool,
 ) -> ProcessOutcome:  # fmt: skip
     out_path, err_path = logs / "stdout", logs / "stderr"
     data = stdin.encode() if isinstance(stdin, str) else stdin
@@ -112,25 +207,39 @@ def _run_logged(
             )  # fmt: skip
         except OSError as exc:
             raise CassError(f"cannot start {cmd[0]}: {exc}") from None
+        _RUNS.add(proc.pid, launched)
         reaper = _Reaper(proc.pid, time.perf_counter())
         reaper.start()
         try:
-            timed_out, truncated = _watch(reaper, proc.pid, out_path, err_path, timeout_s, max_output_bytes)
+            ending = _watch(reaper, proc.pid, out_path, err_path, timeout_s, max_output_bytes)
+            if ending == "cancelled":
+                _stop(reaper, proc.pid, launched)
+                raise RunCancelled()
         except BaseException:  # interrupted (Ctrl-C): never leave the program running
-            _kill_group(proc.pid)
+            _stop(reaper, proc.pid, launched)
             raise
+        finally:
+            _RUNS.remove(proc.pid)
+        if ending != "exited":
+            _stop(reaper, proc.pid, launched)
     proc.returncode = 0  # reaped by wait4 already; keep Popen from waiting again
+    return _outcome(reaper, ending, out_path, err_path)
+
+
+def _outcome(reaper: _Reaper, ending: str, out: Path, err: Path) -> ProcessOutcome:
     status = reaper.status or 0
-    killed = timed_out or truncated
+    killed = ending != "exited"
     return ProcessOutcome(
         exit_code=None if killed else _exit_code(status),
         signal=os.WTERMSIG(status) if os.WIFSIGNALED(status) and not killed else None,
-        stdout=_read_head(out_path, max_output_bytes),
-        stderr=_read_head(err_path, max_output_bytes),
+        stdout=b"",
+        stderr=b"",
         wall_s=reaper.wall_s,
         peak_rss_kib=reaper.rss_kib,
-        timed_out=timed_out,
-        output_truncated=truncated,
+        timed_out=ending == "timeout",
+        output_truncated=ending == "output",
+        stdout_path=out,
+        stderr_path=err,
     )
 
 
@@ -140,24 +249,28 @@ def _exit_code(status: int) -> int:
     return 128 + os.WTERMSIG(status)
 
 
-def _watch(
-    reaper: _Reaper, pid: int, out: Path, err: Path, timeout_s: float, limit: int
-) -> tuple[bool, bool]:
+def _watch(reaper: _Reaper, pid: int, out: Path, err: Path, timeout_s: float, limit: int) -> str:
+    """How the run ends: "exited", "timeout", "output" (over the limit) or "cancelled"."""
     deadline = time.monotonic() + timeout_s
     while True:
         reaper.join(POLL_S)
         if not reaper.is_alive():
-            _kill_group(pid)  # stray grandchildren left behind by the program
-            return False, False
+            _kill_group(pid)  # stray group members (the launcher killed the rest of the tree)
+            return "exited"
+        if _RUNS.cancelled.is_set():
+            return "cancelled"
         if time.monotonic() > deadline:
-            verdict = (True, False)
-        elif out.stat().st_size + err.stat().st_size > limit:
-            verdict = (False, True)
-        else:
-            continue
-        _kill_group(pid)
-        reaper.join(10)
-        return verdict
+            return "timeout"
+        if out.stat().st_size + err.stat().st_size > limit:
+            return "output"
+
+
+def _stop(reaper: _Reaper, pid: int, launched: bool) -> None:
+    """Kill the run's tree: the launcher first (it reaches `setsid` escapees), then the group."""
+    _signal_tree(pid, launched)
+    reaper.join(STOP_GRACE_S if launched else 10)
+    _kill_group(pid)
+    reaper.join(10)
 
 
 def prepare_run_dir(inputs: tuple[str, ...], base_dir: Path | None, *, prefix: str) -> Path:
