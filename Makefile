@@ -13,6 +13,9 @@ SHOWCASE ?= vector_add
 # HIP port. Exit 2 (no record yet: `python runner/record.py examples/` on an NVIDIA machine) is
 # reported, not fatal; a mismatch (exit 1) fails the target.
 VERIFY_EXAMPLE ?= examples/verify/saxpy.cu
+# rocPRIM, hipCUB and rocThrust (what Thrust and CUB ports compile against): installed by `cass
+# setup` from this archive when it exists beside the repository (see ../shared/deps/README.md).
+ROCM_LIBS ?= $(wildcard ../shared/deps/rocm-libs-5.2.3.tar.gz)
 
 .PHONY: setup system-packages run test clean vsix
 
@@ -33,7 +36,7 @@ $(VENV)/.installed: pyproject.toml | system-packages
 	touch $@
 
 setup: system-packages $(VENV)/.installed
-	$(PY) -m cass.server.cli setup
+	$(PY) -m cass.server.cli setup $(if $(ROCM_LIBS),--rocm-libs $(ROCM_LIBS))
 
 run: setup
 	@mkdir -p $(EXAMPLES_OUT)

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cass.runner import toolchain
+from cass.runner import rocm_libs, toolchain
 from cass.runner.diagnostics import CassError
 
 APT_TIMEOUT_S = 1800
@@ -67,6 +67,7 @@ class SetupStep:
     argv: tuple[str, ...] = ()
     timeout_s: float = 600
     env: dict[str, str] = field(default_factory=dict)
+    rocm_libs: str = ""  # install rocPRIM/hipCUB/rocThrust from this archive, folder or URL
 
 
 def _apt_steps(missing: list[str]) -> list[SetupStep]:
@@ -83,8 +84,12 @@ def _apt_steps(missing: list[str]) -> list[SetupStep]:
     ]
 
 
-def plan_setup() -> list[SetupStep]:
-    """Every step still needed on this machine, in the order they must run."""
+def plan_setup(rocm_libs_source: str = "") -> list[SetupStep]:
+    """Every step still needed on this machine, in the order they must run.
+
+    `rocm_libs_source` (else `$CASS_ROCM_LIBS`) names where rocPRIM, hipCUB and rocThrust come
+    from; they are installed when not installed from there yet. Without one, nothing changes.
+    """
     steps = _apt_steps(missing_debian_packages(debian_packages()))
     pypi = missing_pypi_packages()
     if pypi:
@@ -92,11 +97,18 @@ def plan_setup() -> list[SetupStep]:
         steps.append(SetupStep(f"install PyPI CUDA tools: {' '.join(pypi)}", pip, PIP_TIMEOUT_S))
     for arch in SETUP_GFX_ARCHS:
         steps.append(SetupStep(f"device-library folder for {arch}"))
+    source = rocm_libs_source or rocm_libs.configured_source()
+    if rocm_libs.needs_install(source):
+        what = f"install rocPRIM, hipCUB and rocThrust from {source}"
+        steps.append(SetupStep(what, rocm_libs=source))
     return steps
 
 
 def run_step(step: SetupStep) -> str:
     """Carry out one step; returns a short detail line, raises CassError(exit 1) on failure."""
+    if step.rocm_libs:
+        rocm_libs.install(step.rocm_libs)
+        return rocm_libs.describe()[1]
     if not step.argv:
         arch = step.what.rsplit(" ", 1)[-1]
         return str(toolchain.hip_device_lib_dir(arch))
@@ -128,9 +140,10 @@ def run_step(step: SetupStep) -> str:
 
 def run_setup(
     report: Callable[[SetupStep, str], None] = lambda step, detail: None,
+    rocm_libs_source: str = "",
 ) -> list[SetupStep]:
     """Plan, then run every step (reporting each); returns the steps that ran."""
-    steps = plan_setup()
+    steps = plan_setup(rocm_libs_source)
     for step in steps:
         report(step, run_step(step))
     return steps
@@ -153,6 +166,8 @@ class Environment:
     backends: list[Backend]
     missing_core: list[str]
     device_libs: str  # the gfx1100 folder, or why it cannot be built
+    rocm_libs: str = ""  # rocPRIM/hipCUB/rocThrust versions and folder, or how to install them
+    rocm_libs_found: bool = False
 
     @property
     def core_complete(self) -> bool:
@@ -202,4 +217,6 @@ def check_environment() -> Environment:
     if not libs_ok:
         missing.append("rocm device libraries")
     gpus = toolchain.detect_gpus()
-    return Environment(tools, gpus, _backends(found, gpus, libs_ok), missing, libs)
+    found_libs, rocm = rocm_libs.describe()
+    backends = _backends(found, gpus, libs_ok)
+    return Environment(tools, gpus, backends, missing, libs, rocm, found_libs)

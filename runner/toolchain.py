@@ -335,7 +335,14 @@ AMDGPU_BACKEND_FIXES = ("-amdgpu-opt-exec-mask-pre-ra=false",)
 
 
 def hip_clang_command(offload_arch: str = "gfx1100") -> list[str]:
-    """The clang++-16 argv prefix that compiles HIP for `offload_arch` with Debian's ROCm 5.2."""
+    """The clang++-16 argv prefix that compiles HIP for `offload_arch` with Debian's ROCm 5.2.
+
+    rocPRIM, hipCUB and rocThrust, where `cass setup --rocm-libs` installed them, come first on
+    the include path (`-isystem`, searched before the system folders): Debian's own rocPRIM in
+    /usr/include does not compile for gfx1100 with clang-16.
+    """
+    from cass.runner import rocm_libs
+
     return [
         str(require_tool("clang++-16")),
         "-x",
@@ -346,6 +353,7 @@ def hip_clang_command(offload_arch: str = "gfx1100") -> list[str]:
         # Steps that never link device code (-E, -fsyntax-only) would warn about the lib path.
         "-Wno-unused-command-line-argument",
         *(arg for option in AMDGPU_BACKEND_FIXES for arg in ("-mllvm", option)),
+        *rocm_libs.include_args(),
     ]
 
 

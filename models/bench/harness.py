@@ -140,10 +140,15 @@ class Attempt:
 
 
 def available_libraries(backend: str) -> frozenset[str]:
-    """Libraries a port backend provides: fixed for the emulator, probed for ROCm."""
+    """Libraries a port backend provides: fixed for the emulator (plus Thrust and CUB where `cass
+    setup --rocm-libs` installed rocThrust and hipCUB), probed for ROCm (its own installation)."""
+    from cass.runner import rocm_libs
+
+    installed = rocm_libs.installed()
+    extra = installed.provides() if installed else frozenset()
     fixed = BACKEND_LIBRARIES.get(backend)
     if fixed is not None:
-        return fixed
+        return fixed | extra
     return frozenset(
         name for name, (_, header) in LIBRARIES.items()
         if any((Path(d) / header).is_file() for d in ROCM_INCLUDE_DIRS)

@@ -14,9 +14,11 @@ from pathlib import Path
 
 from cass.models.engine import Target
 from cass.models.rules.engine import port_unit
+from cass.runner import rocm_libs
 from cass.runner.diagnostics import Severity
 
-# Libraries Debian does not package: a port that includes them cannot be compiled here.
+# Libraries Debian does not package: a port that includes them cannot be compiled here, unless
+# `cass setup --rocm-libs` installed hipCUB and rocThrust (INSTALLABLE), used by every HIP build.
 NOT_PACKAGED = {
     "hipcub/hipcub.hpp": "hipCUB",
     "thrust/": "rocThrust",
@@ -25,6 +27,7 @@ NOT_PACKAGED = {
     "hipsolver/": "hipSOLVER",
     "rccl/": "RCCL",
 }
+INSTALLABLE = frozenset({"hipCUB", "rocThrust"})
 
 
 @dataclass
@@ -35,8 +38,15 @@ class Outcome:
 
 
 def missing_library(text: str) -> str | None:
+    """The first library `text` includes that this machine cannot compile against (None: none)."""
+    have = INSTALLABLE if rocm_libs.installed() else frozenset()
     return next(
-        (lib for header, lib in NOT_PACKAGED.items() if f"#include <{header}" in text), None
+        (
+            lib
+            for header, lib in NOT_PACKAGED.items()
+            if f"#include <{header}" in text and lib not in have
+        ),
+        None,
     )
 
 
@@ -70,9 +80,10 @@ def port_and_check(
         if errors:
             outcomes.append(Outcome(program, "reported", "; ".join(errors)))
         elif library:
-            outcomes.append(
-                Outcome(program, "needs-library", f"{library} is not packaged by Debian")
-            )
+            detail = f"{library} is not packaged by Debian"
+            if library in INSTALLABLE:
+                detail += f"; install it with `{rocm_libs.FIX}`"
+            outcomes.append(Outcome(program, "needs-library", detail))
         else:
             to_compile.append((program, out))
 

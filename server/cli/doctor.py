@@ -64,6 +64,7 @@ def environment_json(env: runner_setup.Environment) -> dict:
         "gpus": [gpu.__dict__ for gpu in env.gpus],
         "backends": [b.__dict__ for b in env.backends],
         "device_libs": env.device_libs,
+        "rocm_libs": {"installed": env.rocm_libs_found, "detail": env.rocm_libs},
         "core_complete": env.core_complete,
         "missing_core": env.missing_core,
     }
@@ -85,6 +86,7 @@ def register(app: typer.Typer) -> None:
             for table in (tools_table(env), gpus_table(env), backends_table(env)):
                 console.print(table)
             console.print(f"device libraries (gfx1100): {env.device_libs}", markup=False)
+            console.print(f"rocPRIM, hipCUB, rocThrust: {env.rocm_libs}", markup=False)
             if env.core_complete:
                 console.print("[green]core toolchain complete[/]")
             else:
@@ -96,17 +98,27 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[
             bool, typer.Option("--dry-run", help="Only list what would be done.")
         ] = False,
+        rocm_libs: Annotated[
+            str,
+            typer.Option(
+                "--rocm-libs",
+                metavar="PATH_OR_URL",
+                help="Install rocPRIM, hipCUB and rocThrust (Thrust and CUB ports) from this "
+                "archive, folder or URL (default: $CASS_ROCM_LIBS).",
+            ),
+        ] = "",
     ) -> None:
-        """Install what is missing: Debian packages (as root), PyPI CUDA tools, device libraries."""
+        """Install what is missing: Debian packages (as root), PyPI CUDA tools, device libraries,
+        and rocPRIM/hipCUB/rocThrust where --rocm-libs or $CASS_ROCM_LIBS names them."""
         if dry_run:
-            for step in runner_setup.plan_setup():
+            for step in runner_setup.plan_setup(rocm_libs):
                 console.print(
                     f"- {step.what}" + (f": {' '.join(step.argv)}" if step.argv else ""),
                     markup=False,
                 )
             return
         with console.status("checking what is installed") as status:
-            for step in runner_setup.plan_setup():
+            for step in runner_setup.plan_setup(rocm_libs):
                 status.update(step.what)
                 detail = runner_setup.run_step(step)
                 console.print(

@@ -1,0 +1,235 @@
+"""AMD's header-only GPU primitives libraries (rocPRIM, hipCUB, rocThrust) in cass's cache.
+
+Thrust ports need rocThrust, CUB ports hipCUB, both sit on rocPRIM. Debian 12 packages only a
+rocPRIM (5.3.3) that clang-16 cannot compile for gfx1100, and PyPI has none of them, so
+`cass setup --rocm-libs PATH_OR_URL` (or `$CASS_ROCM_LIBS`) installs them from an archive or a
+folder the user names, e.g. a ROCm 5.2 prefix (`/opt/rocm`) or an archive of its `include/`:
+
+    install(source) -> RocmLibs(include_dir, versions, source)     # into cache_dir()/rocm-libs
+    installed() -> RocmLibs | None                                 # what a build puts first
+    include_args() -> ["-isystem", DIR] or []                      # for every HIP compile
+
+Every HIP compile puts the installed folder ahead of the system's include directories
+(`toolchain.hip_clang_command`), so Debian's /usr/include/rocprim is never picked up beside them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tarfile
+import tempfile
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from cass.runner.diagnostics import CassError
+
+ENV_VAR = "CASS_ROCM_LIBS"
+# library -> (folder under include/, its version header, the cass library names it provides)
+LIBRARIES: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "rocPRIM": ("rocprim", "rocprim/rocprim_version.hpp", ()),
+    "hipCUB": ("hipcub", "hipcub/hipcub_version.hpp", ("cub",)),
+    "rocThrust": ("thrust", "thrust/rocthrust_version.hpp", ("thrust",)),
+}
+UPSTREAM_TAG = "rocm-5.2.3"
+FIX = (
+    "cass setup --rocm-libs PATH_OR_URL (an archive or folder holding include/rocprim, "
+    "include/hipcub and include/thrust: a ROCm 5.2 install such as /opt/rocm, or "
+    f"ROCm/rocPRIM, ROCm/hipCUB and ROCm/rocThrust at tag {UPSTREAM_TAG} installed by CMake)"
+)
+RECORD = "installed.json"
+SEARCH_DEPTH = 3
+DOWNLOAD_TIMEOUT_S = 300
+
+
+@dataclass(frozen=True)
+class RocmLibs:
+    """An installed copy: its include folder, each library's version, where it came from."""
+
+    include_dir: Path
+    versions: dict[str, str]
+    source: str
+
+    def provides(self) -> frozenset[str]:
+        """The cass library names (task.toml `libraries`) these headers make buildable."""
+        return frozenset(name for _, _, names in LIBRARIES.values() for name in names)
+
+
+def root() -> Path:
+    from cass.runner.toolchain import cache_dir
+
+    return cache_dir() / "rocm-libs"
+
+
+def header_version(header: Path) -> str:
+    """`MAJOR.MINOR.PATCH` from a `*_version.hpp` (its `*_VERSION_MAJOR/MINOR/PATCH` defines)."""
+    text = header.read_text(encoding="utf-8", errors="replace")
+    parts = [
+        re.search(rf"#define\s+\w+_VERSION_{part}\s+(\d+)", text)
+        for part in ("MAJOR", "MINOR", "PATCH")
+    ]
+    if not all(parts):
+        raise CassError(f"{header}: no *_VERSION_MAJOR/MINOR/PATCH defines; not a version header")
+    return ".".join(m.group(1) for m in parts if m)
+
+
+def _is_include_dir(folder: Path) -> bool:
+    return all((folder / header).is_file() for _, header, _ in LIBRARIES.values())
+
+
+def find_include_dir(folder: Path) -> Path | None:
+    """The folder under `folder` (itself, `include/`, or up to SEARCH_DEPTH levels down) that
+    holds all three libraries with their version headers."""
+    frontier = [folder]
+    for _ in range(SEARCH_DEPTH + 1):
+        for candidate in frontier:
+            if _is_include_dir(candidate):
+                return candidate
+        frontier = [sub for f in frontier for sub in sorted(f.iterdir()) if sub.is_dir()]
+    return None
+
+
+def read_installed(include_dir: Path, source: str) -> RocmLibs:
+    versions = {
+        lib: header_version(include_dir / header) for lib, (_, header, _) in LIBRARIES.items()
+    }
+    return RocmLibs(include_dir, versions, source)
+
+
+def installed() -> RocmLibs | None:
+    """The copy `cass setup` installed (None when there is none, or it was removed since)."""
+    record = root() / RECORD
+    try:
+        data = json.loads(record.read_text(encoding="utf-8"))
+        include_dir = Path(data["include_dir"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not _is_include_dir(include_dir):
+        return None
+    return RocmLibs(include_dir, dict(data.get("versions", {})), str(data.get("source", "")))
+
+
+def include_args() -> list[str]:
+    """The compiler flags that put the installed libraries ahead of the system's headers."""
+    libs = installed()
+    return ["-isystem", str(libs.include_dir)] if libs else []
+
+
+def configured_source() -> str:
+    """The source `$CASS_ROCM_LIBS` names ('' when unset)."""
+    return os.environ.get(ENV_VAR, "").strip()
+
+
+def needs_install(source: str) -> bool:
+    """True when `source` is given and is not what is installed now."""
+    if not source:
+        return False
+    current = installed()
+    return current is None or current.source != _normalise(source)
+
+
+def _normalise(source: str) -> str:
+    if re.match(r"^[a-z][a-z0-9+.-]*://", source):
+        return source
+    return str(Path(source).expanduser().resolve())
+
+
+def _download(url: str, work: Path) -> Path:
+    scheme = urllib.parse.urlparse(url).scheme
+    if scheme not in ("http", "https", "file"):
+        raise CassError(f"--rocm-libs {url}: only http(s):// and file:// URLs, or a local path")
+    target = work / Path(urllib.parse.urlparse(url).path).name
+    try:
+        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as response:  # noqa: S310
+            target.write_bytes(response.read())
+    except OSError as exc:
+        raise CassError(
+            f"--rocm-libs {url}: download failed ({exc}); download it and give its path"
+        ) from None
+    return target
+
+
+def _unpack(archive: Path, work: Path) -> Path:
+    try:
+        with tarfile.open(archive) as tar:
+            tar.extractall(work / "unpacked", filter="data")
+    except (OSError, tarfile.TarError) as exc:
+        raise CassError(
+            f"{archive}: not a readable tar archive ({exc}); give a .tar.gz or a folder"
+        ) from None
+    return work / "unpacked"
+
+
+def _source_folder(source: str, work: Path) -> Path:
+    """The local folder to install from: the folder itself, or an archive unpacked into `work`."""
+    if re.match(r"^[a-z][a-z0-9+.-]*://", source):
+        return _unpack(_download(source, work), work)
+    path = Path(source).expanduser()
+    if path.is_dir():
+        return path
+    if path.is_file():
+        return _unpack(path, work)
+    raise CassError(f"{source}: no such file or folder; {FIX}")
+
+
+def _copy_licences(include_dir: Path, staging: Path) -> None:
+    """Licences travel with the headers: any licenses/ folder beside include/."""
+    licences = include_dir.parent / "licenses"
+    if licences.is_dir():
+        shutil.copytree(licences, staging / "licenses")
+
+
+def install(source: str) -> RocmLibs:
+    """Copy the three libraries from `source` (folder, archive or URL) into the cache; record it."""
+    normal = _normalise(source)
+    with tempfile.TemporaryDirectory(prefix="cass-rocm-libs-") as name:
+        folder = _source_folder(source, Path(name))
+        include_dir = find_include_dir(folder)
+        if include_dir is None:
+            raise CassError(
+                f"{source}: no include/ holding rocprim, hipcub and thrust with their "
+                f"*_version.hpp headers; {FIX}"
+            )
+        found = read_installed(include_dir, normal)
+        target = root() / "-".join(f"{lib.lower()}{v}" for lib, v in found.versions.items())
+        _publish(include_dir, target)
+    libs = RocmLibs(target / "include", found.versions, normal)
+    _write_record(libs)
+    return libs
+
+
+def _publish(include_dir: Path, target: Path) -> None:
+    """Copy into a private folder beside `target`, then rename it into place (replacing it)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        for folder, _, _ in LIBRARIES.values():
+            shutil.copytree(include_dir / folder, staging / "include" / folder)
+        _copy_licences(include_dir, staging)
+        if target.exists():
+            shutil.rmtree(target)
+        os.rename(staging, target)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def _write_record(libs: RocmLibs) -> None:
+    data = {"include_dir": str(libs.include_dir), "versions": libs.versions, "source": libs.source}
+    record = root() / RECORD
+    temporary = record.with_suffix(".tmp")
+    temporary.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    os.replace(temporary, record)
+
+
+def describe() -> tuple[bool, str]:
+    """For `cass doctor`: (installed?, versions and folder, or the command that installs them)."""
+    libs = installed()
+    if libs is None:
+        return False, f"not installed: run `{FIX}`"
+    versions = ", ".join(f"{lib} {v}" for lib, v in libs.versions.items())
+    return True, f"{versions} in {libs.include_dir}"
