@@ -28,13 +28,13 @@ import fnmatch
 import hashlib
 import os
 import re
-import tempfile
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from cass.models.engine import Target
+from cass.runner import outputs
 from cass.runner.diagnostics import CassError
 from cass.runner.spec import load_project_config
 
@@ -384,19 +384,6 @@ def classify(
 
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file in the same folder and a rename, so an
-    interrupted run leaves either the old file or the new one, never half of one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cass-tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    interrupted run leaves either the old file or the new one, never half of one (cass's one
+    output policy: never through a link or onto a special file; the file's mode is kept)."""
+    outputs.write_atomic(path, text, sync=True)

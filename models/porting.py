@@ -53,10 +53,9 @@ def translate_source(original: Path, engine: str = DEFAULT_ENGINE, target: Targe
     """CUDA source -> HIP source with the named engine (from the engine registry)."""
     from cass.models.registry import get_engine
 
-    try:
-        text = original.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CassError(f"{original}: cannot read the CUDA source: {exc}") from None
+    from cass.runner.inputs import read_input_text
+
+    text = read_input_text(original)
     request = TranslationRequest("source", text, str(original), target or Target())
     return get_engine(engine).translate(request)
 
@@ -67,10 +66,12 @@ def _write_port(original: Path, text: str, output: Path | None, overwrite: bool)
         path = folder / (original.stem + ".hip")
         path.write_text(text, encoding="utf-8")
         return path, True
+    from cass.runner.outputs import check_output, write_atomic
+
+    check_output(output, inputs=[original], force=True)
     if output.exists() and not overwrite and output.read_text(encoding="utf-8", errors="replace") != text:
         raise CassError(f"{output} already exists and differs from the new port; move it away or pass overwrite")
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    write_atomic(output, text)
     return output, False
 
 

@@ -23,6 +23,8 @@ from pathlib import Path
 from cass.runner import toolchain
 from cass.runner.compiler_output import error_summary, parse_compiler_output
 from cass.runner.diagnostics import CassError, Diagnostic
+from cass.runner.inputs import read_input
+from cass.runner.outputs import check_output, install_file
 
 COMPILE_TIMEOUT_S = 300
 
@@ -78,6 +80,7 @@ class CompileResult:
     texts: dict[str, str] = field(default_factory=dict)
     kernels: list[KernelInfo] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)  # warnings of successful steps
+    force: bool = False  # replace artifacts that already exist in out_dir
 
     def manifest(self) -> dict:
         return {
@@ -105,11 +108,7 @@ def source_kind(path: Path) -> str:
 
 def read_source(path: Path) -> str:
     """The file's text, or a CassError naming the file and what is wrong with it."""
-    if not path.exists():
-        raise CassError(f"{path}: no such file")
-    if path.is_dir():
-        raise CassError(f"{path}: is a directory, not a source file")
-    data = path.read_bytes()
+    data = read_input(path, directory_hint=", not a source file")
     if not data.strip():
         raise CassError(f"{path}: the file is empty; nothing to compile")
     if b"\0" in data[:8192]:
@@ -206,8 +205,10 @@ def compile_file(
     out_dir: str | Path | None = None,
     kernels: bool = False,
     extra_flags: Sequence[str] = (),
+    force: bool = False,
 ) -> CompileResult:
-    """Compile one file; see the module docstring. `kernels=True` fills the per-kernel manifest."""
+    """Compile one file; see the module docstring. `kernels=True` fills the per-kernel manifest;
+    an artifact that already exists in `out_dir` is replaced only with `force`."""
     from cass.runner import compile_amd, compile_cuda
 
     source = Path(path)
@@ -217,7 +218,9 @@ def compile_file(
     wanted = check_emits(kind, emits, source)
     out = Path(out_dir) if out_dir is not None else Path(tempfile.mkdtemp(prefix="cass-out-"))
     prepare_out_dir(out)
-    result = CompileResult(source, kind, arch, out)
+    result = CompileResult(source, kind, arch, out, force=force)
+    for emit in wanted:  # refuse before building anything
+        check_output(artifact_path(result, emit), inputs=[source], force=force)
     stack = {
         "cuda": compile_cuda.build,
         "hip": compile_amd.build_hip,
@@ -248,7 +251,7 @@ def artifact_path(result: CompileResult, emit: str) -> Path:
 def keep(result: CompileResult, emit: str, produced: Path) -> None:
     """Move a produced artifact into the output folder and remember it (and its text)."""
     target = artifact_path(result, emit)
-    shutil.move(produced, target)
+    install_file(produced, target, inputs=[result.source], force=result.force)
     result.artifacts[emit] = target
     if emit in TEXT_EMITS:
         result.texts[emit] = target.read_text(errors="replace")

@@ -10,6 +10,7 @@ or that has no NVIDIA reference yet counts as not passed, and is listed under it
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 import math
 from collections import defaultdict
@@ -19,6 +20,7 @@ from typing import Any
 from cass.models.bench.catalog import DOMAINS, STATUSES
 from cass.models.bench.harness import TaskResult
 from cass.runner.diagnostics import CassError
+from cass.runner.outputs import write_atomic
 
 RESULTS_NAME, MARKDOWN_NAME, PLOT_NAME = "results.json", "report.md", "accuracy.png"
 
@@ -134,8 +136,10 @@ def plot_accuracy(summary: dict[str, Any], path: Path) -> Path:
     ax.set_title("cass bench: output matches the NVIDIA reference")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    image = io.BytesIO()
+    fig.savefig(image, format="png", dpi=120)
     plt.close(fig)
+    write_atomic(path, image.getvalue())
     return path
 
 
@@ -146,8 +150,8 @@ def write_reports(results: list[TaskResult], out_dir: Path, meta: dict[str, Any]
     summary = summarize(results)
     payload = {"meta": meta, "summary": summary, "results": [r.to_dict() for r in results]}
     paths = {"json": out_dir / RESULTS_NAME, "markdown": out_dir / MARKDOWN_NAME, "plot": out_dir / PLOT_NAME}
-    paths["json"].write_text(json.dumps(payload, indent=1), encoding="utf-8")
-    paths["markdown"].write_text(markdown(summary, meta) + "\n" + task_table(results), encoding="utf-8")
+    write_atomic(paths["json"], json.dumps(payload, indent=1))
+    write_atomic(paths["markdown"], markdown(summary, meta) + "\n" + task_table(results))
     plot_accuracy(summary, paths["plot"])
     return paths
 

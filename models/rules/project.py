@@ -3,70 +3,47 @@
 A project is a directory: its `.cu` and `.cuh` files plus the local headers they include
 (`#include "..."`, followed recursively), mirrored into an output tree (`.cu` -> `.hip`; other
 names kept so includes still resolve). Every file is written atomically (temporary file, then
-rename): an interrupted run never leaves a half-written port.
+rename, `cass.runner.outputs`): an interrupted run never leaves a half-written port, and no
+output goes through a symbolic link, onto a special file or over a project source.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from cass.models.engine import Target, Translation, TranslationRequest
 from cass.models.registry import get_engine
+from cass.runner import outputs
 from cass.runner.diagnostics import CassError
+from cass.runner.inputs import DEFAULT_LIMIT, decode_utf8, read_input, read_stream
 
 SOURCE_SUFFIXES = (".cu", ".cuh")
 _LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\r\n]+)"', re.MULTILINE)
-MAX_BYTES = 64 * 1024 * 1024
+MAX_BYTES = DEFAULT_LIMIT
 
 
 def decode_source(data: bytes, path: str) -> str:
     """UTF-8 text of `data`; CassError naming the line and column of the first invalid byte."""
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
-        column = exc.start - (before.rfind(b"\n") + 1) + 1
-        raise CassError(
-            f"{path}:{line}:{column}: invalid UTF-8 (byte 0x{data[exc.start]:02x}); "
-            "save the file as UTF-8 and run cass port again",
-            exit_code=1,
-        ) from None
+    return decode_utf8(data, path, "save the file as UTF-8 and run cass port again")
 
 
 def read_source(path: Path) -> str:
-    try:
-        if path.stat().st_size > MAX_BYTES:
-            raise CassError(
-                f"{path}: larger than {MAX_BYTES // 2**20} MiB; split it before porting",
-                exit_code=1,
-            )
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise CassError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CassError(f"{path}: is a directory (give -o DIR to port a project)") from None
-    except PermissionError:
-        raise CassError(f"{path}: permission denied") from None
+    """A CUDA source's text: a regular file of at most MAX_BYTES (counted as read), UTF-8."""
+    data = read_input(path, limit=MAX_BYTES, directory_hint=" (give -o DIR to port a project)")
     return decode_source(data, str(path))
 
 
+def read_stdin_source(stream) -> str:
+    """CUDA source from a pipe, capped at MAX_BYTES like a file."""
+    return decode_source(read_stream(stream, "<stdin>", limit=MAX_BYTES), "<stdin>")
+
+
 def write_atomic(path: Path, text: str) -> None:
-    """Write `text` (line endings untouched) via a temporary file renamed into place."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write `text` (line endings untouched) atomically under cass's output policy."""
+    outputs.write_atomic(path, text)
 
 
 def translate_text(text: str, path: str, target: Target, engine: str = "rules") -> Translation:
@@ -128,6 +105,8 @@ def port_project(
     root, out = root.resolve(), out.resolve()
     if out == root:
         raise CassError(f"{out}: the output tree must differ from the project; pass another -o")
+    if out.exists() and not out.is_dir():
+        raise CassError(f"{out}: is a file, not a folder; give -o a folder for the ported project")
     if out.exists() and any(out.iterdir()) and not force:
         raise CassError(f"{out}: exists and is not empty; pass --force to write into it")
     files = discover(root, exclude=out)
@@ -145,6 +124,8 @@ def port_project(
         )
         if progress is not None:
             progress(relative)
+    for ported in translations:  # check every output before writing any
+        outputs.check_output(ported.output, inputs=files, force=True)
     for ported in translations:
         write_atomic(ported.output, ported.translation.text)
     return translations

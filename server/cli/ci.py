@@ -8,6 +8,7 @@ from typing import Optional
 import typer
 
 from cass.runner.diagnostics import CassError
+from cass.runner.outputs import check_output, write_atomic
 
 
 def register(app: typer.Typer) -> None:
@@ -32,20 +33,22 @@ def register(app: typer.Typer) -> None:
         strict: bool = typer.Option(False, "--strict", help="fail pairs no backend here can run"),
         jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="pairs checked at once"),
         repo: Path = typer.Option(Path("."), "--repo", help="the repository (default: here)"),
+        force: bool = typer.Option(False, "--force", help="overwrite an existing --output file"),
     ) -> None:
         from cass.hooks.ci import gate
         from cass.hooks.report import render
 
         if fmt not in FORMATS:
             raise CassError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")
+        if output is not None:
+            check_output(output, force=force)
         report = gate(repo.resolve(), base=base, everything=everything, verify=verify,
                       strict=strict, jobs=jobs)
         text = render(report, fmt)
         if output is None:
             typer.echo(text, nl=False)
         else:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_text(text, encoding="utf-8")
+            write_atomic(output, text)
             typer.echo(f"cass ci: report written to {output}", err=True)
         if fmt != "text" and report.failed:
             typer.echo(f"cass ci: FAILED ({sum(o.failed for o in report.outcomes)} pair(s))",

@@ -113,6 +113,9 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option("--kernel", help="With --beside: only kernels whose name contains this."),
         ] = None,
+        force: Annotated[
+            bool, typer.Option("--force", help="Replace artifacts that already exist in the folder.")
+        ] = False,
     ) -> None:
         """Compile one file: CUDA to PTX/cubin/SASS/host asm/executable, HIP to RDNA3/code
         object/host asm/host object, RDNA3 assembly to a code object."""
@@ -130,6 +133,7 @@ def register(app: typer.Typer) -> None:
                 out_dir=out,
                 kernels=as_json,
                 extra_flags=[f"-I{d}" for d in include],
+                force=force or temporary,
             )
             for d in result.diagnostics:
                 err.print(d.render(), markup=False)

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 from cass.models.engine import Target
 from cass.runner.diagnostics import CassError
+from cass.runner.outputs import check_output
 from rich.console import Console
 from rich.table import Table
 
@@ -108,12 +109,8 @@ def port_with_model(source: Path | None, output: Path | None, target: Target, en
         raise CassError(
             "--engine model/auto verifies each port against its original: give one .cu file (not stdin or a directory)"
         )
-    if output is not None and output.resolve() == source.resolve():
-        raise CassError(
-            f"{output}: is the input file; cass never overwrites CUDA sources: choose another -o"
-        )
-    if output is not None and output.exists() and not force:
-        raise CassError(f"{output}: exists; pass --force to overwrite it")
+    if output is not None:
+        check_output(output, inputs=[source], force=force)
     with err.status(
         f"porting {source} with the {engine} engine ({candidates} candidate(s) at most), verifying each"
     ):

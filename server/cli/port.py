@@ -12,14 +12,14 @@ from cass.models.engine import Target
 from cass.models.registry import get_engine
 from cass.models.rules.engine import check_target
 from cass.models.rules.project import (
-    decode_source,
     port_project,
     read_source,
+    read_stdin_source,
     translate_text,
-    write_atomic,
 )
 from cass.models.rules.report import render
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
+from cass.runner.outputs import check_output, write_atomic
 from rich.console import Console
 
 err = Console(stderr=True)
@@ -45,22 +45,29 @@ def _exit_code(diagnostics: list[Diagnostic]) -> int:
     return 1 if any(d.severity is Severity.ERROR for d in diagnostics) else 0
 
 
-def _port_file(source: Path | None, output: Path | None, target: Target, engine: str, force: bool):
+def _check_outputs(
+    source: Path | None, output: Path | None, report: Path | None, force: bool
+) -> None:
+    """Refuse before any work: an output or report that is the input, a link, a special file,
+    or an existing file without --force; -o and --report naming one file."""
+    inputs = [source] if source is not None else []
+    if output is not None and not (source is not None and source.is_dir()):
+        check_output(output, inputs=inputs, force=force)
+    if report is not None:
+        if output is not None and report.absolute() == output.absolute():
+            raise CassError(f"{report}: is also the -o output; choose another --report path")
+        check_output(report, inputs=inputs, force=force)
+
+
+def _port_file(source: Path | None, output: Path | None, target: Target, engine: str):
     if source is None:
-        data = sys.stdin.buffer.read()
-        translation = translate_text(decode_source(data, "<stdin>"), "<stdin>", target, engine)
+        translation = translate_text(read_stdin_source(sys.stdin.buffer), "<stdin>", target, engine)
     else:
         translation = translate_text(read_source(source), str(source), target, engine)
     if output is None:
         sys.stdout.write(translation.text)
         sys.stdout.flush()
         return translation
-    if source is not None and output.resolve() == source.resolve():
-        raise CassError(
-            f"{output}: is the input file; cass never overwrites CUDA sources: choose another -o"
-        )
-    if output.exists() and not force:
-        raise CassError(f"{output}: exists; pass --force to overwrite it")
     write_atomic(output, translation.text)
     return translation
 
@@ -92,6 +99,7 @@ def port(
     target = Target(gfx_arch=arch, hip_version=hip_version)
     check_target(target)
     source = None if path is None or str(path) == "-" else path
+    _check_outputs(source, output, report, force)
     if engine in ("model", "auto"):
         from cass.server.cli.model import port_with_model
 
@@ -111,7 +119,7 @@ def port(
         diagnostics = [d for f in files for d in f.translation.diagnostics]
         err.print(f"ported {len(files)} file(s) into {output}", highlight=False)
     else:
-        translation = _port_file(source, output, target, engine, force)
+        translation = _port_file(source, output, target, engine)
         diagnostics = list(translation.diagnostics)
     _emit_report(diagnostics, fmt, report, get_engine(engine).version)
     raise typer.Exit(_exit_code(diagnostics))
