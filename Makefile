@@ -41,7 +41,7 @@ setup: system-packages $(VENV)/.installed
 run: setup
 	@mkdir -p $(EXAMPLES_OUT)
 	@for src in examples/*.cu examples/*.hip; do \
-	    $(VENV)/bin/cass compile $$src -o $(EXAMPLES_OUT) --emit $$(case $$src in *.cu) echo sass,exe;; *) echo rdna3,code-object;; esac) >/dev/null || exit 1; \
+	    $(VENV)/bin/cass compile $$src -o $(EXAMPLES_OUT) --force --emit $$(case $$src in *.cu) echo sass,exe;; *) echo rdna3,code-object;; esac) >/dev/null || exit 1; \
 	done
 	$(VENV)/bin/cass compile examples/$(SHOWCASE).cu --beside examples/$(SHOWCASE).hip
 	$(VENV)/bin/cass verify $(VERIFY_EXAMPLE) || [ $$? -eq 2 ]
