@@ -63,7 +63,7 @@ def main() -> None:
             for name in NAMES:
                 src = EXAMPLES / f"{name}{suffix}"
                 job = functools.partial(
-                    compile_file, src, emits, arch=arch, out_dir=out, kernels=kernels
+                    compile_file, src, emits, arch=arch, out_dir=out, kernels=kernels, force=True
                 )
                 row.append(f"{median_time(job, args.repeat):.2f}")
             table.add_row(label, *row)
