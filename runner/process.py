@@ -28,6 +28,7 @@ from pathlib import Path
 from cass.runner.diagnostics import CassError
 from cass.runner.launcher import launcher, parse_report
 from cass.runner.limits import RunLimits, limit_hit, sandbox_prefix
+from cass.runner.spec import run_dir_path_problem
 
 POLL_S = 0.02
 STOP_GRACE_S = 2.0  # for the launcher to kill the tree before its group is killed outright
@@ -254,11 +255,11 @@ def _watch(reaper: _Reaper, pid: int, out: Path, err: Path, timeout_s: float, li
     deadline = time.monotonic() + timeout_s
     while True:
         reaper.join(POLL_S)
+        if _RUNS.cancelled.is_set():  # first: a stopped launcher exits at once
+            return "cancelled"
         if not reaper.is_alive():
             _kill_group(pid)  # stray group members (the launcher killed the rest of the tree)
             return "exited"
-        if _RUNS.cancelled.is_set():
-            return "cancelled"
         if time.monotonic() > deadline:
             return "timeout"
         if out.stat().st_size + err.stat().st_size > limit:
@@ -274,7 +275,12 @@ def _stop(reaper: _Reaper, pid: int, launched: bool) -> None:
 
 
 def prepare_run_dir(inputs: tuple[str, ...], base_dir: Path | None, *, prefix: str) -> Path:
-    """A fresh private directory with each input file copied in; a missing one is a CassError."""
+    """A fresh private directory with each input file copied in; a missing input, or one that
+    would land outside the directory (absolute, `..`), is a CassError."""
+    for name in inputs:
+        problem = run_dir_path_problem(name)
+        if problem:
+            raise CassError(f"input file {name!r} {problem}; `input_files` must name files inside the run directory")
     run_dir = Path(tempfile.mkdtemp(prefix=f"cass-{prefix}-"))
     for name in inputs:
         src = (base_dir or Path.cwd()) / name
@@ -284,18 +290,20 @@ def prepare_run_dir(inputs: tuple[str, ...], base_dir: Path | None, *, prefix: s
                 f"input file {name} not found (looked for {src}); add it or fix `input_files` "
                 "in the run spec"
             )
-        dest = run_dir / Path(name).name if Path(name).is_absolute() else run_dir / name
+        dest = run_dir / name
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(src, dest)
     return run_dir
 
 
 def collect_outputs(run_dir: Path, names: list[str], limit: int) -> dict[str, bytes]:
-    """The declared output files that exist (each read up to `limit` bytes)."""
+    """The declared output files that exist inside `run_dir` (each read up to `limit` bytes); a
+    name outside it, or a link the program made to a file outside it, is not read."""
     found = {}
+    root = run_dir.resolve()
     for name in names:
-        path = run_dir / name
-        if path.is_file():
+        path = (run_dir / name).resolve()
+        if run_dir_path_problem(name) is None and path.is_relative_to(root) and path.is_file():
             found[name] = _read_head(path, limit)
     return found
 

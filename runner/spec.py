@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from cass.runner.diagnostics import CassError
+from cass.runner.limits import parse_size
 
 ARRAY_FORMATS = {  # output-file format -> struct code
     "f16": "e", "f32": "f", "f64": "d",
@@ -65,6 +66,12 @@ class RunSpec:
     compare_exit_code: bool = True
     max_output_bytes: int = 8 * 1024 * 1024
     base_dir: str | None = None  # folder that input_files are relative to (the source's)
+    # resource limits (cass.runner.limits): None = the default, 0 = no limit
+    memory_limit: int | None = None  # bytes; TOML: 8589934592 or "8G"
+    cpu_limit_s: float | None = None
+    process_limit: int | None = None
+    file_size_limit: int | None = None  # bytes; TOML: "4G"
+    sandbox: bool = False  # run without network (user + network namespaces)
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any], *, where: str = "run spec") -> RunSpec:
@@ -159,7 +166,50 @@ def _output_file(key: str, item: Any, where: str) -> OutputFile:
 
 def _output_files(key: str, value: Any, where: str) -> tuple[OutputFile, ...]:
     items = value if isinstance(value, (list, tuple)) else [value]
-    return tuple(_output_file(key, item, where) for item in items)
+    files = tuple(_output_file(key, item, where) for item in items)
+    for item in files:
+        _inside_run_dir(key, item.path, where)
+    return files
+
+
+def _input_files(key: str, value: Any, where: str) -> tuple[str, ...]:
+    return tuple(_inside_run_dir(key, name, where) for name in _strings(key, value, where))
+
+
+def run_dir_path_problem(name: str) -> str | None:
+    """Why `name` cannot name a file inside a run directory (None: it can)."""
+    parts = name.replace("\\", "/").split("/")
+    if not name.strip():
+        return "is empty"
+    if name.startswith(("/", "\\")) or re.match(r"^[A-Za-z]:", name):
+        return "is absolute"
+    if ".." in parts:
+        return "has a `..` component"
+    return None
+
+
+def _inside_run_dir(key: str, name: str, where: str) -> str:
+    problem = run_dir_path_problem(name)
+    if problem:
+        raise _fail(where, key, f"entry {name!r} {problem}; name a file inside the run directory "
+                                'with a relative path, e.g. "data/input.bin"')  # fmt: skip
+    return name
+
+
+def _size(key: str, value: Any, where: str) -> int | None:
+    """Bytes from 8589934592 or "8G"; "none" (or 0) is 0, meaning no limit."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise _fail(where, key, f'expected a size such as 8589934592, "8G" or "none", got {value!r}')
+    try:
+        return parse_size(value, f"{where}: key `{key}`") or 0
+    except CassError as exc:
+        raise _fail(where, key, exc.message.rsplit(": ", 1)[-1]) from None
+
+
+def _optional_number(key: str, value: Any, where: str, integer: bool = False) -> Any:
+    return None if value is None else _number(key, value, where, minimum=0, integer=integer)
 
 
 def _stdin(key: str, value: Any, where: str) -> str | None:
@@ -172,7 +222,7 @@ _CONVERTERS = {
     "args": _strings,
     "stdin": _stdin,
     "env": _env,
-    "input_files": _strings,
+    "input_files": _input_files,
     "output_files": _output_files,
     "timeout_s": lambda k, v, w: _number(k, v, w, minimum=0.001),
     "rtol": lambda k, v, w: _number(k, v, w, minimum=0.0),
@@ -183,6 +233,11 @@ _CONVERTERS = {
     "compare_exit_code": _bool,
     "max_output_bytes": lambda k, v, w: _number(k, v, w, minimum=1, integer=True),
     "base_dir": lambda k, v, w: None if v is None else str(v),
+    "memory_limit": _size,
+    "cpu_limit_s": _optional_number,
+    "process_limit": lambda k, v, w: _optional_number(k, v, w, integer=True),
+    "file_size_limit": _size,
+    "sandbox": _bool,
 }
 
 
@@ -334,5 +389,6 @@ __all__ = [
     "load_project_config",
     "load_run_spec",
     "parse_header",
+    "run_dir_path_problem",
     "source_digest",
 ]

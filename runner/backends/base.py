@@ -22,6 +22,7 @@ from typing import Any, Callable, Protocol
 
 from cass.runner import devmem
 from cass.runner.diagnostics import CassError, Diagnostic
+from cass.runner.limits import RunLimits
 from cass.runner.process import collect_outputs, prepare_run_dir, run_limited
 from cass.runner.results import RunResult, combine_runs
 from cass.runner.spec import RunSpec
@@ -63,7 +64,7 @@ def run_once(cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] | 
         return RunResult(backend, None, "", error=exc.message)
     try:
         out = run_limited(cmd, cwd=run_dir, stdin=spec.stdin, env=env, timeout_s=spec.timeout_s,
-                          max_output_bytes=spec.max_output_bytes)  # fmt: skip
+                          max_output_bytes=spec.max_output_bytes, limits=limits_of(spec))  # fmt: skip
         files = collect_outputs(run_dir, [o.path for o in spec.output_files], spec.max_output_bytes)
     finally:
         shutil.rmtree(run_dir, ignore_errors=True)
@@ -78,7 +79,24 @@ def run_once(cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] | 
         output_files=files,
         runtimes_s=(out.wall_s,),
         peak_rss_kib=out.peak_rss_kib,
-        error=_limit_message(out.timed_out, out.output_truncated, spec),
+        error=_limit_message(out.timed_out, out.output_truncated, spec) or out.limit,
+    )
+
+
+def limits_of(spec: RunSpec) -> RunLimits:
+    """The run's resource limits: the defaults (with the CASS_RUN_* environment), then the
+    spec's own, where 0 means no limit."""
+    base = RunLimits.defaults()
+
+    def pick(value: Any, default: Any) -> Any:
+        return default if value is None else (value or None)
+
+    return RunLimits(
+        memory_bytes=pick(spec.memory_limit, base.memory_bytes),
+        processes=pick(spec.process_limit, base.processes),
+        file_bytes=pick(spec.file_size_limit, base.file_bytes),
+        cpu_s=pick(spec.cpu_limit_s, base.cpu_s),
+        sandbox=base.sandbox or spec.sandbox,
     )
 
 

@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
+from cass.runner.process import run_compiler
 from cass.runner.toolchain import AMDGPU_BACKEND_FIXES, cache_dir, hip_clang_command
 
 NATIVE_DIR = Path(__file__).parent / "native"
@@ -200,16 +201,13 @@ def build_hip_program(
     output.parent.mkdir(parents=True, exist_ok=True)
     cmd = hip_compile_command(source, output, offload_arch, tuple(extra_args))
     cmd += [f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}", "-lcasship", "-lm"]
-    try:
-        proc = subprocess.run(
-            cmd, capture_output=True, text=True, timeout=BUILD_TIMEOUT_S, check=False
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise CassError(f"{source}: clang took longer than {BUILD_TIMEOUT_S} s") from exc
-    if proc.returncode != 0:
-        raise CassError(
-            f"{source}: HIP compilation failed:\n{_located_errors(proc.stderr)}", exit_code=1
-        )
+    # contained like every run: killed as a tree on timeout or Ctrl-C (stop_all_runs)
+    proc = run_compiler(cmd, cwd=Path.cwd(), timeout_s=BUILD_TIMEOUT_S)
+    if proc.timed_out:
+        raise CassError(f"{source}: clang took longer than {BUILD_TIMEOUT_S} s")
+    if proc.exit_code != 0:
+        stderr = proc.stderr.decode("utf-8", "replace")
+        raise CassError(f"{source}: HIP compilation failed:\n{_located_errors(stderr)}", exit_code=1)
     return output
 
 

@@ -9,6 +9,7 @@ import os
 import struct
 import time
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 from cass.runner.emulator import memory as mem
@@ -52,12 +53,16 @@ class Dims:
 
 
 class Budget:
-    """Wall-clock limit per kernel, so an endless loop becomes a fault report."""
+    """Wall-clock limit per kernel, so an endless loop becomes a fault report; `heartbeat` is
+    called on every check (the device writes its running statistics from it)."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, heartbeat: Callable[[Machine], None] | None = None) -> None:
         self.seconds = seconds
+        self.heartbeat = heartbeat
 
     def check(self, machine: Machine, started: float) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat(machine)
         if time.monotonic() - started > self.seconds:
             raise Fault(
                 "timeout",

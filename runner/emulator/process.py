@@ -1,12 +1,11 @@
-"""Run a HIP program linked against the cass runtime, with a time limit that kills the whole
-process tree, and collect the emulator's statistics."""
+"""Run a HIP program linked against the cass runtime on the emulated GPU, contained like every
+run (cass.runner.process.run_limited: its process tree killed at the time limit or on Ctrl-C,
+resource limits, output captured to capped files), and collect the emulator's statistics."""
 
 from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -14,8 +13,12 @@ from pathlib import Path
 
 from cass.runner.diagnostics import CassError
 from cass.runner.emulator.stats import EmulatorStats
+from cass.runner.limits import RunLimits
+from cass.runner.process import ProcessOutcome, run_limited
 
 FAULT_EXIT_CODE = 70
+KILLED_EXIT_CODE = -9  # stopped by the runner (time or output limit)
+DEFAULT_MAX_OUTPUT = 64 * 1024 * 1024
 
 
 @dataclass
@@ -25,6 +28,10 @@ class EmulatorRun:
     exit_code: int
     timed_out: bool
     stats: EmulatorStats = field(default_factory=EmulatorStats)
+    output_truncated: bool = False  # printed more than the output limit: stopped
+    limit: str | None = None  # the resource limit that ended the run (a sentence), if one did
+    stdout_path: Path | None = None  # with `output_dir`: the captured output (text left empty)
+    stderr_path: Path | None = None
 
     @property
     def faulted(self) -> bool:
@@ -41,6 +48,17 @@ class EmulatorRun:
         ]
 
 
+def emulator_env(base: dict[str, str] | None, stats_path: Path, trace: str | None) -> dict[str, str]:
+    """The program's environment: where the emulator writes its statistics, which Python runs
+    it, what to trace."""
+    env = dict(os.environ if base is None else base)
+    env["CASS_EMULATOR_STATS"] = str(stats_path)
+    env.setdefault("CASS_EMULATOR_PYTHON", sys.executable)
+    if trace:
+        env["CASS_EMULATOR_TRACE"] = trace
+    return env
+
+
 def run_program(
     executable: Path,
     args=(),
@@ -50,8 +68,12 @@ def run_program(
     timeout_s: float = 60,
     env=None,
     trace: str | None = None,
+    max_output_bytes: int = DEFAULT_MAX_OUTPUT,
+    limits: RunLimits | None = None,
+    output_dir: Path | None = None,
 ) -> EmulatorRun:
-    """Run `executable` (built by `build_hip_program`) on the emulated gfx1100 GPU."""
+    """Run `executable` (built by `build_hip_program`) on the emulated gfx1100 GPU. With
+    `output_dir`, its output stays in files there (`stdout_path`, `stderr_path`)."""
     executable = Path(executable)
     if not executable.exists():
         raise CassError(
@@ -60,39 +82,38 @@ def run_program(
         )
     with tempfile.TemporaryDirectory(prefix="cass-emu-") as tmp:
         stats_path = Path(tmp) / "stats.json"
-        run_env = dict(os.environ if env is None else env)
-        run_env["CASS_EMULATOR_STATS"] = str(stats_path)
-        run_env.setdefault("CASS_EMULATOR_PYTHON", sys.executable)
-        if trace:
-            run_env["CASS_EMULATOR_TRACE"] = trace
-        data = stdin.encode() if isinstance(stdin, str) else stdin
-        proc = subprocess.Popen(
+        outcome = run_limited(
             [str(executable.resolve()), *map(str, args)],
-            cwd=cwd,
-            env=run_env,
-            stdin=subprocess.PIPE if data is not None else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
+            cwd=Path(cwd) if cwd else Path.cwd(),
+            stdin=stdin,
+            env=emulator_env(env, stats_path, trace),
+            timeout_s=timeout_s,
+            max_output_bytes=max_output_bytes,
+            measure=False,
+            limits=limits,
+            output_dir=output_dir,
         )
-        timed_out = False
-        try:
-            out, err = proc.communicate(data, timeout=timeout_s)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
-        stats = EmulatorStats()
-        if stats_path.exists():
-            try:
-                raw = json.loads(stats_path.read_text())
-                stats = EmulatorStats.from_dict(raw)
-            except (ValueError, TypeError):
-                pass
+        stats = read_stats(stats_path)
+    return _emulator_run(outcome, stats)
+
+
+def read_stats(path: Path) -> EmulatorStats:
+    try:
+        raw = json.loads(path.read_text())
+        return EmulatorStats.from_dict(raw)
+    except (OSError, ValueError, TypeError):
+        return EmulatorStats()
+
+
+def _emulator_run(outcome: ProcessOutcome, stats: EmulatorStats) -> EmulatorRun:
     return EmulatorRun(
-        out.decode("utf-8", "replace"),
-        err.decode("utf-8", "replace"),
-        proc.returncode if not timed_out else -9,
-        timed_out,
+        outcome.stdout.decode("utf-8", "replace"),
+        outcome.stderr.decode("utf-8", "replace"),
+        KILLED_EXIT_CODE if outcome.exit_code is None else outcome.exit_code,
+        outcome.timed_out,
         stats,
+        output_truncated=outcome.output_truncated,
+        limit=outcome.limit,
+        stdout_path=outcome.stdout_path,
+        stderr_path=outcome.stderr_path,
     )

@@ -31,6 +31,7 @@ from cass.runner.emulator.state import Fault
 from cass.runner.emulator.stats import EmulatorStats
 
 LDS_LIMIT = 65536
+STATS_INTERVAL_S = 0.5  # statistics are written this often while kernels run, and at exit
 LDS_GRANULE = 512
 STATUS_OK, STATUS_ERROR, STATUS_FAULT = 0, 1, 2
 _KINDS = {1: "hipMalloc", 2: "hipHostMalloc", 3: "hipMallocManaged", 4: "hipHostRegister"}
@@ -79,6 +80,7 @@ class Device:
         self.stats = EmulatorStats()
         self.trace = os.environ.get("CASS_EMULATOR_TRACE") or None
         self.kernel_timeout = float(os.environ.get("CASS_EMULATOR_KERNEL_TIMEOUT_S", "300"))
+        self._saved_at = -STATS_INTERVAL_S  # monotonic time the statistics were last written
 
     # --- modules -----------------------------------------------------------------------------
     def load(self, image: bytes) -> int:
@@ -113,13 +115,14 @@ class Device:
             return STATUS_ERROR
         dims = Dims(tuple(grid), tuple(block))
         started, cpu_started = time.perf_counter(), time.process_time()
+        self.stats.kernel_launches += 1
+        self.save_stats(throttled=True)  # a run stopped mid-kernel still counts this launch
         try:
             self._run(co, program, kernel, dims, shmem, args_ptr, blob)
         except _Reported:
             self.stats.faults += 1
             return STATUS_FAULT
         finally:
-            self.stats.kernel_launches += 1
             self.stats.emulation_wall_s += time.perf_counter() - started
             self.stats.emulation_cpu_s += time.process_time() - cpu_started
         return STATUS_OK
@@ -159,7 +162,7 @@ class Device:
             "kernarg": kernarg.address,
             "private": private,
         }
-        budget = Budget(self.kernel_timeout)
+        budget = Budget(self.kernel_timeout, heartbeat=self._heartbeat)
         for first in range(0, dims.groups, per_batch):
             groups = min(per_batch, dims.groups - first)
             m = Machine(
@@ -214,11 +217,29 @@ class Device:
     def _report(self, m: Machine, kernel, dims: Dims, first: int, wpg: int, fault: Fault):
         raise _Reported(print_fault(m, kernel, dims, first, wpg, fault, m.table))
 
-    def finish(self) -> None:
+    def _heartbeat(self, m: Machine) -> None:
+        """During a long kernel: the statistics so far, with its instructions, at most once per
+        STATS_INTERVAL_S (the runner reads them if it has to stop the program)."""
+        if time.monotonic() - self._saved_at < STATS_INTERVAL_S:
+            return
+        running = EmulatorStats(**vars(self.stats))
+        running.instructions += m.wave_instructions
+        running.lane_instructions += m.lane_instructions
+        self.save_stats(running)
+
+    def save_stats(self, stats: EmulatorStats | None = None, throttled: bool = False) -> None:
+        """Write the statistics to $CASS_EMULATOR_STATS (atomically: a reader never sees half)."""
         path = os.environ.get("CASS_EMULATOR_STATS")
-        if path:
-            with open(path, "w") as fh:
-                json.dump(self.stats.as_dict(), fh)
+        if not path or (throttled and time.monotonic() - self._saved_at < STATS_INTERVAL_S):
+            return
+        self._saved_at = time.monotonic()
+        partial = f"{path}.{os.getpid()}.part"
+        with open(partial, "w") as fh:
+            json.dump((stats or self.stats).as_dict(), fh)
+        os.replace(partial, path)
+
+    def finish(self) -> None:
+        self.save_stats()
 
 
 class _Reported(Exception):

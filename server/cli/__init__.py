@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import signal
 import sys
+import threading
 
 import typer
 from rich.console import Console
@@ -62,8 +64,46 @@ def build_app() -> typer.Typer:
     return app
 
 
+class _Stopped(BaseException):
+    """SIGINT or SIGTERM arrived (not a KeyboardInterrupt: click would print "Aborted!")."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _on_stop_signal(signum: int, _frame: object) -> None:
+    """Ctrl-C / SIGTERM: kill every program the runner is running (whole trees, any thread),
+    then unwind the command."""
+    from cass.runner.process import stop_all_runs
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)  # a second Ctrl-C while stopping changes nothing
+    stop_all_runs()
+    raise _Stopped(signum)
+
+
+def _install_stop_handlers() -> dict[int, object]:
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.signal(sig, _on_stop_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+
 def main(argv: list[str] | None = None) -> int:
     app = build_app()
+    previous = _install_stop_handlers()
+    try:
+        return _run_app(app, argv)
+    except _Stopped as stop:
+        what = "interrupted" if stop.signum == signal.SIGINT else "terminated"
+        err_console.print(f"{what}: stopped the running program and its processes", highlight=False)
+        return 128 + stop.signum
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)  # type: ignore[arg-type]
+
+
+def _run_app(app: typer.Typer, argv: list[str] | None) -> int:
     try:
         app(args=argv, prog_name="cass")  # standalone: usage errors print and exit 2
     except CassError as exc:

@@ -11,6 +11,18 @@ from typing import Annotated
 import typer
 from cass.runner.diagnostics import CassError
 
+from cass.server.cli.run_options import (
+    CpuLimit,
+    FileSizeLimit,
+    MaxOutput,
+    MemoryLimit,
+    ProcessLimit,
+    Sandbox,
+    limits_from,
+    output_limit,
+    print_captured,
+)
+
 _PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 Args = Annotated[list[str] | None, typer.Argument(help="Arguments passed to the program.")]
 Trace = Annotated[
@@ -25,17 +37,41 @@ Timeout = Annotated[float, typer.Option(help="Seconds before the program is stop
 Stats = Annotated[bool, typer.Option(help="Print the emulator statistics line on stderr.")]
 
 
-def _finish(run, stats: bool) -> None:
-    sys.stdout.write(run.stdout)
-    sys.stdout.flush()
-    sys.stderr.write(run.stderr)
+def _finish(run, stats: bool, max_output: int) -> None:
+    """After the run's output: the truncation note, the statistics line, how a limit ended it."""
+    if run.output_truncated:
+        sys.stderr.write(f"cass: output truncated at {max_output} bytes: the program was stopped (raise --max-output)\n")
     if stats:
         sys.stderr.write(run.stats.summary() + "\n")
     if run.timed_out:
         raise CassError(
             "the program ran past its time limit and was stopped (use --timeout)", exit_code=124
         )
-    raise typer.Exit(run.exit_code)
+    if run.limit:
+        sys.stderr.write(f"cass: the program {run.limit}\n")
+    if run.exit_code < 0 and not run.output_truncated:  # a signal ended it: name it, exit 128 + N
+        raise CassError(f"the program was killed by {signal_name(-run.exit_code)}", exit_code=128 - run.exit_code)
+    raise typer.Exit(1 if run.output_truncated else run.exit_code)
+
+
+def signal_name(number: int) -> str:
+    """'signal 11 (SIGSEGV)'; the bare number for one Python does not name."""
+    try:
+        return f"signal {number} ({signal.Signals(number).name})"
+    except ValueError:
+        return f"signal {number}"
+
+
+def _run(program: Path, args, timeout: float, trace, max_output: int, limits):
+    """Run on the emulator; its output is captured to files and then streamed to ours."""
+    from cass.runner.emulator import run_program
+
+    with tempfile.TemporaryDirectory(prefix="cass-output-") as logs:
+        run = run_program(program, args or (), timeout_s=timeout, trace=trace, max_output_bytes=max_output,
+                          limits=limits, output_dir=Path(logs))  # fmt: skip
+        print_captured(run.stdout_path, run.stderr_path)
+    run.stdout_path = run.stderr_path = None
+    return run
 
 
 def register(app: typer.Typer) -> None:
@@ -48,11 +84,17 @@ def register(app: typer.Typer) -> None:
         trace: Trace = None,
         timeout: Timeout = 600,
         stats: Stats = True,
+        max_output: MaxOutput = "64M",
+        memory_limit: MemoryLimit = None,
+        cpu_limit: CpuLimit = None,
+        process_limit: ProcessLimit = None,
+        file_size_limit: FileSizeLimit = None,
+        sandbox: Sandbox = False,
     ) -> None:
         """Run a HIP program (built with `cass run-hip --output`) on the emulated gfx1100."""
-        from cass.runner.emulator import run_program
-
-        _finish(run_program(program, args or (), timeout_s=timeout, trace=trace), stats)
+        limits = limits_from(memory_limit, cpu_limit, process_limit, file_size_limit, sandbox)
+        cap = output_limit(max_output)
+        _finish(_run(program, args, timeout, trace, cap, limits), stats, cap)
 
     @app.command("run-hip", context_settings=_PASS_THROUGH)
     def run_hip(
@@ -68,14 +110,23 @@ def register(app: typer.Typer) -> None:
         trace: Trace = None,
         timeout: Timeout = 600,
         stats: Stats = True,
+        max_output: MaxOutput = "64M",
+        memory_limit: MemoryLimit = None,
+        cpu_limit: CpuLimit = None,
+        process_limit: ProcessLimit = None,
+        file_size_limit: FileSizeLimit = None,
+        sandbox: Sandbox = False,
     ) -> None:
         """Compile a HIP program with clang-16 for gfx1100, link it against the cass HIP runtime
         and run it on the emulator."""
-        from cass.runner.emulator import build_hip_program, run_program
+        from cass.runner.emulator import build_hip_program
+
+        limits = limits_from(memory_limit, cpu_limit, process_limit, file_size_limit, sandbox)
+        cap = output_limit(max_output)
 
         level = opt if opt.startswith("-O") else f"-O{opt}"
         with tempfile.TemporaryDirectory(prefix="cass-run-hip-") as tmp:
             exe = output or Path(tmp) / (source.stem or "program")
             build_hip_program(source, exe, extra_args=[level, *(clang_arg or [])])
-            run = run_program(exe, args or (), timeout_s=timeout, trace=trace)
-        _finish(run, stats)
+            run = _run(exe, args, timeout, trace, cap, limits)
+        _finish(run, stats, cap)

@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 
 from cass.runner.diagnostics import CassError
+from cass.runner.inputs import read_input
 from cass.runner.spec import RunSpec, load_run_spec
 
 out = Console(highlight=False, soft_wrap=True)
@@ -77,8 +78,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
     ) -> None:
         """Build and run ORIGINAL and PORT, compare their outputs with tolerance, print a verdict."""
-        if not original.is_file():
-            raise CassError(f"{original}: no such file")
+        read_input(original)  # missing, a directory, a FIFO or unreadable: one line
         overrides = {"args": list(arg), "rtol": rtol, "atol": atol, "runs": runs, "timeout_s": timeout}
         spec = spec_with_overrides(original, overrides)
         if record:

@@ -148,3 +148,44 @@ def test_the_sandbox_has_no_network(tmp_path: Path):
     assert b"Network is unreachable" in boxed.stderr or b"refused" in boxed.stderr
     ran = run_limited(["sh", "-c", "echo inside"], cwd=tmp_path, limits=limits)
     assert ran.stdout == b"inside\n" and ran.exit_code == 0
+
+
+# ---------------------------------------------------------------- files stay in the run directory
+
+
+@pytest.mark.parametrize("entry", ["../X", "/tmp/X", "data/../../X", "..", ""])
+def test_spec_refuses_paths_outside_the_run_directory(tmp_path: Path, entry: str):
+    from cass.runner.diagnostics import CassError
+    from cass.runner.spec import load_run_spec
+
+    for key in ("input_files", "output_files"):
+        source = tmp_path / "prog.cu"
+        source.write_text(f'// cass: {key} = ["{entry}"]\nint main() {{ return 0; }}\n')
+        with pytest.raises(CassError) as info:
+            load_run_spec(source)
+        message = info.value.message
+        assert str(source) in message and f"`{key}`" in message and repr(entry) in message
+        assert "\n" not in message
+
+
+def test_spec_accepts_relative_paths_and_limits(tmp_path: Path):
+    from cass.runner.spec import load_run_spec
+
+    source = tmp_path / "prog.cu"
+    source.write_text('// cass: input_files = ["data/in.txt"] output_files = ["out/o.bin:f32"]\n'
+                      '// cass: memory_limit = "2G" cpu_limit_s = 5 sandbox = true file_size_limit = "none"\n')
+    spec = load_run_spec(source)
+    assert spec.input_files == ("data/in.txt",) and spec.output_files[0].path == "out/o.bin"
+    assert (spec.memory_limit, spec.cpu_limit_s, spec.sandbox, spec.file_size_limit) == (2 << 30, 5.0, True, 0)
+
+
+def test_run_dir_refuses_escapes_and_links_out(tmp_path: Path):
+    from cass.runner.diagnostics import CassError
+    from cass.runner.process import collect_outputs, prepare_run_dir
+
+    (tmp_path / "X").write_text("secret")
+    with pytest.raises(CassError, match="`..` component"):
+        prepare_run_dir(("../X",), tmp_path / "sub", prefix="t")
+    run_dir = prepare_run_dir((), tmp_path, prefix="t")
+    (run_dir / "out.txt").symlink_to(tmp_path / "X")
+    assert collect_outputs(run_dir, ["out.txt", "../X"], 100) == {}
