@@ -3,7 +3,9 @@
 For each benchmark task: build the original program with nvcc (sm_90), then rebuild it with the
 device code replaced by the lifted NVPTX of its sm_80 SASS and of its sm_90 SASS (nvcc's own
 build steps replayed from `nvcc --dryrun`, the fatbinary step fed the lifted PTX instead of the
-cubin), run all three on identical inputs and compare stdout and exit code byte for byte.
+cubin), run all three on identical inputs and compare them with cass's own comparator
+(cass.runner.compare: integers exact, floats within the task's rtol/atol, exit codes equal) under
+the task's run spec, as a verdict would.
 
 The lift needs LLVM 16 (opt-16, llc-16), which the GPU machine lacks, so it runs in two halves:
 
@@ -174,6 +176,36 @@ def not_lifted_reason(ptx_dir: Path, source: Path, arch: str) -> str:
     return why or f"no {ptx_name(source, arch)} in {ptx_dir} (run --lift-only there first)"
 
 
+def import_runner() -> None:
+    """Make `cass.runner` importable from a bare checkout (the GPU machine has no cass install):
+    a temporary `cass` namespace whose `runner` links to this checkout's runner/ (as
+    runner/record.py does for itself; the runner's comparator needs only the standard library)."""
+    try:
+        import cass.runner  # noqa: F401
+    except ImportError:
+        import atexit
+        import shutil
+
+        ns = Path(tempfile.mkdtemp(prefix="cass-ns-")) / "cass"
+        ns.mkdir()
+        (ns / "runner").symlink_to(ROOT / "runner")
+        atexit.register(shutil.rmtree, ns.parent, True)
+        sys.path.insert(0, str(ns.parent))
+
+
+def differences(source: Path, ref: subprocess.CompletedProcess, run: subprocess.CompletedProcess) -> list[str]:
+    """What a verdict would report between the original's run and the lifted one's (the task's
+    run spec: tolerances, ignored lines), rendered; [] when they agree."""
+    import_runner()
+    from cass.runner.compare import compare_results
+    from cass.runner.results import RunResult
+    from cass.runner.spec import load_run_spec
+
+    spec = load_run_spec(source)
+    expected = RunResult("nvidia", ref.returncode, ref.stdout, ref.stderr)
+    return [m.render() for m in compare_results(expected, RunResult("nvidia", run.returncode, run.stdout, run.stderr), spec)]
+
+
 def check_task(task_dir: str, ptx_dir: Path) -> dict:
     import tomllib
 
@@ -193,6 +225,8 @@ def check_task(task_dir: str, ptx_dir: Path) -> dict:
         ran = time.perf_counter()
         ref = sh([str(orig), *args], d)
         row["original_s"] = round(time.perf_counter() - ran, 2)
+        if ref.returncode != 0:  # a failing original proves nothing about a lift
+            return {**row, "error": f"the original exited with code {ref.returncode}: {ref.stderr[-300:]}"}
         limit = max(RUN_TIMEOUT_S[0], RUN_TIMEOUT_S[1] * row["original_s"])
         for arch in ARCHS:
             ptx = ptx_dir / ptx_name(source, arch)
@@ -203,10 +237,10 @@ def check_task(task_dir: str, ptx_dir: Path) -> dict:
                 exe = work / f"lifted.{arch}"
                 build_with_ptx(source, ptx.resolve(), exe, flags)
                 run = sh([str(exe), *args], d, timeout=limit)
-                same = run.returncode == ref.returncode and run.stdout == ref.stdout
-                row[arch] = "agree" if same else "differ"
-                if not same:
-                    row[f"{arch}_detail"] = f"exit {run.returncode} vs {ref.returncode}; stderr {run.stderr[-200:]}"
+                found = differences(source, ref, run)
+                row[arch] = "differ" if found else "agree"
+                if found:
+                    row[f"{arch}_detail"] = f"{found[0][:300]}; stderr {run.stderr[-200:]}"
             except subprocess.TimeoutExpired:
                 row[arch], row[f"{arch}_detail"] = "differ", f"still running after {limit:.0f} s (the original: {row['original_s']} s)"
             except Exception as exc:  # noqa: BLE001 - reported per task
@@ -244,7 +278,7 @@ def check(tasks: list[str], ptx_dir: Path, out: Path, jobs: int) -> int:
     table = [("domain", "tasks", *(f"{a} lift agrees" for a in ARCHS))]
     for domain, rs in [*sorted(by_domain.items()), ("all", rows)]:
         table.append((domain, str(len(rs)), *(f"{sum(r.get(a) == 'agree' for r in rs)}/{len(rs)}" for a in ARCHS)))
-    print_table("lifted NVPTX vs original cubin (identical stdout and exit code)", table)
+    print_table("lifted NVPTX vs original cubin (cass comparator, task tolerances)", table)
     print(f"{meta['gpu']}; {len(rows)} tasks in {meta['seconds']:.0f} s with {jobs} jobs; results: {out / 'results.json'}")
     return 0
 

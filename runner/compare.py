@@ -1,11 +1,16 @@
 """Differential comparison of two program outputs: token-wise, numbers with tolerance.
 
 Text is split into tokens: numbers (integers, floats in any notation, hex, NaN/Inf) and the runs
-of other non-space characters between them. Numbers agree when
+of other non-space characters between them. A token that is an integer in the reference (decimal
+digits or hex, no point, no exponent) and an integer in the output must be equal exactly, unless
+the run spec declares an integer tolerance (`int_atol`, `int_rtol`: counts that legitimately
+vary, e.g. derived from float atomics). Any other pair of numbers — both floating-point, or one
+of each, as `%g` prints a float that happens to be integral — agrees when
 `|actual - expected| <= atol + rtol * |expected|` (NaN equals NaN, whatever its sign; infinities
-must agree in sign); everything else must be identical. Whitespace only separates tokens. Lines
+must agree in sign). Everything else must be identical. Whitespace only separates tokens. Lines
 matching an `ignore_lines` regex are dropped on both sides first. Output files are compared as
-text, as exact bytes, or as typed little-endian arrays element by element.
+text, as exact bytes, or as typed little-endian arrays element by element (integer arrays under
+the integer tolerance, float arrays under rtol/atol).
 """
 
 from __future__ import annotations
@@ -97,9 +102,17 @@ def _line_tokens(line: str, number: int) -> Iterator[Token]:
             yield from (Token(word, number, None) for word in piece.split())
 
 
+def integers_close(expected: int, actual: int, int_rtol: float = 0.0, int_atol: int = 0) -> bool:
+    """Exact by default; within `int_atol + int_rtol * |expected|` when the spec declares one
+    (exact integer arithmetic: no rounding through float for 64-bit values)."""
+    if actual == expected:
+        return True
+    allowed = int_atol + int_rtol * abs(expected)
+    return abs(actual - expected) <= allowed
+
+
 def numbers_close(expected: float | int, actual: float | int, rtol: float, atol: float) -> bool:
-    if isinstance(expected, int) and isinstance(actual, int):  # exact arithmetic for big ints
-        return abs(actual - expected) <= atol + rtol * abs(expected)
+    """Floating-point agreement: `|a - e| <= atol + rtol * |e|`, NaN == NaN, signed infinities."""
     e, a = float(expected), float(actual)
     if math.isnan(e) or math.isnan(a):
         return math.isnan(e) and math.isnan(a)
@@ -113,14 +126,31 @@ def _line(text: str, number: int) -> str:
     return lines[number - 1].strip() if 0 < number <= len(lines) else ""
 
 
-def _token_differs(e: Token, a: Token, rtol: float, atol: float) -> str | None:
-    if e.value is not None and a.value is not None:
-        if numbers_close(e.value, a.value, rtol, atol):
+def _token_differs(e: Token, a: Token, spec: RunSpec) -> str | None:
+    if isinstance(e.value, int) and isinstance(a.value, int):
+        if integers_close(e.value, a.value, spec.int_rtol, spec.int_atol):
             return None
-        return f"numbers differ beyond rtol={rtol:g}, atol={atol:g}"
+        return f"integers differ ({integer_rule(spec)})"
+    if e.value is not None and a.value is not None:
+        if numbers_close(e.value, a.value, spec.rtol, spec.atol):
+            return None
+        return f"numbers differ beyond rtol={spec.rtol:g}, atol={spec.atol:g}"
     if e.text == a.text:
         return None
     return "text differs"
+
+
+def integer_rule(spec: RunSpec) -> str:
+    """How integers are compared under `spec`, for messages and verdicts."""
+    if not (spec.int_atol or spec.int_rtol):
+        return "integers exact"
+    parts = [f"int_atol={spec.int_atol}"] * bool(spec.int_atol) + [f"int_rtol={spec.int_rtol:g}"] * bool(spec.int_rtol)
+    return "integers within " + ", ".join(parts)
+
+
+def tolerance_rule(spec: RunSpec) -> str:
+    """Every tolerance a comparison under `spec` applies, e.g. `rtol=1e-05, atol=1e-08, integers exact`."""
+    return f"rtol={spec.rtol:g}, atol={spec.atol:g}, {integer_rule(spec)}"
 
 
 def compare_text(
@@ -132,7 +162,7 @@ def compare_text(
     exp, act = _tokens(exp_lines[same:]), _tokens(act_lines[same:])
     found: list[Mismatch] = []
     for e, a in zip(exp, act):
-        why = _token_differs(e, a, spec.rtol, spec.atol)
+        why = _token_differs(e, a, spec)
         if why:
             found.append(Mismatch(where, e.line, e.text, a.text, why,
                                   _line(expected, e.line), _line(actual, a.line)))  # fmt: skip
@@ -171,22 +201,28 @@ def _elements(data: bytes, fmt: str) -> Iterator[float | int]:
     return (v[0] for v in struct.iter_unpack("<" + code, data[:usable]))
 
 
+def _elements_close(expected: float | int, actual: float | int, spec: RunSpec) -> bool:
+    if isinstance(expected, int) and isinstance(actual, int):
+        return integers_close(expected, actual, spec.int_rtol, spec.int_atol)
+    return numbers_close(expected, actual, spec.rtol, spec.atol)
+
+
 def _differing_indices(expected: bytes, actual: bytes, fmt: str, spec: RunSpec, limit: int) -> list[tuple[int, Any, Any]]:
     """(index, expected, actual) of the first `limit` elements that differ beyond tolerance."""
     try:
         import numpy as np
     except ImportError:  # the standard-library path: element by element
         pairs = enumerate(zip(_elements(expected, fmt), _elements(actual, fmt)))
-        bad = ((i, e, a) for i, (e, a) in pairs if not numbers_close(e, a, spec.rtol, spec.atol))
+        bad = ((i, e, a) for i, (e, a) in pairs if not _elements_close(e, a, spec))
         return list(itertools.islice(bad, limit))
     dtype = np.dtype("<" + ARRAY_FORMATS[fmt])
     n = min(len(expected), len(actual)) // dtype.itemsize
     e = np.frombuffer(expected, dtype, n)
     a = np.frombuffer(actual, dtype, n)
-    if dtype.kind in "iu":  # exact integers: check the unequal ones in Python arithmetic
+    if dtype.kind in "iu":  # integers: check the unequal ones in Python arithmetic
         unequal = (int(i) for i in np.flatnonzero(e != a))
         bad = ((i, e[i].item(), a[i].item()) for i in unequal)
-        return list(itertools.islice((t for t in bad if not numbers_close(t[1], t[2], spec.rtol, spec.atol)), limit))
+        return list(itertools.islice((t for t in bad if not _elements_close(t[1], t[2], spec)), limit))
     close = np.isclose(a.astype(np.float64), e.astype(np.float64), rtol=spec.rtol, atol=spec.atol, equal_nan=True)
     return [(int(i), e[i].item(), a[i].item()) for i in np.flatnonzero(~close)[:limit]]
 
@@ -200,7 +236,8 @@ def compare_array(
         found.append(Mismatch(where, None, f"{len(expected) // size} x {fmt}",
                               f"{len(actual) // size} x {fmt}", "array lengths differ"))  # fmt: skip
     for index, e, a in _differing_indices(expected, actual, fmt, spec, limit - len(found)):
-        why = f"element [{index}] differs beyond rtol={spec.rtol:g}, atol={spec.atol:g}"
+        rule = integer_rule(spec) if isinstance(e, int) else f"rtol={spec.rtol:g}, atol={spec.atol:g}"
+        why = f"element [{index}] differs ({rule})"
         found.append(Mismatch(where, None, repr(e), repr(a), why))
     return found
 

@@ -2,8 +2,9 @@
 
 `saxpy.cu` -> `saxpy.cu.recorded.toml`: one `[[record]]` per (source sha256, run key), holding
 the GPU, compute capability, driver and CUDA version that produced it, the date, exit code,
-stdout, stderr, runtimes and output files (text inline; binary files base64). A record whose
-source hash no longer matches the source is stale and is refused, never used. Standard library
+stdout, stderr, runtimes and output files (text inline; binary files base64), and a hash of the
+local headers the source includes. A record whose source or header hash no longer matches is
+stale and is refused, never used. Standard library
 only (the writer is a small TOML emitter: `tomllib` only reads).
 """
 
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from cass.runner.diagnostics import CassError
+from cass.runner.fingerprint import includes_digest
 from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec, source_digest
 
@@ -108,6 +110,7 @@ def make_record(source: Path, spec: RunSpec, result: RunResult) -> dict[str, Any
     info["date"] = info["date"] or dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     return {
         "source_sha256": source_digest(source),
+        "includes_sha256": includes_digest(source),  # omitted when there are no local headers
         "run_key": spec.run_key(),
         "args": list(spec.args),
         "stdin": spec.stdin,
@@ -169,7 +172,7 @@ def write_record(source: Path, spec: RunSpec, result: RunResult) -> Path:
 
 def _merge_and_write(source: Path, path: Path, new: dict[str, Any]) -> Path:
     kept = [r for r in read_records(path) if r.get("run_key") != new["run_key"]]
-    kept = [r for r in kept if r.get("source_sha256") == new["source_sha256"]]  # drop stale ones
+    kept = [r for r in kept if _same_program(r, new["source_sha256"], new["includes_sha256"])]  # drop stale ones
     body = _header(source) + "".join("\n" + _render_record(dict(r)) for r in [*kept, new])
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -199,17 +202,26 @@ def _to_result(record: dict[str, Any]) -> RunResult:
     )
 
 
+def _same_program(record: dict[str, Any], digest: str, headers: str | None) -> bool:
+    return record.get("source_sha256") == digest and record.get("includes_sha256") == headers
+
+
 def load_recorded(source: Path, spec: RunSpec) -> RunResult:
     """The recorded result for this source and run spec; CassError (StaleRecord) when absent or stale."""
     path, digest, key = record_path(source), source_digest(source), spec.run_key()
+    headers = includes_digest(source)
     records = read_records(path)
     how = f"record it on a machine with an NVIDIA GPU: `cass verify --record {source}`"
     if not records:
         raise CassError(f"no recorded reference for {source} ({path.name} not found); {how}")
     same_run = [r for r in records if r.get("run_key") == key]
-    fresh = [r for r in same_run if r.get("source_sha256") == digest]
+    fresh = [r for r in same_run if _same_program(r, digest, headers)]
     if fresh:
         return _to_result(fresh[-1])
+    if same_run and same_run[-1].get("source_sha256") == digest:
+        raise StaleRecord(
+            f"{path}: stale: a local header that {source.name} includes changed since recording; {how}"
+        )
     if same_run:
         old = same_run[-1].get("source_sha256", "?")[:12]
         raise StaleRecord(

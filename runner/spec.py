@@ -2,7 +2,8 @@
 
 A `RunSpec` is merged from four layers, later ones winning key by key:
 
-1. defaults: no arguments, compare stdout and the exit code, rtol 1e-5, atol 1e-8, 60 s;
+1. defaults: no arguments, compare stdout and the exit code, rtol 1e-5, atol 1e-8 for
+   floating-point numbers, integers exact, the original expected to exit 0, 60 s;
 2. the project config: `[tool.cass.run]` in `pyproject.toml` or `[run]` in `cass.toml`, found
    upward from the source, then a `[tool.cass.programs."GLOB"]` / `[programs."GLOB"]` table whose
    glob (relative to the config's folder) matches the source;
@@ -58,8 +59,11 @@ class RunSpec:
     input_files: tuple[str, ...] = ()  # copied into the run directory (relative to the source)
     output_files: tuple[OutputFile, ...] = ()
     timeout_s: float = 60.0
-    rtol: float = 1e-5
+    rtol: float = 1e-5  # floating-point tokens and float arrays
     atol: float = 1e-8
+    int_atol: int = 0  # integer tokens and integer arrays: exact unless a program declares these
+    int_rtol: float = 0.0
+    expected_exit_code: int = 0  # the original's exit code; any other makes the verdict unverifiable
     ignore_lines: tuple[str, ...] = ()  # regexes: matching lines are dropped on both sides
     runs: int = 1  # runs per side; the runtime reported is their median
     compare_stdout: bool = True
@@ -227,6 +231,9 @@ _CONVERTERS = {
     "timeout_s": lambda k, v, w: _number(k, v, w, minimum=0.001),
     "rtol": lambda k, v, w: _number(k, v, w, minimum=0.0),
     "atol": lambda k, v, w: _number(k, v, w, minimum=0.0),
+    "int_atol": lambda k, v, w: _number(k, v, w, minimum=0, integer=True),
+    "int_rtol": lambda k, v, w: _number(k, v, w, minimum=0.0),
+    "expected_exit_code": lambda k, v, w: _number(k, v, w, minimum=0, integer=True),
     "ignore_lines": _regexes,
     "runs": lambda k, v, w: _number(k, v, w, minimum=1, integer=True),
     "compare_stdout": _bool,

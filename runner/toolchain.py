@@ -43,6 +43,7 @@ TOOL_SPECS: dict[str, ToolSpec] = {
     "clang++-16": ToolSpec(("clang++-16",), f"{APT} clang-16"),
     "clang-16": ToolSpec(("clang-16",), f"{APT} clang-16"),
     "llc-16": ToolSpec(("llc-16",), f"{APT} llvm-16"),
+    "opt-16": ToolSpec(("opt-16",), f"{APT} llvm-16"),
     "llvm-mc-16": ToolSpec(("llvm-mc-16",), f"{APT} llvm-16"),
     "ld.lld-16": ToolSpec(("ld.lld-16",), f"{APT} lld-16"),
     "llvm-objdump-16": ToolSpec(("llvm-objdump-16",), f"{APT} llvm-16"),
@@ -192,6 +193,11 @@ def require_tool(name: str) -> Path:
     if isinstance(tool, MissingTool):
         raise CassError(f"{tool.name} is not installed: run `{tool.fix}` (or `cass setup`)")
     return tool.path
+
+
+def has_tool(name: str) -> bool:
+    """Whether cass's own discovery finds the tool (where `cass setup` installs it included)."""
+    return not isinstance(find_tool(name), MissingTool)
 
 
 def all_tools() -> list[Tool | MissingTool]:

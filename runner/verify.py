@@ -5,7 +5,8 @@
 The pipeline, top to bottom: read the spec -> choose a backend per side (real hardware first) ->
 build both (in parallel) -> run both (in parallel) -> compare -> measure ratios -> verdict.
 Statuses: `match` (exit 0), `mismatch` and `error` (the port is wrong or does not build: exit 1),
-`unverifiable` (no backend, no or stale record, or the original itself fails: exit 2).
+`unverifiable` (no backend, no or stale record, or the original itself fails — exits with another
+code than its spec's `expected_exit_code`, 0 by default, crashes or times out: exit 2).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cass.runner.backends import Backend, BuildFailed, Unavailable, choose_backend
-from cass.runner.compare import Mismatch, compare_results
+from cass.runner.compare import Mismatch, compare_results, tolerance_rule
 from cass.runner.diagnostics import CassError, Diagnostic
 from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec, load_run_spec
@@ -176,12 +177,12 @@ def judge(ref: RunResult, cand: RunResult, spec: RunSpec, names: tuple[str, str]
     if not ref.finished:
         message = f"the original ({names[0]}) {ref.describe_end()}: no reference to compare with"
         return _verdict("unverifiable", message, names, **sides)
+    if ref.exit_code != spec.expected_exit_code:
+        return _verdict("unverifiable", _failed_original(ref, names[0], spec), names, **sides)
     ratios = dict(runtime_ratio=runtime_ratio(ref, cand), memory_ratio=memory_ratio(ref, cand))
     if not cand.finished:
         message = f"the port ({names[1]}) {cand.describe_end()}"
         return _verdict("error", message, names, **ratios, **sides)
-    if ref.exit_code != 0:
-        sides["notes"] = (*sides.get("notes", ()), _failed_original_note(ref))
     mismatches = compare_results(ref, cand, spec)
     if mismatches:
         message = f"the port differs from the original: {mismatches[0].render()}"
@@ -189,13 +190,17 @@ def judge(ref: RunResult, cand: RunResult, spec: RunSpec, names: tuple[str, str]
     parts = [p for p, on in (("stdout", spec.compare_stdout), ("exit code", spec.compare_exit_code)) if on]
     parts += [f"{len(spec.output_files)} output file(s)"] if spec.output_files else []
     what = " and ".join(parts) or "nothing compared: the spec turns every comparison off"
-    message = f"the port matches the original ({what}, rtol={spec.rtol:g}, atol={spec.atol:g})"
+    message = f"the port matches the original ({what}; {tolerance_rule(spec)})"
     return _verdict("match", message, names, **ratios, **sides)
 
 
-def _failed_original_note(ref: RunResult) -> str:
+def _failed_original(ref: RunResult, backend: str, spec: RunSpec) -> str:
     tail = ref.stderr.strip().splitlines()[-1:] or ["no stderr"]
-    return f"the original itself {ref.describe_end()} ({tail[0][:200]}): both sides may be failing alike"
+    return (
+        f"the original ({backend}) {ref.describe_end()} ({tail[0][:200]}), not {spec.expected_exit_code}: "
+        "a failing original proves nothing about the port; fix its run (args, input files) or declare "
+        "`expected_exit_code` in its run spec"
+    )
 
 
 def _ratio(a: float | int | None, b: float | int | None) -> float | None:

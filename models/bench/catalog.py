@@ -73,6 +73,9 @@ ENGINE_LEVELS: dict[str, tuple[str, ...]] = {
     "lift": ("assembly",),
 }
 
-RUN_KEYS = frozenset({"args", "timeout_s", "rtol", "atol", "stdin", "ignore_lines", "output_files", "runs"})
+RUN_KEYS = frozenset({
+    "args", "timeout_s", "rtol", "atol", "int_atol", "int_rtol", "expected_exit_code",
+    "stdin", "ignore_lines", "output_files", "runs",
+})  # fmt: skip
 TASK_KEYS = frozenset({"name", "domain", "description", "features", "libraries", "run"})
 LINES = (70, 330)  # a task's main.cu has roughly 80-300 lines; outside this it is reported

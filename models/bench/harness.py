@@ -11,6 +11,7 @@ so no pass is ever claimed without one. Results are cached per task + engine + i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -280,11 +281,35 @@ def engine_version(engine: str, model: str = "") -> str:
     return str(getattr(get_engine(engine, model), "version", "?")) + (f"+{model}" if model else "")
 
 
+VERDICT_TOOLS = ("clang++-16", "llc-16", "llvm-mc-16", "ld.lld-16", "llvm-objdump-16", "nvcc", "cuobjdump", "nvdisasm")
+
+
+@functools.lru_cache(maxsize=1)
+def verdict_code_digest() -> str:
+    """A hash of everything that decides a verdict besides the task: the sources of cass's
+    runner (compilers' flags, backends, the emulator in Python and C++, the comparator) and
+    models (engines, tables, the harness), and the versions of the tools they run. Any edit to
+    any of them makes every cached result stale."""
+    import cass.models
+    import cass.runner
+    from cass.runner.fingerprint import code_digest
+    from cass.runner.toolchain import find_tool
+
+    runner_dir, models_dir = Path(cass.runner.__file__).parent, Path(cass.models.__file__).parent
+    code = code_digest([runner_dir, models_dir], exclude=[models_dir / "bench" / "tasks"])
+    tools = {name: str(getattr(find_tool(name), "version", "missing")) for name in VERDICT_TOOLS}
+    return hashlib.sha256(json.dumps({"code": code, "tools": tools}, sort_keys=True).encode()).hexdigest()
+
+
 def cache_key(task: Task, engine: str, version: str, config: RunConfig) -> str:
-    """Changes whenever the source, the task, the reference, the engine or the setup changes."""
+    """Changes whenever the source or a local header it includes, the task, the reference, the
+    engine, cass's own code, the toolchain or the setup changes."""
+    from cass.runner.fingerprint import includes_digest
+
     ident = {
         "task": task.ident, "source": _digest(task.source), "meta": _digest(task.meta_path),
-        "reference": _digest(task.reference_path), "engine": engine, "engine_version": version,
+        "headers": includes_digest(task.source), "reference": _digest(task.reference_path),
+        "engine": engine, "engine_version": version, "code": verdict_code_digest(),
         "backend": config.backend, "level": config.level, "timeout_s": config.timeout_s, "harness": HARNESS_VERSION,
     }  # fmt: skip
     if config.arch_key:  # source-level keys stay as they were

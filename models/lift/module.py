@@ -38,6 +38,10 @@ def module_text(kernel_texts: list[str], names: list[str], target: LlvmTarget) -
 
 
 def _run(argv: list[str], stdin: str, what: str) -> str:
+    """Run an LLVM tool named by its cass name (found by the toolchain's discovery) on `stdin`."""
+    from cass.runner.toolchain import require_tool
+
+    argv = [str(require_tool(argv[0])), *argv[1:]]
     try:
         proc = subprocess.run(argv, check=False, input=stdin, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
     except FileNotFoundError:

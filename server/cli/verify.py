@@ -16,6 +16,7 @@ from rich.console import Console
 from cass.runner.diagnostics import CassError
 from cass.runner.inputs import read_input
 from cass.runner.spec import RunSpec, load_run_spec
+from cass.server.cli.run_options import CpuLimit, FileSizeLimit, MemoryLimit, ProcessLimit, Sandbox
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -73,13 +74,24 @@ def register(app: typer.Typer) -> None:
         arg: Annotated[list[str], typer.Option("--arg", help="Program argument (repeatable; replaces the spec's).")] = [],  # noqa: B006
         rtol: Annotated[Optional[float], typer.Option("--rtol", help="Relative tolerance (default 1e-5).")] = None,
         atol: Annotated[Optional[float], typer.Option("--atol", help="Absolute tolerance (default 1e-8).")] = None,
+        int_atol: Annotated[Optional[int], typer.Option("--int-atol", help="Integer tokens may differ by this much (default 0: exact).")] = None,
+        int_rtol: Annotated[Optional[float], typer.Option("--int-rtol", help="Integer tokens may differ by this fraction (default 0).")] = None,
+        expected_exit_code: Annotated[Optional[int], typer.Option("--expected-exit-code", help="The original's exit code (default 0; any other: unverifiable).")] = None,
         runs: Annotated[Optional[int], typer.Option("--runs", help="Runs per side; runtime is their median.")] = None,
         timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds per run.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
+        memory_limit: MemoryLimit = None,
+        cpu_limit: CpuLimit = None,
+        process_limit: ProcessLimit = None,
+        file_size_limit: FileSizeLimit = None,
+        sandbox: Sandbox = False,
     ) -> None:
         """Build and run ORIGINAL and PORT, compare their outputs with tolerance, print a verdict."""
         read_input(original)  # missing, a directory, a FIFO or unreadable: one line
-        overrides = {"args": list(arg), "rtol": rtol, "atol": atol, "runs": runs, "timeout_s": timeout}
+        overrides = {"args": list(arg), "rtol": rtol, "atol": atol, "int_atol": int_atol, "int_rtol": int_rtol,
+                     "expected_exit_code": expected_exit_code, "runs": runs, "timeout_s": timeout}  # fmt: skip
+        overrides |= {"memory_limit": memory_limit, "cpu_limit_s": cpu_limit, "process_limit": process_limit,
+                      "file_size_limit": file_size_limit, "sandbox": True if sandbox else None}  # fmt: skip
         spec = spec_with_overrides(original, overrides)
         if record:
             raise typer.Exit(_record(original, spec, as_json))

@@ -97,12 +97,6 @@ def translate_assembly(
 ) -> Translation:
     """NVIDIA SASS -> RDNA3 assembly with the `lift` engine. The SASS architecture comes from
     `target`, else from the text's "code for sm_NN" line."""
-    registry = _registry()
-    if "lift" not in getattr(registry, "ENGINES", {}):
-        raise CassError(
-            "no assembly engine is available: the SASS lifter (engine `lift`) is not installed "
-            "in this cass; update cass to translate SASS to RDNA3"
-        )
     target = target or target_of(settings)
     if target.sass_arch is None:
         target = replace(target, sass_arch=sass_arch_of(text))

@@ -121,3 +121,19 @@ def test_time_limits_scale_for_the_emulator_unless_given(tasks_root: Path, make_
     assert RunConfig(backend="emulator").spec_for(task).timeout_s == 600.0
     assert RunConfig(backend="rocm").spec_for(task).timeout_s == 120.0
     assert RunConfig(backend="emulator", timeout_s=30).spec_for(task).timeout_s == 30.0
+
+
+def test_cache_keys_follow_local_headers_and_cass_code(tasks_root: Path, make_task, tmp_path: Path) -> None:
+    from cass.models.bench import harness
+
+    folder = make_task(tasks_root, "sorting", "with_header")
+    (folder / "params.cuh").write_text("#define SCALE 2\n")
+    (folder / "main.cu").write_text('#include "params.cuh"\n' + (folder / "main.cu").read_text())
+    [task] = discover_tasks(tasks_root)
+    config = RunConfig(out_dir=tmp_path / "out")
+    key = harness.cache_key(task, "rules", "1", config)
+    assert harness.cache_key(task, "rules", "1", config) == key
+    (folder / "params.cuh").write_text("#define SCALE 3\n")
+    assert harness.cache_key(task, "rules", "1", config) != key
+    code = harness.verdict_code_digest()
+    assert len(code) == 64 and code == harness.verdict_code_digest.__wrapped__()  # from content, every time

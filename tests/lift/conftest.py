@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-NVCC = Path("/usr/local/cuda/bin/nvcc")
-
 
 def _nvcc() -> str | None:
-    return str(NVCC) if NVCC.exists() else shutil.which("nvcc")
+    """nvcc as cass's toolchain discovery finds it (where `cass setup` put it included)."""
+    from cass.runner.toolchain import find_tool, has_tool
+
+    return str(find_tool("nvcc").path) if has_tool("nvcc") else None  # type: ignore[union-attr]
 
 
 def _build_lifted(

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
+from cass.runner.toolchain import has_tool
 
 ROOT = Path(__file__).resolve().parents[2]
-NVCC = Path("/usr/local/cuda/bin/nvcc")
 TASK = "crypto_hashing/bloom_filter_fnv"
-pytestmark = pytest.mark.skipif(not NVCC.exists() or not shutil.which("llc-16"), reason="needs nvcc and llc-16")
+pytestmark = pytest.mark.skipif(not (has_tool("nvcc") and has_tool("llc-16")), reason="needs nvcc and llc-16 (`cass setup`)")
 
 
 @pytest.fixture(scope="module")
@@ -64,3 +63,20 @@ def test_the_replayed_nvcc_build_links_the_lifted_ptx(xcheck, prepared: Path, tm
     exe = tmp_path / "lifted"
     xcheck.build_with_ptx(source, prepared / "crypto_hashing__bloom_filter_fnv.sm_80.ptx", exe, [])
     assert exe.is_file() and exe.stat().st_size > 0
+
+
+def test_the_gpu_side_judges_with_the_verdict_comparator_and_the_task_tolerance(xcheck, tmp_path: Path) -> None:
+    import subprocess
+
+    source = tmp_path / "main.cu"
+    source.write_text("// cass: rtol = 1e-3\nint main() { return 0; }\n")
+
+    def ran(stdout: str, code: int = 0) -> subprocess.CompletedProcess:
+        return subprocess.CompletedProcess([], code, stdout, "")
+
+    reference = ran("energy 1.000000 hits 12345\n")
+    assert xcheck.differences(source, reference, ran("energy 1.000400 hits 12345\n")) == []  # float atomics' order
+    [integer] = xcheck.differences(source, reference, ran("energy 1.000000 hits 12346\n"))
+    assert "integers differ (integers exact)" in integer
+    assert xcheck.differences(source, reference, ran("energy 1.1 hits 12345\n"))
+    assert any("exit codes differ" in d for d in xcheck.differences(source, reference, ran(reference.stdout, 1)))

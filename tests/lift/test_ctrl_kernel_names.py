@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
+from cass.runner.toolchain import has_tool
 from cass.models.lift.aliases import hip_aliases, kernel_decl
 
-pytestmark = pytest.mark.skipif(shutil.which("clang++-16") is None, reason="clang++-16 is not installed")
+pytestmark = pytest.mark.skipif(not has_tool("clang++-16"), reason="clang++-16 is not installed (`cass setup`)")
 
 
 def test_user_struct_parameters_keep_their_names() -> None:

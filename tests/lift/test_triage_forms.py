@@ -10,13 +10,13 @@ near the smallest normal double came out 2^64 too small)."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 
 import pytest
+from cass.runner.toolchain import has_tool
 from cass.models.lift.pipeline import lift_sass
 
-HAVE_LLVM = shutil.which("opt-16") is not None and shutil.which("llvm-mc-16") is not None
+HAVE_LLVM = has_tool("opt-16") and has_tool("llvm-mc-16")
 pytestmark = pytest.mark.skipif(not HAVE_LLVM, reason="opt-16 / llvm-mc-16 are not installed")
 
 

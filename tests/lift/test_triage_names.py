@@ -4,12 +4,12 @@ hip_fp16.h's structs, which the name probe must therefore see)."""
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
+from cass.runner.toolchain import has_tool
 from cass.models.lift.aliases import hip_aliases
 
-pytestmark = pytest.mark.skipif(shutil.which("clang++-16") is None, reason="clang++-16 is not installed")
+pytestmark = pytest.mark.skipif(not has_tool("clang++-16"), reason="clang++-16 is not installed (`cass setup`)")
 
 
 def test_half_parameters_beside_a_vector_type() -> None:

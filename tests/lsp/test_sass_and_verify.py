@@ -6,13 +6,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cass.models import registry
 from cass.runner.toolchain import require_tool
 from lsp_testing import actions_at, messages, open_file, run_command, wait_for
 from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio
-HAS_LIFTER = "lift" in registry.ENGINES
 
 
 async def test_sass_file_offers_translation(vscode: LanguageClient, project: Path) -> None:
@@ -26,21 +24,6 @@ async def test_sass_file_offers_translation(vscode: LanguageClient, project: Pat
     assert [a.kind for a in await actions_at(vscode, plain)] == ["source.cass.translateSass"]
 
 
-@pytest.mark.skipif(HAS_LIFTER, reason="the lift engine is installed: see the translation test")
-async def test_translate_sass_says_no_assembly_engine_is_available(
-    emacs: LanguageClient, project: Path
-) -> None:
-    uri = open_file(emacs, project / "asm" / "vadd.sass", language_id="nvidia-sass")
-    result = await run_command(emacs, "cass.translateSass", uri)
-    assert result["status"] == "error"
-    assert "no assembly engine is available" in result["message"]
-    assert not (project / "asm" / "vadd.s").exists()
-    await wait_for(
-        lambda: any("no assembly engine" in m for m in messages(emacs)), what="the message"
-    )
-
-
-@pytest.mark.skipif(not HAS_LIFTER, reason="needs the lift engine (cass.models.lift)")
 async def test_translate_sass_creates_rdna3_assembly_beside_it(
     client: LanguageClient, project: Path, tmp_path: Path
 ) -> None:
@@ -91,7 +74,6 @@ async def test_hand_written_assembly_beside_it_is_never_replaced(
     assert not client.applied_edits
 
 
-@pytest.mark.skipif(not HAS_LIFTER, reason="needs the lift engine (cass.models.lift)")
 async def test_translate_a_sass_selection_into_a_new_document(
     vscode: LanguageClient, project: Path
 ) -> None:

@@ -7,7 +7,14 @@ import struct
 
 import pytest
 
-from cass.runner.compare import compare_file, compare_results, compare_text, numbers_close, tokenize
+from cass.runner.compare import (
+    compare_file,
+    compare_results,
+    compare_text,
+    integers_close,
+    numbers_close,
+    tokenize,
+)
 from cass.runner.results import RunResult
 from cass.runner.spec import OutputFile, RunSpec
 
@@ -23,7 +30,8 @@ SPEC = RunSpec()
         ("mask 0xFF\n", "mask 255\n"),
         ("v nan -nan\n", "v -nan nan\n"),
         ("v inf -inf\n", "v inf -inf\n"),
-        ("a,b 1.000000 2\n", "a,b 1.0000001 2.0\n"),
+        ("a,b 1.000000 2\n", "a,b 1.0000001 2.0\n"),  # %g and %f of one value: floats
+        ("g 3\n", "g 2.99998\n"),  # %g prints an integral float as an integer
         ("tiny 0\n", "tiny 1e-9\n"),  # atol 1e-8
         ("x[3]=4;\n", "x[3]=4.000001;\n"),
     ],
@@ -43,6 +51,10 @@ def test_outputs_that_agree(expected, actual):
         ("1 2 3\n", "1 2\n", "3", "<end of output>", 1),
         ("1 2\n", "1 2 3\n", "<end of output>", "3", 1),
         ("info 1\n", "inf 1\n", "info", "inf", 1),
+        ("id_sum 1464983241\n", "id_sum 1464984000\n", "1464983241", "1464984000", 1),
+        ("hash 0xdeadbeef\n", "hash 0xdeadbef0\n", "0xdeadbeef", "0xdeadbef0", 1),
+        ("count 100000\n", "count 100001\n", "100000", "100001", 1),
+        ("big 18446744073709551615\n", "big 18446744073709551614\n", "18446744073709551615", "18446744073709551614", 1),
     ],
 )
 def test_first_mismatch_is_reported_with_context(expected, actual, first_expected, first_actual, line):
@@ -76,6 +88,22 @@ def test_numbers_close_edge_cases():
     assert numbers_close(2**62, 2**62, 0, 0)
     assert not numbers_close(1, 2, 1e-5, 0)
     assert numbers_close(math.nan, math.nan, 0, 0)
+
+
+def test_integers_are_exact_unless_the_spec_declares_a_tolerance():
+    assert not integers_close(1464983241, 1464984000)  # within the float rtol, yet wrong
+    assert integers_close(2**64 - 1, 2**64 - 1)
+    assert not integers_close(2**64 - 1, 2**64 - 2)  # no rounding through float
+    assert integers_close(1000, 1003, int_atol=3) and not integers_close(1000, 1004, int_atol=3)
+    assert integers_close(1000, 1010, int_rtol=0.01) and not integers_close(1000, 1011, int_rtol=0.01)
+
+
+def test_an_integer_tolerance_is_used_and_named():
+    spec = RunSpec(int_atol=2)
+    assert compare_text("stdout", "hits 500\n", "hits 502\n", spec) == []
+    found = compare_text("stdout", "hits 500\n", "hits 503\n", spec)
+    assert found and found[0].message == "integers differ (integers within int_atol=2)"
+    assert compare_text("stdout", "f 1.5\n", "f 1.6\n", spec), "the integer tolerance is not a float one"
 
 
 def _f32(*values: float) -> bytes:
@@ -116,3 +144,14 @@ def test_integer_arrays_compare_large_values_exactly():
     big = struct.pack("<2q", 2**62, -(2**62))
     assert compare_file(out, big, big, SPEC) == []
     assert compare_file(out, big, struct.pack("<2q", 2**62 + 1, -(2**62)), RunSpec(rtol=0, atol=0))
+
+
+@pytest.mark.parametrize("numpy_present", [True, False])
+def test_integer_arrays_ignore_the_float_tolerance(monkeypatch, numpy_present):
+    if not numpy_present:
+        monkeypatch.setitem(__import__("sys").modules, "numpy", None)
+    out = OutputFile("ids.bin", "u32")
+    expected, actual = struct.pack("<2I", 1464983241, 7), struct.pack("<2I", 1464984000, 7)
+    found = compare_file(out, expected, actual, SPEC)
+    assert [m.message for m in found] == ["element [0] differs (integers exact)"]
+    assert compare_file(out, expected, actual, RunSpec(int_atol=759)) == []

@@ -55,8 +55,30 @@ def test_ratios_need_comparable_measurements():
     assert memory_ratio(*both_device) == pytest.approx(1.0)
 
 
-def test_a_failing_original_is_flagged_even_when_both_agree():
+def test_a_failing_original_is_unverifiable_even_when_the_port_fails_alike():
     failing = ref("", exit_code=1, stderr="cannot open in.txt\n")
     verdict = judge(failing, port("", exit_code=1), SPEC, NAMES)
-    assert verdict.status == "match"
-    assert "the original itself exited with code 1 (cannot open in.txt)" in verdict.notes[0]
+    assert (verdict.status, verdict.exit_code) == ("unverifiable", 2)
+    assert "the original (recorded) exited with code 1 (cannot open in.txt), not 0" in verdict.message
+    assert "expected_exit_code" in verdict.message
+
+
+@pytest.mark.parametrize("original", [ref(exit_code=139, signal=11), ref(exit_code=None, timed_out=True)])
+def test_a_crashing_or_hanging_original_is_unverifiable(original):
+    assert judge(original, port(), SPEC, NAMES).status == "unverifiable"
+
+
+def test_a_declared_exit_code_makes_a_failing_original_comparable():
+    spec = SPEC.replace(expected_exit_code=3)
+    assert judge(ref("usage\n", exit_code=3), port("usage\n", exit_code=3), spec, NAMES).status == "match"
+    assert judge(ref("usage\n", exit_code=3), port("usage\n", exit_code=0), spec, NAMES).status == "mismatch"
+    assert judge(ref("usage\n", exit_code=0), port("usage\n", exit_code=0), spec, NAMES).status == "unverifiable"
+
+
+def test_integer_outputs_are_exact_and_the_verdict_names_the_rule():
+    exact = judge(ref("id_sum 1464983241\n"), port("id_sum 1464984000\n"), SPEC, NAMES)
+    assert exact.status == "mismatch" and "integers differ (integers exact)" in exact.message
+    loose = SPEC.replace(int_atol=1000)
+    verdict = judge(ref("id_sum 1464983241\n"), port("id_sum 1464984000\n"), loose, NAMES)
+    assert verdict.status == "match" and "integers within int_atol=1000" in verdict.message
+    assert "integers exact" in judge(ref(), port(), SPEC, NAMES).message

@@ -72,3 +72,28 @@ def test_corrupt_file_is_named(tmp_path: Path):
     record_path(source).write_text("format = [\n")
     with pytest.raises(CassError, match=r"k.cu.recorded.toml: not a readable record file"):
         load_recorded(source, RunSpec())
+
+
+def test_a_record_goes_stale_when_a_local_header_changes(tmp_path: Path):
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc" / "params.cuh").write_text("#define N 64\n")
+    (tmp_path / "common.cuh").write_text('#include "inc/params.cuh"\n')
+    source = tmp_path / "k.cu"
+    source.write_text('#include <cstdio>\n#include "common.cuh"\n#include "cuda_runtime.h"\nint main(){}\n')
+    write_record(source, RunSpec(), _result())
+    assert 'includes_sha256 = "' in record_path(source).read_text()
+    assert load_recorded(source, RunSpec()).stdout == "sum 1.5\n"
+    (tmp_path / "inc" / "params.cuh").write_text("#define N 128\n")  # two levels down
+    with pytest.raises(StaleRecord, match="a local header that k.cu includes changed since recording"):
+        load_recorded(source, RunSpec())
+
+
+def test_a_record_without_local_headers_carries_no_header_hash(tmp_path: Path):
+    source = tmp_path / "k.cu"
+    source.write_text('#include "cuda_runtime.h"\nint main(){}\n')  # found nowhere beside it: a system header
+    write_record(source, RunSpec(), _result())
+    assert "includes_sha256" not in record_path(source).read_text()
+    (tmp_path / "new.cuh").write_text("// a header the program now includes\n")
+    source.write_text('#include "new.cuh"\nint main(){}\n')
+    with pytest.raises(StaleRecord):
+        load_recorded(source, RunSpec())
