@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
+from cass.runner.inputs import read_input
 
 ELF_MAGIC = b"\x7fELF"
 FATBIN_MAGIC = b"\x50\xed\x55\xba"
@@ -18,13 +19,11 @@ TIMEOUT_S = 120
 
 def read_sass_input(path: Path, arch: str | None = None) -> str:
     """SASS text for `path`: the file itself when it is text, its disassembly when it is a binary."""
-    if not path.is_file():
-        raise CassError(f"{path}: no such file")
-    head = path.read_bytes()[:4]
-    if head in (ELF_MAGIC, FATBIN_MAGIC):
+    data = read_input(path, directory_hint="; give one SASS listing, cubin or binary")
+    if data[:4] in (ELF_MAGIC, FATBIN_MAGIC):
         return disassemble(path, arch)
     try:
-        return path.read_text(encoding="utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise CassError(f"{path}: neither SASS text nor an ELF/fatbin binary") from None
 
@@ -67,6 +66,7 @@ def _cached_cubin(source: Path, data: bytes, arch: str) -> Path | None:
     import os
     import tempfile
 
+    from cass.runner.outputs import write_atomic
     from cass.runner.toolchain import nvcc_command
 
     key = hashlib.sha256(data + arch.encode()).hexdigest()[:20]
@@ -88,5 +88,5 @@ def _cached_cubin(source: Path, data: bytes, arch: str) -> Path | None:
             return None
         if proc.returncode != 0 or not out.is_file():
             return None
-        os.replace(out, target)
+        write_atomic(target, out.read_bytes())
     return target

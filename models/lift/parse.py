@@ -26,6 +26,13 @@ _REG = re.compile(r"^(SB\d+|PR|UPR|RZ|R\d+|URZ|UR\d+|PT|P\d|UPT|UP\d|B\d+|SRZ|SR
 _HEX = re.compile(r"^[+-]?0x[0-9a-fA-F]+$")
 _FLOAT = re.compile(r"^[+-]?(?:\d+\.?\d*(?:e[+-]?\d+)?|INF|QNAN|NAN|SNAN)$", re.IGNORECASE)
 _CBANK = re.compile(r"^c\[\s*(0x[0-9a-f]+)\s*\]\s*\[(.*)\]$")  # nvdisasm may print `c[0x3] [0x4]`
+# What cuobjdump -sass and nvdisasm print besides instructions: directives (`.headerflags`,
+# `.section`, `.target`), fatbin headers, rules and the dotted end-of-function lines.
+_HEADER = re.compile(
+    r"^\s*(?:\.|code for\s|Fatbin\s|(?:arch|code version|host|compile_size|producer|identifier"
+    r"|ptxasOptions)\s*=|[=.-]{3,}\s*$|/\*.*\*/\s*$|[{}]\s*$)"
+)
+SUPPORTED_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
 _BRANCHY = frozenset({"BRA", "CALL", "BSSY", "BRX", "JMP", "JMX", "BREAK", "SSY", "PBK", "RET", "BPT"})
 
 
@@ -48,7 +55,12 @@ def parse_listing(text: str, path: str = "<input>") -> Listing:
             continue
         m = _INSN.match(line)
         if not m:
-            continue  # directives, headers, section names
+            if _HEADER.match(line):
+                continue  # directives, headers, section names
+            raise CassError(
+                f"{path}:{number}: cannot read this line as SASS: '{raw.strip()[:80]}' (expected "
+                f"cuobjdump -sass or nvdisasm output for {', '.join(SUPPORTED_ARCHS)})"
+            )
         if current is None:
             current = Function("kernel", line=number)
             functions.append(current)
@@ -60,6 +72,15 @@ def parse_listing(text: str, path: str = "<input>") -> Listing:
     for fn in functions:
         fn.instructions = [_resolve_labels(ins, fn, path) for ins in fn.instructions]
     return Listing(arch_match.group(1) if arch_match else None, [f for f in functions if f.instructions])
+
+
+def check_arch(arch: str | None, path: str) -> None:
+    """CassError unless `arch` (None: unknown, accepted) is one the lifter reads."""
+    if arch is not None and arch.removesuffix("a") not in SUPPORTED_ARCHS:
+        raise CassError(
+            f"{path}: SASS for {arch}; the lifter reads {', '.join(SUPPORTED_ARCHS)} SASS: "
+            "rebuild the kernel for one of them (nvcc -arch=sm_80)"
+        )
 
 
 def parse_instruction(body: str, address: int, line: int = 0, path: str = "<input>") -> Instruction:

@@ -10,7 +10,7 @@ from cass.models.lift.elfinfo import CubinInfo
 from cass.models.lift.emit import LiftError
 from cass.models.lift.lifter import LiftedKernel, lift_function
 from cass.models.lift.module import compile_module, module_text
-from cass.models.lift.parse import parse_listing
+from cass.models.lift.parse import check_arch, parse_listing
 from cass.models.lift.targets import TARGETS
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 
@@ -39,6 +39,7 @@ def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, targ
     if not listing.functions:
         raise CassError(f"{path}: no SASS instructions found (expected cuobjdump -sass or nvdisasm output)")
     arch = arch or listing.arch
+    check_arch(arch, path)
     kernels = tuple(lift_function(fn, arch, llvm_target, cubin) for fn in listing.functions)
     diagnostics = tuple(d for k in kernels for d in kernel_diagnostics(k, path))
     aliases = hip_aliases([k.name for k in kernels]) if llvm_target.private_as else {}

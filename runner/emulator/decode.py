@@ -1,7 +1,8 @@
 """Instruction decoding through the real LLVM decoder: `llvm-objdump-16 -d --mcpu=gfx1100`.
 
 Each line becomes an `Instruction` (address, size, mnemonic, parsed operands, modifiers). The
-disassembly of a code object is cached on disk, keyed by the hash of the ELF bytes.
+disassembly of a code object is cached on disk, keyed by the hash of the ELF bytes; an entry
+whose own hash line does not match its text is recomputed.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
+from cass.runner.outputs import write_atomic
 
 OBJDUMP = "llvm-objdump-16"
 _LINE = re.compile(r"^\s+(\S.*?)\s*//\s*([0-9A-Fa-f]+):((?:\s[0-9A-Fa-f]{8})+)")
@@ -181,11 +183,31 @@ def parse_text(text: str, pc: int = 0, words: tuple[int, ...] = ()) -> Instructi
     return ins
 
 
+_CACHE_TAG = "# cass disassembly, sha256 of the rest: "
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", errors="surrogateescape")).hexdigest()
+
+
+def read_cached_disassembly(path: Path) -> str | None:
+    """A cache entry's listing when its first line's hash matches the rest; None otherwise (a
+    truncated, edited or old-format entry is recomputed, never trusted)."""
+    try:
+        data = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    head, newline, body = data.partition("\n")
+    if not newline or head != _CACHE_TAG + _digest(body):
+        return None
+    return body
+
+
 def disassemble_text(elf: bytes, cache_dir: Path | None) -> str:
     key = hashlib.sha256(elf).hexdigest()[:24]
     cached = cache_dir / f"disasm-{key}.txt" if cache_dir else None
-    if cached is not None and cached.exists():
-        return cached.read_text()
+    if cached is not None and (listing := read_cached_disassembly(cached)) is not None:
+        return listing
     with tempfile.NamedTemporaryFile(suffix=".co") as tmp:
         tmp.write(elf)
         tmp.flush()
@@ -202,10 +224,10 @@ def disassemble_text(elf: bytes, cache_dir: Path | None) -> str:
     if proc.returncode != 0:
         raise CassError(f"{OBJDUMP} could not decode the code object: {proc.stderr.strip()}")
     if cached is not None:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp_path = cached.with_suffix(f".{id(proc)}.tmp")
-        tmp_path.write_text(proc.stdout)
-        tmp_path.replace(cached)
+        try:
+            write_atomic(cached, _CACHE_TAG + _digest(proc.stdout) + "\n" + proc.stdout)
+        except CassError:
+            pass  # a cache that cannot be written only costs the next run a disassembly
     return proc.stdout
 
 

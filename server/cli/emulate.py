@@ -3,6 +3,7 @@ emulated gfx1100 GPU (no AMD GPU needed)."""
 
 from __future__ import annotations
 
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -92,6 +93,9 @@ def register(app: typer.Typer) -> None:
         sandbox: Sandbox = False,
     ) -> None:
         """Run a HIP program (built with `cass run-hip --output`) on the emulated gfx1100."""
+        from cass.runner.inputs import check_program
+
+        check_program(program, build_hint=" (build one with `cass run-hip FILE.hip -o PROGRAM`)")
         limits = limits_from(memory_limit, cpu_limit, process_limit, file_size_limit, sandbox)
         cap = output_limit(max_output)
         _finish(_run(program, args, timeout, trace, cap, limits), stats, cap)
@@ -107,6 +111,9 @@ def register(app: typer.Typer) -> None:
         clang_arg: Annotated[
             list[str] | None, typer.Option("--clang-arg", help="Extra clang argument (repeatable).")
         ] = None,
+        force: Annotated[
+            bool, typer.Option("--force", help="Overwrite an existing --output file.")
+        ] = False,
         trace: Trace = None,
         timeout: Timeout = 600,
         stats: Stats = True,
@@ -125,8 +132,16 @@ def register(app: typer.Typer) -> None:
         cap = output_limit(max_output)
 
         level = opt if opt.startswith("-O") else f"-O{opt}"
+        from cass.runner.inputs import read_input
+        from cass.runner.outputs import check_output, install_file
+
+        read_input(source)  # a missing, special or unreadable source is one line
+        if output is not None:
+            check_output(output, inputs=[source], force=force)
         with tempfile.TemporaryDirectory(prefix="cass-run-hip-") as tmp:
-            exe = output or Path(tmp) / (source.stem or "program")
+            exe = Path(tmp) / (source.stem or "program")
             build_hip_program(source, exe, extra_args=[level, *(clang_arg or [])])
+            if output is not None:
+                install_file(exe, output, inputs=[source], force=force)
             run = _run(exe, args, timeout, trace, cap, limits)
         _finish(run, stats, cap)

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 
 from cass.runner.diagnostics import CassError, Severity
+from cass.runner.outputs import check_output, install_file, write_atomic
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 EMITS = ("asm", "ll", "ptx", "code-object")
@@ -27,6 +28,7 @@ def translate_sass(
     arch: Annotated[Optional[str], typer.Option("--arch", help="SASS architecture (sm_80, sm_86, sm_89, sm_90); default: from the listing.")] = None,  # noqa: E501
     emit: Annotated[str, typer.Option("--emit", help="asm (gfx1100 .s), ll (lifted LLVM IR), ptx (NVPTX cross-check), code-object.")] = "asm",  # noqa: E501
     host: Annotated[Optional[Path], typer.Option("--host", help="HIP host program: build an emulator executable around the translated device code.")] = None,  # noqa: E501
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
 ) -> None:
     """Translate NVIDIA SASS to AMD RDNA3 (gfx1100) by binary translation through LLVM."""
     from cass.models.lift.inputs import cubin_info_for, read_sass_input
@@ -34,8 +36,10 @@ def translate_sass(
 
     if emit not in EMITS:
         raise CassError(f"--emit must be one of {', '.join(EMITS)}, not '{emit}'")
-    if output is not None and output.resolve() == file.resolve():
-        raise CassError(f"{output}: refusing to overwrite the input file")
+    inputs = [file, *([host] if host is not None else [])]
+    destination = _destination(file, output, emit, host)
+    if destination is not None:
+        check_output(destination, inputs=inputs, force=force)
     text = read_sass_input(file, arch)
     target = "nvptx" if emit == "ptx" else "gfx1100"
     with err.status(f"lifting {file}"):
@@ -46,22 +50,31 @@ def translate_sass(
     if not result.ok:
         errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
         raise CassError(f"{file}: {errors} instruction(s) could not be translated; nothing written", exit_code=1)
-    if host is not None:
-        _build_program(host, result.assembly, output or Path(host.stem + ".gfx1100.emu"))
+    if host is not None and destination is not None:
+        _build_program(host, result.assembly, destination)
         return
-    if emit == "code-object":
-        _write_code_object(result.assembly, output or Path(file.stem + ".hsaco"))
+    if emit == "code-object" and destination is not None:
+        _write_code_object(result.assembly, destination)
         return
     payload = result.llvm_ir if emit == "ll" else result.assembly
     if output is None:
         typer.echo(payload, nl=False)
     else:
-        output.write_text(payload, encoding="utf-8")
+        write_atomic(output, payload)
         err.print(f"wrote {output} ({len(result.kernels)} kernel(s))", markup=False)
 
 
+def _destination(file: Path, output: Path | None, emit: str, host: Path | None) -> Path | None:
+    """The file this run writes: -o, else the default name of a program or code object; None
+    when the text goes to stdout."""
+    if host is not None:
+        return output or Path(host.stem + ".gfx1100.emu")
+    if emit == "code-object":
+        return output or Path(file.stem + ".hsaco")
+    return output
+
+
 def _write_code_object(assembly: str, output: Path) -> None:
-    import shutil
     import tempfile
 
     from cass.runner.compile import compile_file
@@ -70,12 +83,11 @@ def _write_code_object(assembly: str, output: Path) -> None:
         s = Path(work) / f"{output.stem}.s"
         s.write_text(assembly, encoding="utf-8")
         produced = compile_file(s, ["code-object"], out_dir=Path(work) / "out").artifacts["code-object"]
-        shutil.copyfile(produced, output)
+        install_file(produced, output)
     err.print(f"wrote {output}", markup=False)
 
 
 def _build_program(host: Path, assembly: str, output: Path) -> None:
-    import shutil
     import tempfile
 
     from cass.models.bench.assembly import build_with_device_code
@@ -85,8 +97,7 @@ def _build_program(host: Path, assembly: str, output: Path) -> None:
         s.write_text(assembly, encoding="utf-8")
         with err.status(f"building {output} around {host}"):
             exe = build_with_device_code(host, s, Path(work))
-        shutil.copyfile(exe, output)
-        output.chmod(0o755)
+        install_file(exe, output)
     err.print(f"wrote {output} (run it with `cass run-hip` or directly)", markup=False)
 
 
