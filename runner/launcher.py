@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
+from cass.runner.outputs import install_file
 from cass.runner.toolchain import cache_dir
 
 SOURCE = r"""
@@ -197,7 +197,7 @@ def build_native(name: str, source: str, flags: tuple[str, ...] = ()) -> Path | 
             return None
         if proc.returncode != 0:
             return None
-        os.replace(out, target)
+        install_file(out, target)
     return target
 
 

@@ -15,12 +15,12 @@ import contextlib
 import datetime as dt
 import fcntl
 import os
-import tempfile
 import tomllib
 from pathlib import Path
 from typing import Any, Iterator
 
 from cass.runner.diagnostics import CassError
+from cass.runner.outputs import write_atomic
 from cass.runner.fingerprint import includes_digest
 from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec, source_digest
@@ -174,10 +174,7 @@ def _merge_and_write(source: Path, path: Path, new: dict[str, Any]) -> Path:
     kept = [r for r in read_records(path) if r.get("run_key") != new["run_key"]]
     kept = [r for r in kept if _same_program(r, new["source_sha256"], new["includes_sha256"])]  # drop stale ones
     body = _header(source) + "".join("\n" + _render_record(dict(r)) for r in [*kept, new])
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(body)
-    os.replace(tmp, path)
+    write_atomic(path, body)
     return path
 
 

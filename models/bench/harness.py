@@ -14,7 +14,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -32,6 +31,7 @@ from cass.models.bench.catalog import (
 )
 from cass.models.bench.tasks import Task
 from cass.runner.diagnostics import CassError
+from cass.runner.outputs import write_atomic
 
 HARNESS_VERSION = "1"
 PORT_BACKENDS = ("emulator", "rocm")
@@ -334,11 +334,7 @@ def load_cached(config: RunConfig, engine: str, task: Task, key: str) -> TaskRes
 
 
 def store_cached(config: RunConfig, engine: str, task: Task, result: TaskResult) -> None:
-    path = _cache_file(config, engine, task)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(result.to_dict(), indent=1), encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(_cache_file(config, engine, task), json.dumps(result.to_dict(), indent=1))
 
 
 # ---------------------------------------------------------------- the whole run
