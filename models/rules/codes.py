@@ -334,6 +334,17 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
         "numeric type without HIP equivalent for the target",
         "The type (bf16, fp8) has no CUDA-compatible HIP counterpart in the target HIP version.",
     ),
+    (
+        "CASS075",
+        E,
+        "device-side cudaDeviceSynchronize",
+        (
+            "`cudaDeviceSynchronize()` called in a `__global__` or `__device__` function waits for "
+            "child kernels (dynamic parallelism's device runtime, removed in CUDA 12). HIP has no "
+            "device runtime: `hipDeviceSynchronize` is host-only. Synchronise on the host after "
+            "the launch, or use `__syncthreads()` for a barrier inside the kernel."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

@@ -42,6 +42,21 @@ def check_launch_brackets(unit: Unit) -> None:
             )
 
 
+def check_device_side_synchronize(unit: Unit) -> None:
+    """`cudaDeviceSynchronize()` inside device code: the host-only `hipDeviceSynchronize` would
+    not compile there (and CUDA 12 removed the device-side call too): an error at the call."""
+    for i in unit.positions(("cudaDeviceSynchronize",)):
+        tok = unit.code[i]
+        if tok.pp == -1 and unit.next_text(i) == "(" and unit.in_device(i):
+            unit.report(
+                "CASS075",
+                tok.start,
+                tok.end,
+                "`cudaDeviceSynchronize()` in device code has no HIP counterpart "
+                "(hipDeviceSynchronize is host-only): synchronise on the host after the launch",
+            )
+
+
 def check_constant_warp_size(unit: Unit) -> None:
     """HIP 7 made `warpSize` a run-time value: `T a[warpSize]`, `f<warpSize>()` stop compiling."""
     if parse_version(unit.target.hip_version) < (7, 0):
