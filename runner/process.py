@@ -108,7 +108,9 @@ def _kill_group(pid: int) -> None:
 
 
 class _Reaper(threading.Thread):
-    """Waits for the child with wait4 so wall time and peak RSS are exact."""
+    """Waits for the child with wait4 so wall time and peak RSS are exact. Others wait on
+    `done`, never on join(): in Python 3.11 a join() interrupted by a signal handler that raises
+    marks the thread as stopped while it still runs."""
 
     def __init__(self, pid: int, started: float):
         super().__init__(daemon=True)
@@ -116,11 +118,19 @@ class _Reaper(threading.Thread):
         self.status: int | None = None
         self.wall_s = 0.0
         self.rss_kib: int | None = None
+        self.done = threading.Event()
 
     def run(self) -> None:
-        _, status, usage = os.wait4(self.pid, 0)
-        self.wall_s = time.perf_counter() - self.started
-        self.status, self.rss_kib = status, int(usage.ru_maxrss)
+        try:
+            _, status, usage = os.wait4(self.pid, 0)
+            self.wall_s = time.perf_counter() - self.started
+            self.status, self.rss_kib = status, int(usage.ru_maxrss)
+        finally:
+            self.done.set()
+
+    def wait(self, timeout: float) -> bool:
+        """True once the child has been reaped."""
+        return self.done.wait(timeout)
 
 
 def _read_head(path: Path | None, limit: int) -> bytes:
@@ -254,10 +264,10 @@ def _watch(reaper: _Reaper, pid: int, out: Path, err: Path, timeout_s: float, li
     """How the run ends: "exited", "timeout", "output" (over the limit) or "cancelled"."""
     deadline = time.monotonic() + timeout_s
     while True:
-        reaper.join(POLL_S)
+        exited = reaper.wait(POLL_S)
         if _RUNS.cancelled.is_set():  # first: a stopped launcher exits at once
             return "cancelled"
-        if not reaper.is_alive():
+        if exited:
             _kill_group(pid)  # stray group members (the launcher killed the rest of the tree)
             return "exited"
         if time.monotonic() > deadline:
@@ -269,9 +279,9 @@ def _watch(reaper: _Reaper, pid: int, out: Path, err: Path, timeout_s: float, li
 def _stop(reaper: _Reaper, pid: int, launched: bool) -> None:
     """Kill the run's tree: the launcher first (it reaches `setsid` escapees), then the group."""
     _signal_tree(pid, launched)
-    reaper.join(STOP_GRACE_S if launched else 10)
+    reaper.wait(STOP_GRACE_S if launched else 10)
     _kill_group(pid)
-    reaper.join(10)
+    reaper.wait(10)
 
 
 def prepare_run_dir(inputs: tuple[str, ...], base_dir: Path | None, *, prefix: str) -> Path:

@@ -70,7 +70,7 @@ def _run(program: Path, args, timeout: float, trace, max_output: int, limits):
     with tempfile.TemporaryDirectory(prefix="cass-output-") as logs:
         run = run_program(program, args or (), timeout_s=timeout, trace=trace, max_output_bytes=max_output,
                           limits=limits, output_dir=Path(logs))  # fmt: skip
-        print_captured(run.stdout_path, run.stderr_path)
+        print_captured(run.stdout_path, run.stderr_path, max_output)
     run.stdout_path = run.stderr_path = None
     return run
 

@@ -4,7 +4,6 @@ run's captured output to the terminal."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 from typing import Annotated, BinaryIO, Optional
@@ -37,17 +36,23 @@ def output_limit(text: str) -> int:
     return parse_size(text, "--max-output") or (1 << 62)
 
 
-def stream(path: Path | None, to: BinaryIO) -> None:
-    """Copy a captured output file to `to` in chunks (never all in memory)."""
+def stream(path: Path | None, to: BinaryIO, limit: int) -> None:
+    """Copy up to `limit` bytes of a captured output file to `to`, a chunk at a time (never all
+    in memory; the program may have written past the limit before it was stopped)."""
     if path is None or not path.is_file():
         return
     with path.open("rb") as f:
-        shutil.copyfileobj(f, to, 1 << 20)
+        while limit > 0:
+            chunk = f.read(min(limit, 1 << 20))
+            if not chunk:
+                break
+            to.write(chunk)
+            limit -= len(chunk)
     to.flush()
 
 
-def print_captured(stdout: Path | None, stderr: Path | None) -> None:
+def print_captured(stdout: Path | None, stderr: Path | None, limit: int) -> None:
     sys.stdout.flush()
-    stream(stdout, sys.stdout.buffer)
+    stream(stdout, sys.stdout.buffer, limit)
     sys.stderr.flush()
-    stream(stderr, sys.stderr.buffer)
+    stream(stderr, sys.stderr.buffer, limit)

@@ -150,10 +150,16 @@ extern "C" hipError_t __hipPopCallConfiguration(dim3* grid, dim3* block, size_t*
     return hipSuccess;
 }
 
+// HIP's launch checks: work-items per dimension (grid x block) fit in 32 bits, at most 1024
+// threads per block, dynamic LDS at most the 64 KiB a gfx1100 workgroup has.
 static hipError_t check_dims(dim3 grid, dim3 block, size_t shmem) {
     unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
     if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0) return hipErrorInvalidConfiguration;
     if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 1024)
+        return hipErrorInvalidConfiguration;
+    const unsigned long long most = 0xFFFFFFFFull;
+    if ((unsigned long long)grid.x * block.x > most || (unsigned long long)grid.y * block.y > most ||
+        (unsigned long long)grid.z * block.z > most)
         return hipErrorInvalidConfiguration;
     if (shmem > 65536) return hipErrorInvalidValue;
     return hipSuccess;

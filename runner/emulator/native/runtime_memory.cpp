@@ -1,5 +1,9 @@
 // Memory half of the cass HIP runtime: allocations (recorded in a table the emulator reads to
 // check every device access), copies, sets, symbols. Device pointer == host pointer.
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,12 +16,27 @@ namespace {
 struct Allocation {
     uint64_t base, size;
     int kind, serial;
+    uint64_t mapped;  // bytes mapped with mmap (0: aligned_alloc)
 };
 std::mutex g_mem_lock;
 std::vector<Allocation> g_allocs;
 int g_serial = 0;
-const uint64_t kTotalMemory = 24ull << 30;  // 24 GiB, like a Radeon RX 7900 XTX
+const uint64_t kDefaultDeviceMemory = 24ull << 30;  // 24 GiB, like a Radeon RX 7900 XTX
+const size_t kMapThreshold = 64 << 10;  // larger blocks are mapped: zero pages on first touch
 uint64_t g_in_use = 0;
+uint64_t g_device_in_use = 0;  // hipMalloc / hipMallocManaged bytes: what the device holds
+
+// The device's memory size: $CASS_EMULATOR_DEVICE_MEMORY bytes, else 24 GiB.
+uint64_t device_memory() {
+    static uint64_t total = [] {
+        const char* text = getenv("CASS_EMULATOR_DEVICE_MEMORY");
+        unsigned long long v = text ? strtoull(text, nullptr, 10) : 0;
+        return v ? (uint64_t)v : kDefaultDeviceMemory;
+    }();
+    return total;
+}
+
+bool on_device(int kind) { return kind == CASS_DEVICE || kind == CASS_MANAGED; }
 double g_copy_ns = 0.0;
 const double kBytesPerNs = 64.0;  // modelled PCIe 4.0 x16 transfer rate (64 GB/s)
 }  // namespace
@@ -50,17 +69,51 @@ extern "C" void cass_rt_flush(void) {
     fflush(stderr);
 }
 
-static void record(void* p, size_t size, int kind) {
+static void record(void* p, size_t size, int kind, uint64_t mapped = 0) {
     std::lock_guard<std::mutex> guard(g_mem_lock);
-    g_allocs.push_back({(uint64_t)(uintptr_t)p, (uint64_t)size, kind, ++g_serial});
+    g_allocs.push_back({(uint64_t)(uintptr_t)p, (uint64_t)size, kind, ++g_serial, mapped});
     g_in_use += size;
+    if (on_device(kind)) g_device_in_use += size;
 }
 
+// Room on the emulated device for `size` more bytes (host allocations do not count).
+static bool device_has_room(size_t size, int kind) {
+    std::lock_guard<std::mutex> guard(g_mem_lock);
+    return !on_device(kind) || size <= device_memory() - g_device_in_use;
+}
+
+static void explain_host_refusal(size_t size) {
+    static bool said = false;
+    struct rlimit data;
+    if (said || getrlimit(RLIMIT_DATA, &data) != 0 || data.rlim_cur == RLIM_INFINITY) return;
+    said = true;
+    cass_rt_flush();
+    fprintf(stderr, "cass emulator: an allocation of %zu bytes failed: the run's memory limit of %llu "
+            "bytes is reached (raise it with --memory-limit or the run spec's memory_limit)\n",
+            size, (unsigned long long)data.rlim_cur);
+}
+
+// Zeroed memory, page-aligned. Large blocks are anonymous mappings whose pages the kernel
+// provides zeroed on first touch, so a large hipMalloc costs only what the program touches.
 void* cass_allocate(size_t size, int kind) {
     size_t rounded = (size + 255) & ~(size_t)255;
     if (rounded == 0) rounded = 256;
-    void* p = aligned_alloc(4096, (rounded + 4095) & ~(size_t)4095);
-    if (!p) return nullptr;
+    size_t pages = (rounded + 4095) & ~(size_t)4095;
+    if (!device_has_room(pages, kind)) return nullptr;
+    if (pages >= kMapThreshold) {
+        void* p = mmap(nullptr, pages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) {
+            explain_host_refusal(size);
+            return nullptr;
+        }
+        record(p, size, kind, pages);
+        return p;
+    }
+    void* p = aligned_alloc(4096, pages);
+    if (!p) {
+        explain_host_refusal(size);
+        return nullptr;
+    }
     memset(p, 0, rounded);
     record(p, size, kind);
     return p;
@@ -70,9 +123,12 @@ int cass_release(void* ptr, int kind) {
     if (!ptr) return 1;
     std::lock_guard<std::mutex> guard(g_mem_lock);
     for (size_t i = 0; i < g_allocs.size(); i++) {
-        if (g_allocs[i].base == (uint64_t)(uintptr_t)ptr && (kind == 0 || g_allocs[i].kind == kind)) {
-            if (g_allocs[i].kind != CASS_REGISTERED) free(ptr);
-            g_in_use -= g_allocs[i].size;
+        const Allocation& a = g_allocs[i];
+        if (a.base == (uint64_t)(uintptr_t)ptr && (kind == 0 || a.kind == kind)) {
+            if (a.mapped) munmap(ptr, a.mapped);
+            else if (a.kind != CASS_REGISTERED) free(ptr);
+            g_in_use -= a.size;
+            if (on_device(a.kind)) g_device_in_use -= a.size;
             g_allocs.erase(g_allocs.begin() + i);
             return 1;
         }
@@ -156,8 +212,9 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t* attr, const void* ptr)
 
 hipError_t hipMemGetInfo(size_t* free_bytes, size_t* total) {
     std::lock_guard<std::mutex> guard(g_mem_lock);
-    if (total) *total = kTotalMemory;
-    if (free_bytes) *free_bytes = kTotalMemory > g_in_use ? kTotalMemory - g_in_use : 0;
+    uint64_t size = device_memory();
+    if (total) *total = size;
+    if (free_bytes) *free_bytes = size > g_device_in_use ? size - g_device_in_use : 0;
     return cass_set_error(hipSuccess);
 }
 
