@@ -30,6 +30,7 @@ class EmulatorRun:
     stats: EmulatorStats = field(default_factory=EmulatorStats)
     output_truncated: bool = False  # printed more than the output limit: stopped
     limit: str | None = None  # the resource limit that ended the run (a sentence), if one did
+    signal: int | None = None  # the signal that ended the program, when one did
     stdout_path: Path | None = None  # with `output_dir`: the captured output (text left empty)
     stderr_path: Path | None = None
 
@@ -114,6 +115,7 @@ def _emulator_run(outcome: ProcessOutcome, stats: EmulatorStats) -> EmulatorRun:
         stats,
         output_truncated=outcome.output_truncated,
         limit=outcome.limit,
+        signal=outcome.signal,
         stdout_path=outcome.stdout_path,
         stderr_path=outcome.stderr_path,
     )

@@ -50,8 +50,9 @@ def _finish(run, stats: bool, max_output: int) -> None:
         )
     if run.limit:
         sys.stderr.write(f"cass: the program {run.limit}\n")
-    if run.exit_code < 0 and not run.output_truncated:  # a signal ended it: name it, exit 128 + N
-        raise CassError(f"the program was killed by {signal_name(-run.exit_code)}", exit_code=128 - run.exit_code)
+    number = run.signal or (-run.exit_code if run.exit_code < 0 else None)
+    if number and not run.output_truncated:  # a signal ended it: name it, exit 128 + N
+        raise CassError(f"the program was killed by {signal_name(number)}", exit_code=128 + number)
     raise typer.Exit(1 if run.output_truncated else run.exit_code)
 
 
