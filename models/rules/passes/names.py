@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from cass.models.rules.lexer import Token
-from cass.models.rules.tables import MappingEntry, header_entry, name_table
+from cass.models.rules.tables import MappingEntry, family_table, header_entry, name_table
 from cass.models.rules.unit import Unit
 
 _CUDA_PREFIX = re.compile(r"^(cuda|cu[A-Z]|CU[A-Z_]|cublas|curand|cufft|cusparse|cusolver|nccl)")
@@ -65,6 +65,34 @@ def _rename_one(
             )
 
 
+def _check_namespace_member(unit: Unit, i: int, reported: set[tuple[str, int]]) -> None:
+    """`cub::X` keeps its name in hipCUB unless the CUB table says X has no hipCUB counterpart
+    (reported as an error) or only a newer one than the target's (reported with the version)."""
+    if unit.next_text(i) != "::" or i + 2 >= len(unit.code):
+        return
+    member = unit.code[i + 2]
+    entry = family_table("cub").get(f"cub::{member.text}")
+    if entry is None:
+        return
+    if entry.available_in(unit.target.hip_version):
+        if entry.note.startswith("differs: "):
+            note = entry.note[len("differs: ") :]
+            unit.report("CASS012", member.start, member.end, f"`cub::{member.text}`: {note}")
+        return
+    if entry.status == "unsupported":
+        key = (f"cub::{member.text}", unit.position(member.start)[0])
+        if key not in reported:
+            reported.add(key)
+            unit.report(
+                "CASS010",
+                member.start,
+                member.end,
+                f"`cub::{member.text}` has no HIP equivalent: {entry.note or 'not in hipCUB'}",
+            )
+    else:
+        needs_newer(unit, member, entry)
+
+
 def rename_identifiers(unit: Unit) -> None:
     """Every identifier found in the tables becomes its HIP name (or is reported)."""
     table, reported = name_table(), set()
@@ -80,6 +108,7 @@ def rename_identifiers(unit: Unit) -> None:
         ):
             if not unit.is_edited(tok):
                 unit.replace(tok.start, tok.end, _NAMESPACE_RENAMES[text])
+                _check_namespace_member(unit, i, reported)
             continue
         entry = table.get(text)
         if entry is None or unit.is_edited(tok) or _is_user_scoped(unit, i):
