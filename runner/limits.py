@@ -24,6 +24,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -113,8 +114,21 @@ class RunLimits:
         return ",".join(parts)
 
 
+_TASKS_CACHE: list[float] = [-1.0, 0.0]  # [monotonic time counted, count]
+TASKS_CACHE_S = 2.0
+
+
 def user_tasks() -> int:
-    """Tasks (threads included, as RLIMIT_NPROC counts them) this user runs now."""
+    """Tasks (threads included, as RLIMIT_NPROC counts them) this user runs now; counted from
+    /proc at most every TASKS_CACHE_S (a scan costs milliseconds, a run's limit adds 512)."""
+    now = time.monotonic()
+    if now - _TASKS_CACHE[0] < TASKS_CACHE_S:
+        return int(_TASKS_CACHE[1])
+    _TASKS_CACHE[:] = [now, _count_user_tasks()]
+    return int(_TASKS_CACHE[1])
+
+
+def _count_user_tasks() -> int:
     uid, total = os.getuid(), 0
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():

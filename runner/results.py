@@ -46,7 +46,8 @@ class RunResult:
         if self.output_truncated:
             return f"killed: {self.error or 'printed more than the output limit'}"
         if self.signal:
-            return f"crashed with signal {self.signal}"
+            why = f": {self.error}" if self.error else ""  # e.g. the resource limit that ended it
+            return f"crashed with signal {self.signal}{why}"
         if self.error:
             return self.error
         return f"exited with code {self.exit_code}"

@@ -81,6 +81,7 @@ class Device:
         self.trace = os.environ.get("CASS_EMULATOR_TRACE") or None
         self.kernel_timeout = float(os.environ.get("CASS_EMULATOR_KERNEL_TIMEOUT_S", "300"))
         self._saved_at = -STATS_INTERVAL_S  # monotonic time the statistics were last written
+        self._launch_started = time.perf_counter()
 
     # --- modules -----------------------------------------------------------------------------
     def load(self, image: bytes) -> int:
@@ -116,6 +117,7 @@ class Device:
         dims = Dims(tuple(grid), tuple(block))
         started, cpu_started = time.perf_counter(), time.process_time()
         self.stats.kernel_launches += 1
+        self._launch_started = started
         self.save_stats(throttled=True)  # a run stopped mid-kernel still counts this launch
         try:
             self._run(co, program, kernel, dims, shmem, args_ptr, blob)
@@ -225,6 +227,7 @@ class Device:
         running = EmulatorStats(**vars(self.stats))
         running.instructions += m.wave_instructions
         running.lane_instructions += m.lane_instructions
+        running.emulation_wall_s += time.perf_counter() - self._launch_started
         self.save_stats(running)
 
     def save_stats(self, stats: EmulatorStats | None = None, throttled: bool = False) -> None:

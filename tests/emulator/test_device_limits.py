@@ -146,3 +146,17 @@ def test_ctrl_c_stops_verify_and_the_port_it_runs(tmp_path: Path):
     assert proc.returncode == 130 and time.monotonic() - started < 5, err
     assert err.strip().splitlines()[-1] == "interrupted: stopped the running program and its processes"
     assert not _alive(daemon) and not _alive(program)
+
+
+def test_verify_says_which_limit_ended_the_port(tmp_path: Path):
+    from cass.runner.recorded import write_record
+    from cass.runner.results import RunResult
+    from cass.runner.spec import load_run_spec
+    from cass.runner.verify import verify
+
+    source, port = tmp_path / "prog.cu", tmp_path / "prog.hip"
+    source.write_text(f'// cass: args = ["spin", "{tmp_path / "pid"}"] cpu_limit_s = 2 timeout_s = 60\n' + CU)
+    shutil.copy(HOSTILE, port)
+    write_record(source, load_run_spec(source), RunResult("nvidia", 0, "never\n", runtimes_s=(0.1,)))
+    verdict = verify(source, port, backends=("recorded", "emulator"))
+    assert verdict.status in ("error", "mismatch") and "stopped by its CPU-time limit" in verdict.message, verdict.message
