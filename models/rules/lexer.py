@@ -148,6 +148,12 @@ def _tokens(text: str) -> tuple[list[Token], list[str], list[LexProblem]]:
     while texts and not texts[-1]:  # the end of the text
         texts.pop()
     starts = _offsets(parts[1::4], texts)
+    del parts  # the blanks' strings: as many objects as tokens, no longer needed
+    # One string object per distinct token text (identifiers and keywords repeat): the split made
+    # one per occurrence, ~50 bytes each, most of a large file's memory.
+    distinct: dict[str, str] = {}
+    texts = list(map(distinct.setdefault, texts, texts))
+    del distinct
     kinds = list(map(_KIND_OF_FIRST.get, map(itemgetter(0), texts), repeat(_AMBIGUOUS)))
     problems = _classify(kinds, texts, starts, text)
     return list(map(Token, kinds, texts, starts)), texts, problems
