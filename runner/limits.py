@@ -192,7 +192,7 @@ def sandbox_prefix() -> tuple[str, ...]:
     reasons = []
     for prefix in SANDBOX_PREFIXES:
         try:
-            proc = subprocess.run([*prefix, "true"], capture_output=True, text=True, timeout=10)
+            proc = subprocess.run([*prefix, "true"], capture_output=True, text=True, timeout=10, check=False)
         except (OSError, subprocess.TimeoutExpired) as exc:
             reasons.append(str(exc))
             continue

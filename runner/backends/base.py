@@ -16,9 +16,10 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from cass.runner import devmem
 from cass.runner.diagnostics import CassError, Diagnostic

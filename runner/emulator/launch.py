@@ -8,8 +8,8 @@ import ctypes
 import os
 import struct
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from cass.runner.emulator import memory as mem

@@ -13,10 +13,9 @@ import sys
 import threading
 
 import typer
+from cass.runner.diagnostics import CassError
 from rich.console import Console
 from rich.markup import escape
-
-from cass.runner.diagnostics import CassError
 
 # The explicit registry of command modules (no plugin discovery).
 COMMAND_MODULES = (

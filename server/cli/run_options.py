@@ -6,16 +6,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, BinaryIO, Optional
+from typing import Annotated, BinaryIO
 
 import typer
-
 from cass.runner.limits import RunLimits, parse_size
 
-MemoryLimit = Annotated[Optional[str], typer.Option("--memory-limit", metavar="SIZE", help="Memory (heap and private mappings) a program may use, e.g. 16G; none for no limit (default: a third of this machine's memory).")]
-CpuLimit = Annotated[Optional[float], typer.Option("--cpu-limit", metavar="SECONDS", help="CPU seconds a program may use (default: the time limit times the number of cores).")]
-ProcessLimit = Annotated[Optional[int], typer.Option("--process-limit", metavar="N", help="Processes and threads a program may add (default 512).")]
-FileSizeLimit = Annotated[Optional[str], typer.Option("--file-size-limit", metavar="SIZE", help="Largest file a program may write, e.g. 8G (default 4G).")]
+MemoryLimit = Annotated[str | None, typer.Option("--memory-limit", metavar="SIZE", help="Memory (heap and private mappings) a program may use, e.g. 16G; none for no limit (default: a third of this machine's memory).")]
+CpuLimit = Annotated[float | None, typer.Option("--cpu-limit", metavar="SECONDS", help="CPU seconds a program may use (default: the time limit times the number of cores).")]
+ProcessLimit = Annotated[int | None, typer.Option("--process-limit", metavar="N", help="Processes and threads a program may add (default 512).")]
+FileSizeLimit = Annotated[str | None, typer.Option("--file-size-limit", metavar="SIZE", help="Largest file a program may write, e.g. 8G (default 4G).")]
 Sandbox = Annotated[bool, typer.Option("--sandbox", help="Run programs without network (Linux user and network namespaces), e.g. for CI on untrusted pull requests.")]
 MaxOutput = Annotated[str, typer.Option("--max-output", metavar="SIZE", help="Output (stdout + stderr) after which the program is stopped.")]
 

@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from cass.runner.emulator import build_hip_program, run_program
 from cass.runner.process import run_limited
 
@@ -92,7 +91,7 @@ def test_run_hip_timeout_ends_on_time_and_takes_the_daemon_along(tmp_path: Path)
     pid_file = tmp_path / "pid"
     started = time.monotonic()
     proc = subprocess.run([*CASS, "run-hip", str(HOSTILE), "escape", str(pid_file), "--timeout", "3"],
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+                          capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
     assert proc.returncode == 124 and "time limit" in proc.stderr
     assert time.monotonic() - started < 30  # compile (a few s) + 3 s; was 90 s and more
     assert "1 launches" in proc.stderr

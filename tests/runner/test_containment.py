@@ -11,9 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
-
 from cass.runner.limits import RunLimits, parse_size, sandbox_prefix
-from cass.runner.process import RunCancelled, _RUNS, run_limited, stop_all_runs
+from cass.runner.process import _RUNS, RunCancelled, run_limited, stop_all_runs
 
 ESCAPE = """#!/bin/sh
 # a daemon: fork, setsid in the child, fork again, the middle one exits; it sleeps on
