@@ -38,7 +38,8 @@ def test_verdicts_map_to_statuses(verdict: str, ran: bool, status: str, stages: 
     assert got_status == status and {k for k, v in got_stages.items() if v} == stages
 
 
-def test_a_library_the_backend_lacks_is_reported_never_passed(tasks_root: Path, make_task, tmp_path: Path) -> None:
+def test_a_library_the_backend_lacks_is_reported_never_passed(tasks_root: Path, make_task, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path / "cache"))  # no rocThrust installed there
     make_task(tasks_root, "sorting", "uses_thrust", features='["thrust"]', libraries='["thrust"]')
     [task] = discover_tasks(tasks_root)
     result = evaluate(task, "rules", RunConfig(out_dir=tmp_path / "out"))
