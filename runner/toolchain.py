@@ -49,6 +49,7 @@ TOOL_SPECS: dict[str, ToolSpec] = {
     "llvm-objdump-16": ToolSpec(("llvm-objdump-16",), f"{APT} llvm-16"),
     "llvm-readelf-16": ToolSpec(("llvm-readelf-16",), f"{APT} llvm-16"),
     "llvm-as-16": ToolSpec(("llvm-as-16",), f"{APT} llvm-16"),
+    "llvm-dis-16": ToolSpec(("llvm-dis-16",), f"{APT} llvm-16"),
     "llvm-link-16": ToolSpec(("llvm-link-16",), f"{APT} llvm-16"),
     "llvm-cxxfilt-16": ToolSpec(("llvm-cxxfilt-16",), f"{APT} llvm-16"),
     "clang-offload-bundler": ToolSpec(

@@ -124,8 +124,10 @@ def test_time_limits_scale_for_the_emulator_unless_given(tasks_root: Path, make_
     assert RunConfig(backend="emulator", timeout_s=30).spec_for(task).timeout_s == 30.0
 
 
-def test_cache_keys_follow_local_headers_and_cass_code(tasks_root: Path, make_task, tmp_path: Path) -> None:
+def test_cache_keys_follow_local_headers_and_cass_code(tasks_root: Path, make_task, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     from cass.models.bench import harness
+    from cass.runner import fingerprint
 
     folder = make_task(tasks_root, "sorting", "with_header")
     (folder / "params.cuh").write_text("#define SCALE 2\n")
@@ -138,3 +140,11 @@ def test_cache_keys_follow_local_headers_and_cass_code(tasks_root: Path, make_ta
     assert harness.cache_key(task, "rules", "1", config) != key
     code = harness.verdict_code_digest()
     assert len(code) == 64 and code == harness.verdict_code_digest.__wrapped__()  # from content, every time
+    key = harness.cache_key(task, "rules", "1", config)
+    harness.verdict_code_digest.cache_clear()
+    try:  # an edit anywhere in cass's runner/models code: every key changes
+        monkeypatch.setattr(fingerprint, "code_digest", lambda roots, exclude=(): "0" * 64)
+        assert harness.verdict_code_digest() != code
+        assert harness.cache_key(task, "rules", "1", config) != key
+    finally:
+        harness.verdict_code_digest.cache_clear()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from cass.runner.emulator import codeobject
-from cass.runner.toolchain import hip_device_lib_dir
+from cass.runner.toolchain import hip_device_lib_dir, require_tool
 from cass.runner.emulator.decode import disassemble_text, parse_listing, parse_operand, parse_text
 from cass.runner.emulator.program import compile_instruction
 
@@ -62,7 +62,7 @@ def code_objects(tmp_path_factory) -> list[bytes]:
         target = out / f"{name}{opt}.co"
         subprocess.run(
             [
-                "clang++-16",
+                str(require_tool("clang++-16")),
                 "-x",
                 "hip",
                 "--offload-arch=gfx1100",
@@ -100,12 +100,12 @@ def test_every_emitted_instruction_decodes_and_compiles(code_objects, tmp_path):
 
 def test_code_object_loader_reads_kernels_and_metadata(code_objects):
     co = codeobject.load(code_objects[0])  # histogram -O0: bundle -> ELF
-    assert co.version in (4, 5)
+    assert co.version == 4  # clang-16's default code object version
     kernel = co.kernels["_Z9histogramPKhiPj"]
-    assert kernel.descriptor.user_sgpr_count in range(1, 17)
+    assert kernel.descriptor.user_sgpr_count == 13  # -O0 asks for every user SGPR input
     kinds = [a[".value_kind"] for a in kernel.args]
     assert kinds[:3] == ["global_buffer", "by_value", "global_buffer"]
-    assert kernel.descriptor.group_segment_size >= 64 * 4  # the shared histogram
+    assert kernel.descriptor.group_segment_size == 64 * 4  # the shared histogram, nothing else
     assert co.function_name_at(kernel.entry) == "_Z9histogramPKhiPj"  # its first instruction
     assert co.function_name_at(kernel.entry + 4) == "_Z9histogramPKhiPj"  # and one inside it
 

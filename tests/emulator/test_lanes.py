@@ -50,6 +50,8 @@ def mask_of(m: Machine, g: Group, rng, partial: bool) -> np.ndarray:
 
 def compiled_then_numpy(monkeypatch, run):
     """run() with the compiled loops, then with the numpy path: (got, want)."""
+    monkeypatch.setattr(lanes, "_LIB", None)
+    assert lanes._lib(), "the compiled lane loops did not load: both runs would take the numpy path"
     got = run()
     monkeypatch.setattr(lanes, "_LIB", False)
     want = run()

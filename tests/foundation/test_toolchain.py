@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -43,8 +45,13 @@ def test_versioned_bundler_name_is_an_alias():
 @pytest.mark.toolchain
 def test_cuobjdump_found_in_the_pypi_wheel_or_path():
     tool = toolchain.find_tool("cuobjdump")
-    in_wheel = any(tool.path.parent == d for d in toolchain.wheel_bin_dirs())
-    assert in_wheel or tool.path.parent.name == "bin"
+    assert isinstance(tool, toolchain.Tool), tool
+    on_path = shutil.which("cuobjdump")  # PATH comes first; else the wheel's bin folder
+    if on_path:
+        assert tool.path == Path(on_path)
+    else:
+        assert tool.path.parent in toolchain.wheel_bin_dirs() + [Path(d) for d in toolchain.CUDA_DIRS]
+        assert tool.path.name == "cuobjdump"
 
 
 def test_missing_tool_is_a_typed_result_with_its_fix(monkeypatch, fresh_tools):
@@ -109,8 +116,12 @@ def test_isa_version_value_matches_debian_bitcode(arch):
     """The encoding is checked against the ISA-version files Debian ships."""
     bc = toolchain.debian_bitcode_dir() / f"oclc_isa_version_{arch[3:]}.bc"
     dis = subprocess.run(
-        ["llvm-dis-16", str(bc), "-o", "-"], capture_output=True, text=True, timeout=60
+        [str(toolchain.require_tool("llvm-dis-16")), str(bc), "-o", "-"],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
+    assert dis.returncode == 0, dis.stderr
     assert f"constant i32 {toolchain.isa_version_value(arch)}" in dis.stdout
 
 
@@ -139,10 +150,13 @@ def test_device_lib_dir_is_built_once(tmp_path, monkeypatch):
     assert toolchain.hip_device_lib_dir("gfx1100") == first
     assert isa.stat().st_mtime_ns == stamp
     dis = subprocess.run(
-        ["llvm-dis-16", str(isa), "-o", "-"], capture_output=True, text=True, timeout=60
+        [str(toolchain.require_tool("llvm-dis-16")), str(isa), "-o", "-"],
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
-    if dis.returncode == 0:
-        assert "i32 11000" in dis.stdout
+    assert dis.returncode == 0, dis.stderr
+    assert "constant i32 11000" in dis.stdout
 
 
 @pytest.mark.toolchain
@@ -233,9 +247,26 @@ def test_default_cuda_arch_follows_the_local_gpu(monkeypatch):
     assert toolchain.default_cuda_arch() == "sm_80"
 
 
-def test_detect_gpus_on_this_machine_returns_typed_gpus():
-    for gpu in toolchain.detect_gpus():
-        assert gpu.vendor in ("nvidia", "amd") and gpu.arch
+def test_detect_gpus_joins_nvidia_smi_and_rocminfo_else_the_kfd_topology(monkeypatch):
+    tools = {
+        "nvidia-smi": toolchain.Tool("nvidia-smi", Path("/fake/nvidia-smi"), ""),
+        "rocminfo": toolchain.Tool("rocminfo", Path("/fake/rocminfo"), ""),
+    }
+    outputs = {"/fake/nvidia-smi": "NVIDIA H200, 9.0, 570.86.15\n", "/fake/rocminfo": ROCMINFO}
+    monkeypatch.setattr(
+        toolchain, "find_tool", lambda name: tools.get(name) or toolchain.MissingTool(name, "x")
+    )
+    monkeypatch.setattr(toolchain, "_run_quiet", lambda argv, timeout=20: outputs[argv[0]])
+    kfd = [toolchain.Gpu("amd", "gfx1101", "gfx1101")]
+    monkeypatch.setattr(toolchain, "_kfd_gpus", lambda: kfd)
+    detect = toolchain.detect_gpus.__wrapped__  # past the per-process cache
+    h200 = toolchain.Gpu("nvidia", "NVIDIA H200", "sm_90", "570.86.15")
+    assert detect() == [h200, toolchain.Gpu("amd", "Radeon RX 7900 XTX", "gfx1100")]
+    del tools["rocminfo"]  # no rocminfo: the AMD GPUs come from /dev/kfd's topology
+    assert detect() == [h200, *kfd]
+    del tools["nvidia-smi"]
+    outputs["/fake/rocminfo"] = ""
+    assert detect() == kfd
 
 
 def test_every_hip_build_turns_off_the_llvm16_exec_mask_fold():

@@ -100,6 +100,8 @@ def test_uniform_load_with_a_negative_offset_assembles(tmp_path) -> None:
     """A uniform `[R2.64+-0x8]` load becomes a scalar load whose offset llc-16 prints unsigned."""
     import subprocess
 
+    from cass.runner.toolchain import require_tool
+
     text = ("\tcode for sm_90\n\t\tFunction : k\n"
             "        /*0000*/  LDC.64 R2, c[0x0][0x210] ;\n"
             "        /*0010*/  LDG.E.64.CONSTANT R4, desc[UR4][R2.64+-0x8] ;\n"
@@ -110,8 +112,8 @@ def test_uniform_load_with_a_negative_offset_assembles(tmp_path) -> None:
     assert "s_load_b64" in result.assembly
     source = tmp_path / "k.s"
     source.write_text(result.assembly)
-    subprocess.run(["llvm-mc-16", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", "-o",
-                    str(tmp_path / "k.o"), str(source)], check=True, timeout=60)  # fmt: skip
+    subprocess.run([str(require_tool("llvm-mc-16")), "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100",
+                    "-filetype=obj", "-o", str(tmp_path / "k.o"), str(source)], check=True, timeout=60)  # fmt: skip
 
 
 def test_unsigned_scalar_load_offsets_are_printed_signed() -> None:

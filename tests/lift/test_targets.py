@@ -28,8 +28,13 @@ def test_membars_become_nvvm_membar_intrinsics_that_llc_selects_for_nvptx() -> N
 @needs_llvm
 def test_gfx1100_keeps_scoped_fences() -> None:
     result = lift_sass(listing(MEMBARS), arch="sm_90", target="gfx1100")
-    assert 'fence syncscope("workgroup") seq_cst' in result.llvm_ir and "llvm.nvvm" not in result.llvm_ir
-    assert "buffer_gl0_inv" in result.assembly or "buffer_gl1_inv" in result.assembly
+    fences = [line.strip() for line in result.llvm_ir.splitlines() if line.strip().startswith("fence")]
+    assert [f for f in fences if f.endswith("seq_cst")] == [  # CTA, GPU, SYS in order
+        'fence syncscope("workgroup") seq_cst', 'fence syncscope("agent") seq_cst', "fence seq_cst"
+    ]
+    assert "llvm.nvvm" not in result.llvm_ir
+    # every scope invalidates the wave's L0; the agent and system scopes the L1 too
+    assert (result.assembly.count("buffer_gl0_inv"), result.assembly.count("buffer_gl1_inv")) == (3, 2)
 
 
 def test_the_fence_rewrite_only_applies_to_nvptx() -> None:

@@ -13,7 +13,7 @@ import re
 import subprocess
 
 import pytest
-from cass.runner.toolchain import has_tool
+from cass.runner.toolchain import has_tool, require_tool
 from cass.models.lift.pipeline import lift_sass
 
 HAVE_LLVM = has_tool("opt-16") and has_tool("llvm-mc-16")
@@ -25,8 +25,8 @@ def folded_stores(body: list[str]) -> list[str]:
     lines = [f"        /*{16 * k:04x}*/  {ins} ;" for k, ins in enumerate([*body, "EXIT"])]
     result = lift_sass("\tcode for sm_90\n\t\tFunction : k\n" + "\n".join(lines) + "\n", arch="sm_90", compile=False)
     assert result.ok, [d.render() for d in result.diagnostics]
-    opt = subprocess.run(["opt-16", "-O3", "-S"], input=result.llvm_ir, capture_output=True, text=True,
-                         timeout=60, check=True)  # fmt: skip
+    opt = subprocess.run([str(require_tool("opt-16")), "-O3", "-S"], input=result.llvm_ir, capture_output=True,
+                         text=True, timeout=60, check=True)  # fmt: skip
     stores = re.findall(r"store (?:<1 x i32> <)?i32 (-?\d+)>?, ptr|store <1 x i32> (zeroinitializer), ptr", opt.stdout)
     return [v or ("0" if z else "") for v, z in stores]
 

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from cass.models.porting import port_and_verify
+from cass.models.workflow.porting import port_and_verify
 from cass.server.cli import main
 from conftest import SAXPY
 
@@ -86,7 +86,9 @@ def test_auto_delivers_the_rules_port_when_the_model_is_down(saxpy, tmp_path, ca
         and "not reachable" in err
         and "rules port is delivered" in err
     )
-    assert out.is_file() and "ex2.approx" in out.read_text() and code in (1, 2)
+    # fast.cu has no recording of its own, so the delivered port is unverifiable (exit 2)
+    assert f"delivered: rules port, unverifiable: no recorded reference for {failing}" in err
+    assert out.is_file() and "ex2.approx" in out.read_text() and code == 2
 
 
 def test_model_engine_needs_a_file_not_stdin(ggufs, capsys):

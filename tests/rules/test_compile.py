@@ -53,7 +53,12 @@ def test_sampled_ports_compile_for_gfx1100(tmp_path, hip_compile):
         if o.status in ("compile-error", "reported")
     }
     assert not failed
-    assert sum(o.status == "compiles" for o in outcomes) >= 0.8 * len(sample)
+    statuses = {o.program: o.status for o in outcomes}
+    # the examples and the HIP 5.2 programs include no library: each of them really compiles
+    no_library = EXAMPLES + [p for p in PROGRAMS if p.parent.name in HIP52_DIFFERENCES]
+    assert {p: statuses[p] for p in no_library} == dict.fromkeys(no_library, "compiles")
+    needs_library = [str(p.relative_to(ROOT)) for p, s in statuses.items() if s == "needs-library"]
+    assert len(needs_library) <= 0.2 * len(sample), needs_library
 
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.cu"))

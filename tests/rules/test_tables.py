@@ -140,7 +140,7 @@ def test_lookup_api_for_hover():
 def test_version_parsing():
     assert parse_version("5.2") == (5, 2)
     assert parse_version("7.x") == (7, 0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"'latest' is not a HIP version \(expected e\.g\. 5\.2"):
         parse_version("latest")
 
 

@@ -61,11 +61,26 @@ def test_unknown_and_wrong_side_backends():
         choose_backend("hip", "recorded")
 
 
-def test_rocm_reports_what_is_missing():
-    reason = get_backend("rocm").unavailable()
-    if Path("/dev/kfd").exists() and Path("/opt/rocm").is_dir():
-        pytest.skip("this machine has ROCm and an AMD GPU")
-    assert reason and ("ROCm" in reason or "AMD GPU" in reason)
+def test_rocm_reports_what_is_missing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    """Each missing piece by itself, whatever this machine has: no hipcc, no /opt/rocm, no GPU."""
+    from cass.runner import toolchain
+    from cass.runner.backends import rocm
+
+    hipcc = toolchain.Tool("hipcc", tmp_path / "hipcc", "5.2")
+    tools = {"hipcc": hipcc}
+    monkeypatch.setattr(toolchain, "find_tool", lambda name: tools.get(name) or toolchain.MissingTool(name, "x"))
+    opt_rocm = {"/opt/rocm": tmp_path}  # an existing folder stands in for /opt/rocm
+    monkeypatch.setattr(rocm, "Path", lambda p: opt_rocm.get(p, tmp_path / "absent"))
+    gpus: list[toolchain.Gpu] = []
+    monkeypatch.setattr(rocm, "amd_gpus", lambda: gpus)
+    backend = rocm.RocmBackend()
+    assert backend.unavailable() == "no AMD GPU on this machine (rocminfo and /dev/kfd show none)"
+    gpus.append(toolchain.Gpu("amd", "Radeon RX 7900 XTX", "gfx1100"))
+    assert backend.unavailable() is None
+    del tools["hipcc"]
+    assert backend.unavailable() == "no ROCm install (/opt/rocm with hipcc) on this machine"
+    tools["hipcc"], opt_rocm["/opt/rocm"] = hipcc, tmp_path / "absent"
+    assert backend.unavailable() == "no ROCm install (/opt/rocm with hipcc) on this machine"
 
 
 def test_recorded_backend_reads_and_refuses(tmp_path: Path):
