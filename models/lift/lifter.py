@@ -1,6 +1,7 @@
 """The lifter pipeline: a parsed SASS function -> one LLVM IR kernel, pass by pass.
 
     layout    = infer_layout(fn, arch)          parameters in constant bank 0
+    fn        = attach_jump_tables(fn, pool)    BRX targets from the literal pool
     cfg       = build_cfg(fn)                   leaders, call return points
     resources = estimate_resources(fn, arch)    local stack and shared window sizes
     body      = lift_body(fn, cfg, emitter)     per-instruction semantics, predication
@@ -17,6 +18,7 @@ from cass.models.lift.constants import ConstantBanks
 from cass.models.lift.elfinfo import CubinInfo
 from cass.models.lift.emit import Emitter, LiftError
 from cass.models.lift.ir import Function, Imm, Instruction, Mem, Reg
+from cass.models.lift.jumps import attach_jump_tables
 from cass.models.lift.params import ParamLayout, infer_layout, layout_from_cubin
 from cass.models.lift.targets import LlvmTarget
 
@@ -81,6 +83,7 @@ def estimate_resources(fn: Function, arch: str | None) -> tuple[int, int]:
 def lift_function(fn: Function, arch: str | None, target: LlvmTarget, cubin: CubinInfo | None = None) -> LiftedKernel:
     known = cubin is not None and fn.name in cubin.params
     layout = layout_from_cubin(cubin.params[fn.name], arch) if known else infer_layout(fn, arch)
+    fn = attach_jump_tables(fn, cubin.constant2.get(fn.name) if cubin is not None else None)
     cfg = build_cfg(fn)
     stack, shared = estimate_resources(fn, arch)
     if known:

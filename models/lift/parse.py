@@ -92,6 +92,8 @@ def parse_instruction(body: str, address: int, line: int = 0, path: str = "<inpu
         text = text[m.end():]
     text = re.sub(r"\s+(`\([^)]*\)|0x[0-9a-f]+)\s*$", "", text) if text.startswith("RET") else text
     text = re.sub(r"(\bR\d+)\s+0x0\s*$", r"\1", text) if text.startswith("CALL") else text  # `CALL.REL.NOINC R6 0x0`
+    if text.startswith(("BRX", "JMX")):
+        text = _indirect_branch_text(text)
     head, _, rest = text.partition(" ")
     parts = head.split(".")
     opcode, mods = parts[0], tuple(parts[1:])
@@ -101,10 +103,21 @@ def parse_instruction(body: str, address: int, line: int = 0, path: str = "<inpu
         operands = tuple(parse_operand(tok) for tok in split_operands(rest))
     except ValueError as exc:
         raise CassError(f"{path}:{line}: cannot read operand {exc} of '{body.strip()}'") from None
-    if opcode in _BRANCHY:
+    if opcode in _BRANCHY and opcode not in ("BRX", "JMX"):
         operands = tuple(Target(o.value) if isinstance(o, Imm) and i == len(operands) - 1 else o
                          for i, o in enumerate(operands))  # fmt: skip
     return Instruction(address, opcode, mods, operands, guard, line, body.strip())
+
+
+def _indirect_branch_text(text: str) -> str:
+    """`BRX R12 -0x2e0 (*"BRANCH_TARGETS .L_x_36,.L_x_37"*)` -> `BRX R12, -0x2e0, `(.L_x_36), ...`:
+    the register, the displacement from the next instruction, and the targets nvdisasm annotates."""
+    targets = ""
+    if m := re.search(r'\(\*"BRANCH_TARGETS\s+([^"]*)"\*\)', text):
+        targets = "".join(f", `({t.strip()})" for t in m.group(1).split(",") if t.strip())
+        text = text[:m.start()].rstrip()
+    text = re.sub(r"\(\*.*?\*\)", "", text).rstrip()
+    return re.sub(r"^(\S+\s+\S+)\s+([+-]?0x[0-9a-fA-F]+)$", r"\1, \2", text) + targets
 
 
 def split_operands(rest: str) -> list[str]:

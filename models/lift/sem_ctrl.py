@@ -10,6 +10,7 @@ from __future__ import annotations
 from cass.models.lift.cfg import Cfg
 from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import Imm, Instruction, Reg, Target
+from cass.models.lift.jumps import branch_base
 
 NO_OPS = frozenset({"BSSY", "BSYNC", "BREAK", "BRK", "NOP", "YIELD", "DEPBAR", "ERRBAR", "CGAERRBAR", "CCTL", "ENDCOLLECTIVE",
                     "PMTRIG", "FENCE", "WARPSYNC", "BPT", "NANOSLEEP", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK",
@@ -51,8 +52,14 @@ def lift_control(e: Emitter, ins: Instruction, cfg: Cfg, following: int | None) 
     if op == "RET":
         _ret(e, ins, cfg, fall)
         return True
-    if op in ("BRX", "JMX", "JMP", "KILL"):
-        raise e.fail(f"{ins.full} (indirect branches) is not supported")
+    if op == "BRX":
+        _guarded_call(e, ins, lambda e, ins: _indirect_branch(e, ins, cfg), fall)
+        return True
+    if op == "JMX":
+        raise e.fail(f"{ins.full}: an absolute indirect jump (its targets are load addresses, not offsets "
+                     "in the function) is not supported")  # fmt: skip
+    if op in ("JMP", "KILL"):
+        raise e.fail(f"{ins.full} is not supported")
     return False
 
 
@@ -99,6 +106,24 @@ def _indirect_call(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
     cfg.shared_call(ins.address)
     bad = e.fresh_block("badcall")
     cases = "  ".join(f"i32 {a}, label %{cfg.block(a)}" for a in cfg.entries)
+    e.emit(f"switch i32 {where}, label %{bad} [ {cases} ]")
+    e.body.append(f"{bad}:")
+    e.emit("call void @llvm.trap()")
+    e.emit("unreachable")
+    e.terminated = True
+
+
+def _indirect_branch(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
+    """`BRX Rn imm` with its recovered jump table (see jumps.py): a `switch` on the computed target
+    over the table's targets; any other value traps."""
+    targets = [o.address for o in ins.operands if isinstance(o, Target)]
+    reg = next((o for o in ins.operands if isinstance(o, Reg) and not o.is_pred), None)
+    if not targets or reg is None:
+        raise e.fail(f"{ins.full}: the jump table is not recoverable (the register is not loaded from the "
+                     "kernel's literal pool c[0x2] before the branch, or no cubin was given)")  # fmt: skip
+    where = e.op(f"add i32 {e.i32(reg)}, {branch_base(ins)}")
+    bad = e.fresh_block("badjump")
+    cases = "  ".join(f"i32 {a}, label %{cfg.block(a)}" for a in dict.fromkeys(targets))
     e.emit(f"switch i32 {where}, label %{bad} [ {cases} ]")
     e.body.append(f"{bad}:")
     e.emit("call void @llvm.trap()")
