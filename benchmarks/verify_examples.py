@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from cass.models.porting import port_and_verify
+from cass.models.workflow.porting import port_and_verify
 from cass.runner.diagnostics import CassError
 from cass.runner.recorded import record_path
 from cass.runner.verify import Verdict, verify

@@ -7,57 +7,16 @@ It never writes a file; exit 1 on any finding.
 from __future__ import annotations
 
 import argparse
-import re
 from functools import partial
 from pathlib import Path
 
-from cass.hooks import translate as tr
-from cass.hooks.pairs import Pair, finding, read_mirror, read_source, select_pairs
-from cass.hooks.repo import open_repo
-from cass.hooks.verify import verdict_findings
-from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, FIXES, Outcome, default_jobs,
-                             guarded_main, print_diagnostics, quoted, run_pairs)
-from cass.models import mirror as mm
-from cass.runner.diagnostics import Diagnostic, Severity
-
-CONFLICT_MARKER = re.compile(r"^(<<<<<<<|>>>>>>>|\|\|\|\|\|\|\|) ", re.MULTILINE)
-def state_findings(pair: Pair, status: mm.MirrorStatus) -> tuple[Diagnostic, ...]:
-    if status.state in FIXES:
-        fix = FIXES[status.state].format(source=quoted([pair.source]))
-        return (finding(pair.mirror, Severity.ERROR, f"mirror-{status.state.value}",
-                        f"{status.reason}; {fix}"),)
-    return ()
-
-
-def body_findings(pair: Pair, status: mm.MirrorStatus) -> tuple[Diagnostic, ...]:
-    """Conflict markers left in a mirror, and a failing verdict recorded in its header."""
-    out: list[Diagnostic] = []
-    marker = CONFLICT_MARKER.search(status.body or "")
-    if marker:
-        line = (status.body or "")[: marker.start()].count("\n") + 1 + mm.HEADER_LINES
-        out.append(finding(pair.mirror, Severity.ERROR, "mirror-conflict-markers",
-                           "unresolved merge conflict markers; resolve them", line))
-    verdict = status.provenance.verdict if status.provenance else ""
-    if verdict in tr.FAILING_VERDICTS:
-        out.append(finding(pair.mirror, Severity.ERROR, f"port-{verdict}",
-                           f"its header records verdict {verdict!r}: fix the port, then "
-                           f"`cass-port --force {pair.source}` or `cass-verify`"))
-    return tuple(out)
-
-
-def check_one(root: Path, pair: Pair, config: mm.MirrorConfig, verify: bool = False,
-              strict: bool = False) -> Outcome:
-    """The pure worker of cass-check for one pair (reads only)."""
-    _, sha = read_source(root, pair.source)
-    status = mm.classify(sha, read_mirror(root, pair.mirror), config, pair.source)
-    found = state_findings(pair, status) + body_findings(pair, status)
-    verdict = status.provenance.verdict if status.provenance else None
-    if verify and status.state not in (mm.MirrorState.MISSING, mm.MirrorState.FOREIGN):
-        check = tr.verify_pair(root, pair.source, pair.mirror)
-        verdict = check.status
-        found = tuple(d for d in found if not d.code.startswith("port-"))
-        found += verdict_findings(pair, check, strict)
-    return Outcome(pair, status.state.value, found, verdict)
+from cass.hooks.work import EXIT_FINDINGS, EXIT_OK, guarded_main, print_diagnostics
+from cass.models.workflow import mirror as mm
+from cass.models.workflow.checks import check_one
+from cass.models.workflow.outcomes import default_jobs, run_pairs
+from cass.models.workflow.pairs import select_pairs
+from cass.models.workflow.repo import open_repo
+from cass.runner.diagnostics import Severity
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -13,43 +13,13 @@ import argparse
 from functools import partial
 from pathlib import Path
 
-from cass.hooks import translate as tr
-from cass.hooks.pairs import Pair, finding, read_mirror, read_source, select_pairs
-from cass.hooks.repo import open_repo
-from cass.hooks.work import (EXIT_FINDINGS, EXIT_OK, Outcome, default_jobs, guarded_main,
-                             print_diagnostics, run_pairs)
-from cass.models import mirror as mm
-from cass.runner.diagnostics import Diagnostic, Severity
-
-
-def verdict_findings(pair: Pair, check: tr.Check, strict: bool) -> tuple[Diagnostic, ...]:
-    """A verdict as findings on the mirror: mismatch/error are errors; unverifiable a warning
-    (an error when strict); match none."""
-    if check.status == "match":
-        return ()
-    severity = Severity.ERROR if check.failed or strict else Severity.WARNING
-    via = f" ({check.backends})" if check.backends else ""
-    message = f"port {check.status}{via}: {check.message or 'no details'}"
-    if check.details:
-        message += "; " + "; ".join(check.details[:5])
-    return (finding(pair.mirror, severity, f"port-{check.status}", message),)
-
-
-def verify_one(root: Path, pair: Pair, config: mm.MirrorConfig, strict: bool = False,
-               rerun: bool = False) -> Outcome:
-    """The pure worker of cass-verify for one pair. A mirror that is current (the source and the
-    generated body are exactly those cass-port verified) keeps its recorded `match` verdict
-    unless `rerun`; everything else is run."""
-    mirror = read_mirror(root, pair.mirror)
-    if mirror is None:
-        return Outcome(pair, "failed", (finding(pair.source, Severity.ERROR, "mirror-missing",
-                       f"no mirror {pair.mirror} to verify: run cass-port on it first"),))
-    status = mm.classify(read_source(root, pair.source)[1], mirror, config, pair.source)
-    recorded = status.provenance.verdict if status.provenance else None
-    if not rerun and status.state is mm.MirrorState.CURRENT and recorded == "match":
-        return Outcome(pair, "recorded", (), "match")
-    check = tr.verify_pair(root, pair.source, pair.mirror)
-    return Outcome(pair, "verified", verdict_findings(pair, check, strict), check.status)
+from cass.hooks.work import EXIT_FINDINGS, EXIT_OK, guarded_main, print_diagnostics
+from cass.models.workflow import mirror as mm
+from cass.models.workflow.checks import verify_one
+from cass.models.workflow.outcomes import default_jobs, run_pairs
+from cass.models.workflow.pairs import select_pairs
+from cass.models.workflow.repo import open_repo
+from cass.runner.diagnostics import Severity
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

@@ -70,7 +70,7 @@ def step_translate_sass(a: Attempt) -> None:
 
 def step_host_port(a: Attempt) -> None:
     """The HIP host code around the kernels: the rules engine's port of the whole program."""
-    from cass.models.porting import translate_source
+    from cass.models.workflow.porting import translate_source
 
     try:
         host = translate_source(a.task.source, "rules")

@@ -1,4 +1,4 @@
-"""`cass ci`: the pull-request gate over the HIP mirrors (front end of cass.hooks.ci)."""
+"""`cass ci`: the pull-request gate over the HIP mirrors (front end of cass.models.workflow.gate)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,16 @@ from cass.runner.diagnostics import CassError
 from cass.runner.outputs import check_output, write_atomic
 
 
+EXIT_CODES = {
+    0: "every pair checked is current (and verified, with --verify)",
+    1: "findings: a mirror is missing, stale, hand-edited without a mark, or the port mismatches",
+    2: "usage: bad option, bad config, not a git repository, base not found",
+    3: "internal error in cass",
+}
+
+
 def register(app: typer.Typer) -> None:
-    from cass.hooks.ci import EXIT_CODES
-    from cass.hooks.report import FORMATS
+    from cass.models.workflow.report import FORMATS
 
     codes = "; ".join(f"{code}: {what}" for code, what in EXIT_CODES.items())
 
@@ -35,8 +42,8 @@ def register(app: typer.Typer) -> None:
         repo: Path = typer.Option(Path("."), "--repo", help="the repository (default: here)"),
         force: bool = typer.Option(False, "--force", help="overwrite an existing --output file"),
     ) -> None:
-        from cass.hooks.ci import gate
-        from cass.hooks.report import render
+        from cass.models.workflow.gate import gate
+        from cass.models.workflow.report import render
 
         if fmt not in FORMATS:
             raise CassError(f"--format {fmt!r}: use one of {', '.join(FORMATS)}")

@@ -103,7 +103,7 @@ def port_with_model(source: Path | None, output: Path | None, target: Target, en
                     candidates: int, force: bool) -> int:  # fmt: skip
     """`cass port FILE --engine model|auto --model M`: candidates verified, the first match kept.
     The exit status is the delivered port's verdict (0 match, 1 wrong, 2 unverifiable)."""
-    from cass.models.porting import port_and_verify
+    from cass.models.workflow.porting import port_and_verify
 
     if source is None or source.is_dir():
         raise CassError(

@@ -1,8 +1,22 @@
-"""`cass serve`: the language server for editors (stdio by default, or TCP)."""
+"""`cass serve`: the language server for editors (stdio by default, or TCP).
+
+The command hands its process over to the language server's own entry point
+(`python -m cass.server`): the CLI and the language server are separate front ends, and neither
+imports the other.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+
 import typer
+
+
+def server_argv(tcp: str | None, log_level: str) -> list[str]:
+    """The command line that starts the language server with these options."""
+    argv = [sys.executable, "-m", "cass.server", "--log-level", log_level]
+    return argv + ["--tcp", tcp] if tcp else argv
 
 
 def register(app: typer.Typer) -> None:
@@ -16,6 +30,7 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Run the cass language server (code actions, diagnostics, hover) for editors."""
-        from cass.server.lsp import serve as run
-
-        run(tcp, log_level)
+        argv = server_argv(tcp, log_level)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(argv[0], argv)

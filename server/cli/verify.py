@@ -48,7 +48,7 @@ def _record(original: Path, spec: RunSpec, as_json: bool) -> int:
 
 
 def _port_then_verify(original: Path, spec: RunSpec, backends: tuple, engine: str, port_out: Optional[Path]):
-    from cass.models.porting import port_and_verify
+    from cass.models.workflow.porting import port_and_verify
 
     with err.status(f"porting {original} with the {engine} engine, then verifying"):
         outcome = port_and_verify(original, engine=engine, output=port_out, spec=spec, backends=backends)

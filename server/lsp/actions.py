@@ -8,7 +8,7 @@ import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.models import mirror
+from cass.models.workflow import mirror
 from cass.models.engine import Target, Translation
 from cass.runner.diagnostics import CassError
 from lsprotocol import types as lsp

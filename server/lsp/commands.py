@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable
 from typing import Any, TypeVar
 
-from cass.models import mirror
+from cass.models.workflow import mirror
 from cass.runner.diagnostics import CassError
 from lsprotocol import types as lsp
 

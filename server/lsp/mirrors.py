@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from cass.models import mirror
+from cass.models.workflow import mirror
 from cass.models.engine import Translation
 from cass.runner.diagnostics import CassError
 

@@ -22,8 +22,8 @@ def translate(
 
 
 def verify_job(path: str, settings: Settings) -> dict[str, Any]:
-    """Port `path` with the configured engine and verify the port (cass.models.porting, the
+    """Port `path` with the configured engine and verify the port (cass.models.workflow.porting, the
     orchestration the CLI and the hooks use); the verdict as plain data."""
-    from cass.models.porting import port_and_verify_for_editor
+    from cass.models.workflow.porting import port_and_verify_for_editor
 
     return port_and_verify_for_editor(path, settings)

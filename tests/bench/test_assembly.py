@@ -27,7 +27,7 @@ class ClangDeviceEngine:
     name, version = "clang-device", "test"
 
     def translate(self, request: TranslationRequest) -> Translation:
-        from cass.models.porting import translate_source
+        from cass.models.workflow.porting import translate_source
         from cass.runner.compile import compile_file
 
         assert request.level == "assembly" and "Function :" in request.text  # it was given SASS

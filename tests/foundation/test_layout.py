@@ -14,14 +14,17 @@ PACKAGE_DIRS = PYPROJECT["tool"]["setuptools"]["package-dir"]  # "cass.runner" -
 LISTED = set(PYPROJECT["tool"]["setuptools"]["packages"])
 FOLDER_OF = {folder: name for name, folder in PACKAGE_DIRS.items()}  # "runner" -> "cass.runner"
 
-# Which parts of cass each folder may import. Front ends (server, hooks) are imported by nobody,
-# except that the CLI (server/cli) fronts the hooks' CI gate (`cass ci`).
+# Which parts of cass each folder may import. The front ends (hooks, the CLI in server/cli, the
+# language server in server/lsp) are imported by nobody, not even by each other: what they share
+# (port -> verify -> mirror -> gate) is cass.models.workflow. server/__init__.py and
+# server/__main__.py (`python -m cass.server`) are the language server's entry point.
 ALLOWED_IMPORTS = {
     "runner": {"cass.runner"},
     "models": {"cass.runner", "cass.models"},
     "hooks": {"cass.runner", "cass.models", "cass.hooks"},
-    "server": {"cass.runner", "cass.models", "cass.server"},
-    "server/cli": {"cass.runner", "cass.models", "cass.server", "cass.hooks"},
+    "server": {"cass.runner", "cass.models", "cass.server.lsp"},
+    "server/cli": {"cass.runner", "cass.models", "cass.server.cli"},
+    "server/lsp": {"cass.runner", "cass.models", "cass.server.lsp"},
 }
 BARE_NAMES = {"runner", "models", "server", "hooks"}
 
@@ -72,12 +75,16 @@ def _imports(path: Path, package: str) -> list[tuple[int, str]]:
 
 
 def _rule_for(rel: Path) -> set[str]:
-    posix = rel.as_posix()
-    return (
-        ALLOWED_IMPORTS["server/cli"]
-        if posix.startswith("server/cli/")
-        else ALLOWED_IMPORTS[rel.parts[0]]
-    )
+    """The rule of the innermost folder of ALLOWED_IMPORTS holding `rel`."""
+    folders = [f for f in ALLOWED_IMPORTS if rel.as_posix().startswith(f + "/")]
+    return ALLOWED_IMPORTS[max(folders, key=len)]
+
+
+def _part_of(module: str) -> str:
+    """The part of cass a module belongs to: cass.runner, cass.models, cass.hooks, or one of the
+    two front ends under cass.server (cass.server.cli, cass.server.lsp)."""
+    depth = 3 if module.startswith("cass.server.") else 2
+    return ".".join(module.split(".")[:depth])
 
 
 def python_files():
@@ -101,7 +108,7 @@ def test_imports_point_one_way():
                     f"{rel}:{line}: bare `import {module}`: import cass.{module} instead"
                 )
             if top == "cass" and module.count(".") >= 1:
-                part = ".".join(module.split(".")[:2])
+                part = _part_of(module)
                 if part not in allowed:
                     violations.append(
                         f"{rel}:{line}: {part} may not be imported from {rel.parts[0]}/"
@@ -115,14 +122,18 @@ def test_imports_point_one_way():
         ("from cass.server import x\n", "runner/a.py", "cass.server"),
         ("import cass.models.engine\n", "runner/a.py", "cass.models"),
         ("from cass.hooks.ci import gate\n", "models/a.py", "cass.hooks"),
-        ("from cass.server.cli import main\n", "hooks/a.py", "cass.server"),
+        ("from cass.server.cli import main\n", "hooks/a.py", "cass.server.cli"),
+        ("from cass.hooks.work import guarded_main\n", "server/cli/a.py", "cass.hooks"),
+        ("from cass.server.lsp import serve\n", "server/cli/a.py", "cass.server.lsp"),
+        ("from cass.server.cli import main\n", "server/lsp/a.py", "cass.server.cli"),
+        ("import cass.server\n", "server/lsp/a.py", "cass.server"),
     ],
 )
 def test_the_rule_catches_a_wrong_way_import(tmp_path, source, rel, expected):
     path = tmp_path / "a.py"
     path.write_text(source)
     modules = [m for _, m in _imports(path, "cass.x")]
-    parts = {".".join(m.split(".")[:2]) for m in modules}
+    parts = {_part_of(m) for m in modules}
     assert expected in parts and expected not in _rule_for(Path(rel))
 
 

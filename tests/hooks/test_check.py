@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cass.hooks import check, verify
-from cass.models import mirror as m
+from cass.models.workflow import mirror as m
 
 CUDA = "__global__ void k(float* x) { x[0] = 1.0f; }\n"
 BODY = "#include <hip/hip_runtime.h>\n__global__ void k(float* x) { x[0] = 1.0f; }\n"

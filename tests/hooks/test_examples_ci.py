@@ -74,7 +74,7 @@ def test_readme_lists_every_hook_id() -> None:
         assert f"`{hook['id']}`" in section
     for option in ("--base", "--all", "--format", "--merge", "--force"):
         assert option in section
-    from cass.models.mirror import CONFIG_KEYS
+    from cass.models.workflow.mirror import CONFIG_KEYS
 
     for key in CONFIG_KEYS:
         assert f"| `{key}`" in section or f"`{key}` /" in section or f"/ `{key}`" in section, key

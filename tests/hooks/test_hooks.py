@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from cass.hooks import check, port
-from cass.models import mirror as m
+from cass.models.workflow import mirror as m
 from cass.server.cli import main as cass_main
 
 NO_VERIFY = "[tool.cass.mirror]\nverify = false\n"

@@ -1,4 +1,4 @@
-"""cass.models.mirror: config, paths, the provenance header, stale vs hand-edited, atomic writes."""
+"""cass.models.workflow.mirror: config, paths, the provenance header, stale vs hand-edited, atomic writes."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cass.models import mirror as m
+from cass.models.workflow import mirror as m
 from cass.runner.diagnostics import CassError
 
 ROOT = Path("/repo")

@@ -1,12 +1,12 @@
-"""cass.models.mirror_history: the last generated text from real git history, three-way merge."""
+"""cass.models.workflow.mirror_history: the last generated text from real git history, three-way merge."""
 
 from __future__ import annotations
 
 import subprocess
 from pathlib import Path
 
-from cass.models import mirror as m
-from cass.models.mirror_history import last_generated_body, merge_texts, save_backup
+from cass.models.workflow import mirror as m
+from cass.models.workflow.mirror_history import last_generated_body, merge_texts, save_backup
 
 GENERATED = "".join(f"line {i}\n" for i in range(1, 11))
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cass.models import mirror as m
+from cass.models.workflow import mirror as m
 from cass.runner.recorded import write_record
 from cass.runner.results import RunResult
 from cass.runner.spec import load_run_spec

@@ -25,7 +25,7 @@ def _build_lifted(
     from cass.models.lift.elfinfo import read_cubin
     from cass.models.lift.inputs import disassemble
     from cass.models.lift.pipeline import lift_sass
-    from cass.models.porting import translate_source
+    from cass.models.workflow.porting import translate_source
 
     cubin = work / f"{source.stem}.cubin"
     subprocess.run([_nvcc(), "-cubin", "-O3", f"-arch={arch}", *defines, "-o", str(cubin), str(source)],

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from cass.models import mirror
+from cass.models.workflow import mirror
 from lsp_testing import (
     actions_at,
     apply_text_edits,

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from cass.models.porting import port_and_verify
+from cass.models.workflow.porting import port_and_verify
 from cass.server.cli import main
 from conftest import SAXPY
 

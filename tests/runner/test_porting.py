@@ -1,4 +1,4 @@
-"""Port, then verify (cass.models.porting) with the real rules engine and the emulator."""
+"""Port, then verify (cass.models.workflow.porting) with the real rules engine and the emulator."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cass.models.porting import port_and_verify
+from cass.models.workflow.porting import port_and_verify
 from cass.runner.backends import Unavailable, choose_backend
 from cass.runner.diagnostics import CassError
 from cass.runner.recorded import write_record

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.models.mirror import Provenance, parse_mirror, sha256_bytes, sha256_text
+from cass.models.workflow.mirror import Provenance, parse_mirror, sha256_bytes, sha256_text
 from cass.runner.diagnostics import CassError
 
 MAX_COMMITS = 200  # how far back to look for the last generated text

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from urllib.parse import quote
 
-from cass.hooks.work import Outcome
+from cass.models.workflow.outcomes import Outcome
 from cass.runner.diagnostics import Diagnostic, Severity
 
 FORMATS = ("text", "json", "junit", "sarif")

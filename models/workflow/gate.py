@@ -3,7 +3,8 @@
 `gate(start, base=REF)` looks at files changed between the merge base of REF and HEAD: a changed
 source or mirror brings in its pair. `gate(start, everything=True)` checks every tracked source.
 Each pair is checked like cass-check (exists, current, not hand-edited unmarked, no conflict
-markers) and, with `verify`, run and compared. The front end (`cass ci`) renders the `Report`.
+markers) and, with `verify`, run and compared. The front end (`cass ci`) renders the `Report` and decides the exit
+code.
 """
 
 from __future__ import annotations
@@ -11,20 +12,13 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from cass.hooks.check import check_one
-from cass.hooks.pairs import select_pairs
-from cass.hooks.repo import changed_since, describe, open_repo, tracked_files
-from cass.hooks.report import Report
-from cass.hooks.work import default_jobs, run_pairs
-from cass.models import mirror as mm
+from cass.models.workflow import mirror as mm
+from cass.models.workflow.checks import check_one
+from cass.models.workflow.outcomes import default_jobs, run_pairs
+from cass.models.workflow.pairs import select_pairs
+from cass.models.workflow.repo import changed_since, describe, open_repo, tracked_files
+from cass.models.workflow.report import Report
 from cass.runner.diagnostics import CassError
-
-EXIT_CODES = {
-    0: "every pair checked is current (and verified, with --verify)",
-    1: "findings: a mirror is missing, stale, hand-edited without a mark, or the port mismatches",
-    2: "usage: bad option, bad config, not a git repository, base not found",
-    3: "internal error in cass",
-}
 
 
 def gate(start: Path, *, base: str | None = None, everything: bool = False,

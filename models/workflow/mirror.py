@@ -19,7 +19,7 @@ mirror (the source changed) is told apart from a hand-edited one (the body chang
 
 Config lives in `[tool.cass.mirror]` of pyproject.toml (or `[mirror]` / `[tool.cass.mirror]` of a
 `cass.toml`); see `MirrorConfig`. Recovering the last generated text from git history and the
-three-way merge live in `cass.models.mirror_history`.
+three-way merge live in `cass.models.workflow.mirror_history`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The two calls the hooks make into the rest of cass: translate a source, verify a pair.
+"""The two calls the mirror workflow makes into the rest of cass: translate a source, verify a pair.
 
 Translation goes through the engine registry (`cass.models.registry`), verification through the
-runner (`cass.runner.verify`); both results come back in the hooks' own small terms.
+runner (`cass.runner.verify`); both results come back in the workflow's own small terms.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from cass.models.engine import Engine, Translation, TranslationRequest
-from cass.models.mirror import MirrorConfig
+from cass.models.workflow.mirror import MirrorConfig
 from cass.runner.diagnostics import CassError
 
 FAILING_VERDICTS = ("mismatch", "error")
