@@ -345,6 +345,15 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "the launch, or use `__syncthreads()` for a barrier inside the kernel."
         ),
     ),
+    (
+        "CASS076",
+        E,
+        "project file not ported",
+        (
+            "A file of a ported project uses CUDA but could not be read as source (not UTF-8, or "
+            "too large); it is copied unchanged. Convert it to UTF-8 and port the project again."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

@@ -1,27 +1,31 @@
 """Files in, files out: reading sources strictly, project discovery, atomic writes.
 
-A project is a directory: its `.cu` and `.cuh` files plus the local headers they include
-(`#include "..."`, followed recursively), mirrored into an output tree (`.cu` -> `.hip`; other
-names kept so includes still resolve). Every file is written atomically (temporary file, then
+A project is a directory tree, ported into an output tree of the same shape: every file that
+uses CUDA (whatever its suffix, see `discovery`) and the headers those files include go through
+the engine, build files (Makefiles, CMake) are ported by `buildfiles`, everything else is copied
+byte for byte, so the output builds as it stands. File names are kept (a `.cu` file stays `.cu`:
+`-x hip` compiles it), so includes, Makefiles and scripts still find every file. All files are
+ported in one process, each header once. Every file is written atomically (temporary file, then
 rename, `cass.runner.outputs`): an interrupted run never leaves a half-written port, and no
 output goes through a symbolic link, onto a special file or over a project source.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+import time
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from cass.models.engine import Target, Translation, TranslationRequest
 from cass.models.registry import get_engine
+from cass.models.rules import buildfiles
+from cass.models.rules.codes import DIAGNOSTIC_CODES
+from cass.models.rules.discovery import ProjectPlan, plan_project
 from cass.runner import outputs
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import CassError, Diagnostic, Severity
 from cass.runner.inputs import DEFAULT_LIMIT, decode_utf8, read_input, read_stream
 
-SOURCE_SUFFIXES = (".cu", ".cuh")
-_LOCAL_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\r\n]+)"', re.MULTILINE)
 MAX_BYTES = DEFAULT_LIMIT
 
 
@@ -54,42 +58,62 @@ def translate_text(text: str, path: str, target: Target, engine: str = "rules") 
 # ---------------------------------------------------------------- projects
 
 
-def _local_includes(path: Path, root: Path) -> Iterator[Path]:
-    for match in _LOCAL_INCLUDE.finditer(path.read_bytes()):
-        name = match.group(1).decode("utf-8", errors="replace")
-        for base in (path.parent, root):
-            candidate = (base / name).resolve()
-            if candidate.is_file() and candidate.is_relative_to(root):
-                yield candidate
-                break
-
-
-def discover(root: Path, exclude: Path | None = None) -> list[Path]:
-    """`.cu`/`.cuh` files under `root` plus the local headers they include, sorted."""
-    root = root.resolve()
-    todo = [p.resolve() for p in root.rglob("*") if p.suffix in SOURCE_SUFFIXES and p.is_file()]
-    if exclude is not None:
-        todo = [p for p in todo if not p.is_relative_to(exclude)]
-    found: set[Path] = set()
-    while todo:
-        path = todo.pop()
-        if path in found:
-            continue
-        found.add(path)
-        todo.extend(p for p in _local_includes(path, root) if p not in found)
-    return sorted(found)
-
-
-def mirror_path(source: Path, root: Path, out: Path) -> Path:
-    relative = source.resolve().relative_to(root.resolve())
-    return out / (relative.with_suffix(".hip") if relative.suffix == ".cu" else relative)
-
-
 @dataclass(frozen=True)
 class PortedFile:
     source: Path
     output: Path
     translation: Translation
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.translation.diagnostics) or self.translation.text != self.original
+
+    original: str = ""
+
+
+@dataclass
+class ProjectPort:
+    """What porting a project did: the files ported, the build files, the copies, and what is
+    left to a person."""
+
+    root: Path
+    out: Path
+    plan: ProjectPlan
+    files: list[PortedFile] = field(default_factory=list)
+    build: list[buildfiles.PortedBuildFile] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+    unread: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        found = [d for f in self.files for d in f.translation.diagnostics]
+        return self.unread + found + [d for b in self.build for d in b.diagnostics]
+
+
+def _unread(relative: str, message: str) -> Diagnostic:
+    """CASS076 at the place `read_source` named (`path:line:col: ...`), else at line 1."""
+    where = message.split(": ", 1)[0].rsplit(":", 2)
+    line, column = (
+        (int(where[1]), int(where[2])) if len(where) == 3 and where[1].isdigit() else (1, 1)
+    )
+    return Diagnostic(
+        relative,
+        line,
+        column,
+        Severity.ERROR,
+        "CASS076",
+        f"not ported, copied as it was: {message.split(': ', 1)[-1]}",
+    )
+
+
+def _check_out_dir(root: Path, out: Path, force: bool) -> None:
+    if out == root or root.is_relative_to(out):
+        raise CassError(f"{out}: the output tree must differ from the project; pass another -o")
+    if out.exists() and not out.is_dir():
+        raise CassError(f"{out}: is a file, not a folder; give -o a folder for the ported project")
+    if out.exists() and any(out.iterdir()) and not force:
+        raise CassError(f"{out}: exists and is not empty; pass --force to write into it")
 
 
 def port_project(
@@ -99,33 +123,83 @@ def port_project(
     engine: str = "rules",
     *,
     force: bool = False,
+    include_dirs: list[Path] = (),
     progress=None,
-) -> list[PortedFile]:
-    """Port every project file into `out`. Refuses a non-empty `out` unless `force`."""
+) -> ProjectPort:
+    """Port the tree at `root` into `out`. Refuses a non-empty `out` unless `force`."""
+    started = time.perf_counter()
     root, out = root.resolve(), out.resolve()
-    if out == root:
-        raise CassError(f"{out}: the output tree must differ from the project; pass another -o")
-    if out.exists() and not out.is_dir():
-        raise CassError(f"{out}: is a file, not a folder; give -o a folder for the ported project")
-    if out.exists() and any(out.iterdir()) and not force:
-        raise CassError(f"{out}: exists and is not empty; pass --force to write into it")
-    files = discover(root, exclude=out)
-    if not files:
-        raise CassError(f"{root}: no .cu or .cuh files found")
-    translations = []
-    for source in files:  # translate everything first: nothing is written if a file cannot be read
+    _check_out_dir(root, out, force)
+    plan = plan_project(root, list(include_dirs), exclude=out)
+    if not plan.port:
+        raise CassError(f"{root}: no file uses CUDA (looked at every C, C++ and CUDA file)")
+    result = ProjectPort(root, out, plan)
+    for (
+        source
+    ) in plan.port:  # translate everything first: nothing is written if a file cannot be read
         relative = str(source.relative_to(root))
-        translations.append(
-            PortedFile(
-                source,
-                mirror_path(source, root, out),
-                translate_text(read_source(source), relative, target, engine),
-            )
-        )
+        try:
+            text = read_source(source)
+        except CassError as exc:  # not UTF-8, too large: reported, and copied as it is
+            plan.copy.append(source)
+            result.unread.append(_unread(relative, str(exc)))
+            continue
+        translation = translate_text(text, relative, target, engine)
+        result.files.append(PortedFile(source, out / relative, translation, original=text))
         if progress is not None:
             progress(relative)
-    for ported in translations:  # check every output before writing any
-        outputs.check_output(ported.output, inputs=files, force=True)
-    for ported in translations:
+    for source in plan.build:
+        relative = source.relative_to(root)
+        result.build.append(buildfiles.port_build_file(source, str(relative), target))
+    for source in (*plan.port, *plan.build, *plan.copy):  # check every output before writing any
+        outputs.check_output(out / source.relative_to(root), inputs=[source], force=True)
+    for ported in result.files:
         write_atomic(ported.output, ported.translation.text)
-    return translations
+    for ported in result.build:
+        outputs.write_atomic(out / ported.relative, ported.text.encode("utf-8", "surrogateescape"))
+    for source in plan.copy:
+        data = source.read_bytes()
+        executable = bool(source.stat().st_mode & 0o111)
+        outputs.write_atomic(out / source.relative_to(root), data, executable=executable)
+    result.elapsed_s = time.perf_counter() - started
+    return result
+
+
+# ---------------------------------------------------------------- the summary
+
+
+def summary(result: ProjectPort) -> str:
+    """A plain-text table: files ported / unchanged / copied, diagnostics by code, and what
+    needs a person (errors by file, headers outside the tree, links not copied)."""
+    changed = sum(1 for f in result.files if f.changed)
+    build_changed = sum(1 for b in result.build if b.changed)
+    lines = [
+        f"ported {result.root} -> {result.out} in {result.elapsed_s:.2f} s",
+        f"  {'C/C++/CUDA files ported':<34}{changed:>6}",
+        f"  {'  of them unchanged (copied)':<34}{len(result.files) - changed:>6}",
+        f"  {'build files ported':<34}{build_changed:>6}",
+        f"  {'other files copied':<34}{len(result.plan.copy) + len(result.build) - build_changed:>6}",
+    ]
+    counts = Counter((d.code, d.severity) for d in result.diagnostics)
+    if counts:
+        lines.append("  diagnostics by code:")
+        for (code, severity), count in sorted(counts.items()):
+            title = DIAGNOSTIC_CODES[code].title if code in DIAGNOSTIC_CODES else ""
+            lines.append(f"    {code}  {severity.value:<8}{count:>5}  {title}")
+    lines += _needs_a_person(result)
+    return "\n".join(lines) + "\n"
+
+
+def _needs_a_person(result: ProjectPort) -> list[str]:
+    errors = Counter(d.path for d in result.diagnostics if d.severity is Severity.ERROR)
+    notes = [f"    {path}: {n} error(s)" for path, n in sorted(errors.items())]
+    notes += [
+        f"    included from outside the project, not ported: {o}" for o in result.plan.outside
+    ]
+    notes += [
+        f"    {link.relative_to(result.root)}: a symbolic link, not copied"
+        for link in result.plan.links
+    ]
+    if not notes:
+        return ["  needs a person: nothing"]
+    return ["  needs a person:", *notes]

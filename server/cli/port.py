@@ -15,6 +15,7 @@ from cass.models.rules.project import (
     port_project,
     read_source,
     read_stdin_source,
+    summary,
     translate_text,
 )
 from cass.models.rules.report import render
@@ -94,6 +95,7 @@ def port(
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing output.")] = False,
     model: Annotated[str, typer.Option("--model", help="model/auto engines: a GGUF file, a checkpoint directory or an http:// server URL.")] = "",
     candidates: Annotated[int, typer.Option("--candidates", help="model/auto engines: candidates to try, each verified.")] = 4,
+    include_dirs: Annotated[list[Path] | None, typer.Option("-I", "--include-dir", help="Project mode: an include directory (repeatable).")] = None,
 ) -> None:
     """Port CUDA source to HIP. Exit 1 when an error-level construct remains (the port is still written)."""
     target = Target(gfx_arch=arch, hip_version=hip_version)
@@ -108,16 +110,19 @@ def port(
         if output is None:
             raise CassError(f"{source}: is a directory; give -o OUTDIR for the ported project")
         with err.status("porting…") as status:
-            files = port_project(
+            project = port_project(
                 source,
                 output,
                 target,
                 engine,
                 force=force,
+                include_dirs=include_dirs or [],
                 progress=lambda name: status.update(f"ported {name}"),
             )
-        diagnostics = [d for f in files for d in f.translation.diagnostics]
-        err.print(f"ported {len(files)} file(s) into {output}", highlight=False)
+        diagnostics = project.diagnostics
+        _emit_report(diagnostics, fmt, report, get_engine(engine).version)
+        sys.stderr.write(summary(project))
+        raise typer.Exit(_exit_code(diagnostics))
     else:
         translation = _port_file(source, output, target, engine)
         diagnostics = list(translation.diagnostics)

@@ -92,8 +92,8 @@ def test_project_mode_never_writes_through_a_link(work: Path) -> None:
     project.mkdir()
     (project / "k.cu").write_text(SOURCE)
     out.mkdir()
-    (out / "k.hip").symlink_to(work / "victim.txt")
-    refused(cass("port", "proj", "-o", "out", "--force", cwd=work), "k.hip: is a symbolic link")
+    (out / "k.cu").symlink_to(work / "victim.txt")  # project ports keep their file names
+    refused(cass("port", "proj", "-o", "out", "--force", cwd=work), "k.cu: is a symbolic link")
     unchanged(work)
     refused(cass("port", "proj", "-o", "victim.txt", "--force", cwd=work), "is a file, not a folder")
 

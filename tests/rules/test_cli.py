@@ -95,15 +95,15 @@ def test_project_mode_mirrors_the_tree(tmp_path, capsys):
     (proj / "README.md").write_text("cudaMalloc docs")
     out = tmp_path / "out"
     assert main(["port", str(proj), "-o", str(out)]) == 0
-    assert (out / "src" / "main.hip").read_text().count("hipDeviceSynchronize") == 1
-    assert '#include "k.cuh"' in (out / "src" / "main.hip").read_text()
+    assert (out / "src" / "main.cu").read_text().count("hipDeviceSynchronize") == 1
+    assert '#include "k.cuh"' in (out / "src" / "main.cu").read_text()
     assert "hipError_t check(hipError_t e)" in (out / "include" / "util.h").read_text()
     assert (
         (out / "include" / "util.h")
         .read_text()
         .startswith("#pragma once\n#include <hip/hip_runtime.h>\n")
     )
-    assert not (out / "README.md").exists()
+    assert (out / "README.md").read_text() == "cudaMalloc docs"  # copied: the tree is complete
     assert main(["port", str(proj), "-o", str(out)]) == 2  # not empty: refuses without --force
 
 
