@@ -354,6 +354,27 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "too large); it is copied unchanged. Convert it to UTF-8 and port the project again."
         ),
     ),
+    (
+        "CASS077",
+        I,
+        "CUDA header guard mapped",
+        (
+            "Code tested a CUDA header's include guard or version macro (`#ifdef __DRIVER_TYPES_H__`, "
+            "`#ifdef CUBLAS_API_H_`); HIP headers never define it, so the helpers it guards would "
+            "vanish. It now tests the guard of the HIP header the port includes, or a value "
+            "(`tables/guards.tsv`)."
+        ),
+    ),
+    (
+        "CASS078",
+        W,
+        "CUDA header guard without HIP equivalent",
+        (
+            "Code tests a CUDA header's include guard that no HIP header defines (a library HIP "
+            "lacks, or one cass does not know): the code it guards now reads as if the header "
+            "were not included. Test the HIP header's guard instead, or define the macro."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

@@ -43,6 +43,7 @@ PIPELINE: tuple[Pass, ...] = (
     checks.map_thrust_execution_policy,
     ptx.translate_inline_ptx,
     preprocessor.rewrite_cuda_macros,
+    preprocessor.rewrite_header_guards,
     signatures.rewrite_graph_instantiate,
     signatures.rewrite_malloc_host,
     signatures.wrap_arguments,

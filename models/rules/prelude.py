@@ -2,7 +2,9 @@
 
 nvcc includes `cuda_runtime.h` implicitly; HIP-Clang does not, so a file that uses CUDA
 constructs without including a CUDA header gets `#include <hip/hip_runtime.h>` (after a leading
-`#pragma once`). Re-running on a port finds the include and the helpers and adds nothing.
+`#pragma once`). HIP 5.2 headers that do not compile unless `hip/hip_runtime.h` came first
+(`NEEDS_RUNTIME_FIRST`) get it included right before them. Re-running on a port finds the include
+and the helpers and adds nothing.
 """
 
 from __future__ import annotations
@@ -30,11 +32,25 @@ CUDA_MARKERS = frozenset(
         "__syncthreads",
     )
 )
+# HIP 5.2 headers that fail to compile alone with clang-16 -x hip --offload-arch=gfx1100 and
+# compile after hip/hip_runtime.h (found by compiling every /usr/include/hip*/ header alone;
+# tests/rules/test_include_order.py compiles each both ways).
+NEEDS_RUNTIME_FIRST = frozenset(
+    (
+        "hip/hip_cooperative_groups.h",
+        "hip/channel_descriptor.h",
+        "hip/driver_types.h",
+        "hip/texture_types.h",
+        "hip/surface_types.h",
+        "hip/hip_texture_types.h",
+        "hiprand/hiprand_mtgp32_host.h",
+    )
+)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def _runtime_include(unit: Unit) -> tuple[int, int] | None:
-    """(line start, line end) of the first directive including hip_runtime.h (before or after mapping)."""
+def _hip_includes(unit: Unit):
+    """(HIP header name after mapping, directive's line start, line end) per `#include`."""
     headers = header_table()
     for first, last in unit.lexed.directives:
         code = unit.code
@@ -42,8 +58,29 @@ def _runtime_include(unit: Unit) -> tuple[int, int] | None:
             continue
         name = code[first + 2].text[1:-1]
         entry = headers.get(name)
-        if name == HIP_RUNTIME or (entry is not None and entry.hip == HIP_RUNTIME):
-            return _line_start(unit.text, code[first].start), _line_end(unit.text, code[last].end)
+        hip = entry.hip if entry is not None and entry.status == "supported" else name
+        yield hip, _line_start(unit.text, code[first].start), _line_end(unit.text, code[last].end)
+
+
+def _runtime_include(unit: Unit) -> tuple[int, int] | None:
+    """(line start, line end) of the first directive including hip_runtime.h (before or after
+    mapping), or of the first header that needs it first when that comes before it."""
+    for hip, start, end in _hip_includes(unit):
+        if hip == HIP_RUNTIME:
+            return start, end
+        if hip in NEEDS_RUNTIME_FIRST:
+            return None
+    return None
+
+
+def _needs_runtime_first(unit: Unit) -> int | None:
+    """Line start of the first include of a NEEDS_RUNTIME_FIRST header, when no hip_runtime.h
+    include comes before it."""
+    for hip, start, _ in _hip_includes(unit):
+        if hip == HIP_RUNTIME:
+            return None
+        if hip in NEEDS_RUNTIME_FIRST:
+            return start
     return None
 
 
@@ -81,9 +118,10 @@ def add_prelude(unit: Unit) -> None:
     defines = "".join(f"#define {name}{newline}" for name in unit.defines)
     found = _runtime_include(unit)
     if found is None:
-        if not _uses_cuda(unit):
+        before = _needs_runtime_first(unit)
+        if before is None and not _uses_cuda(unit):
             return
-        at = _insertion_point(unit)
+        at = _insertion_point(unit) if before is None else before
         unit.insert(at, f"{defines}#include <{HIP_RUNTIME}>{newline}{shims}")
         return
     line_start, line_end = found

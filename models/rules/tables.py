@@ -126,6 +126,16 @@ def header_entry(name: str) -> MappingEntry | None:
     return None
 
 
+GUARDS = Family("guards", "CUDA header guards and version macros", ("hip", "hiprand", "hipsparse"))
+
+
+@lru_cache(maxsize=1)
+def guard_table() -> dict[str, MappingEntry]:
+    """CUDA header-guard / version macro -> its HIP guard or value (`tables/guards.tsv`); kept
+    apart from the name table: these are renamed only where a conditional directive tests them."""
+    return {e.cuda: e for e in _read_family(GUARDS)}
+
+
 def lookup(name: str) -> MappingEntry | None:
     """The entry for a CUDA name: an identifier (`cudaMalloc`), a header (`cuda_runtime.h`), a
     qualified CUB name (`cub::DeviceReduce`) or a cooperative-groups member (`cg::reduce`)."""

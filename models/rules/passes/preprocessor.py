@@ -3,12 +3,17 @@
 HIP-Clang defines none of them, so under a plain rename `#if __CUDA_ARCH__ >= 700` would drop a
 device block silently. `__CUDA_ARCH__` becomes a test of `__HIP_DEVICE_COMPILE__` compared as
 the CUDA capability `CUDA_ARCH_EQUIVALENT`; version macros get the CUDA API level cass maps from.
+CUDA's header guards (`#ifdef __DRIVER_TYPES_H__`, `CUBLAS_API_H_`, `CURAND_H_` ...), which
+helper headers test to decide what to define, become the guards of the HIP headers the port
+includes (`tables/guards.tsv`); a CUDA-looking guard the table lacks is reported.
 """
 
 from __future__ import annotations
 
 import operator
+import re
 
+from cass.models.rules.tables import MappingEntry, guard_table
 from cass.models.rules.unit import Unit
 
 CUDA_ARCH_EQUIVALENT = 800  # the CUDA capability whose features AMD targets provide (sm_80)
@@ -118,3 +123,91 @@ def rewrite_cuda_macros(unit: Unit) -> None:
             unit.report(
                 "CASS043", tok.start, tok.end, f"`{text}` -> `__HIP__` (defined by HIP-Clang)"
             )
+
+
+# ---------------------------------------------------------------- header guards
+
+_GUARD_LIKE = re.compile(
+    r"_*(cuda|cu_|cublas|cufft|curand|cusparse|cusolver|cudnn|nvrtc|nccl|npp|nv_npp|nvjpeg|nvtx|cupti)"
+    r"\w*_H_*",
+    re.IGNORECASE,
+)
+_GUARD_CONDITIONALS = frozenset(("if", "elif", "ifdef", "ifndef", "elifdef", "elifndef"))
+
+
+def _defined_here(unit: Unit) -> set[str]:
+    """Macros this file `#define`s itself (its own include guard, say): never CUDA's."""
+    code, found = unit.code, set()
+    for first, last in unit.lexed.directives:
+        if last - first >= 2 and code[first + 1].text == "define":
+            found.add(code[first + 2].text)
+    return found
+
+
+def _replace_guard_value(unit: Unit, i: int, kind: str, value: str) -> None:
+    tok = unit.code[i]
+    truth = "1" if value not in ("0", "") else "0"
+    if kind in ("ifdef", "ifndef", "elifdef", "elifndef"):
+        keyword = unit.code[i - 1]
+        negate = "!" if kind.endswith("ndef") else ""
+        word = "if" if kind.startswith("if") else "elif"
+        unit.replace(keyword.start, tok.end, f"{word} {negate}{truth}")
+    elif _after_defined(unit, i):
+        start = unit.code[i - 1] if unit.prev_text(i) == "defined" else unit.code[i - 2]
+        end = unit.code[i + 1] if unit.prev_text(i) == "(" and unit.next_text(i) == ")" else tok
+        unit.replace(start.start, end.end, truth)
+    else:
+        unit.replace(tok.start, tok.end, value)
+
+
+def _map_guard(unit: Unit, i: int, kind: str, entry: MappingEntry) -> None:
+    tok = unit.code[i]
+    if entry.status == "unsupported":
+        unit.report(
+            "CASS078",
+            tok.start,
+            tok.end,
+            f"`{tok.text}` (a CUDA header's guard) has no HIP equivalent: {entry.note}; the code "
+            "it guards now reads as if that header were not included",
+        )
+        return
+    if entry.hip.isidentifier():
+        unit.replace(tok.start, tok.end, entry.hip)
+        told = f"`{entry.hip}`, the guard of the HIP header the port includes"
+    else:
+        _replace_guard_value(unit, i, kind, entry.hip)
+        told = f"{entry.hip}"
+    detail = entry.note[len("differs: ") :] if entry.note.startswith("differs: ") else ""
+    unit.report(
+        "CASS077",
+        tok.start,
+        tok.end,
+        f"`{tok.text}` -> {told}" + (f" ({detail})" if detail else ""),
+    )
+
+
+def rewrite_header_guards(unit: Unit) -> None:
+    """CUDA header guards tested in `#if`/`#ifdef`/`defined()` become HIP's (or a value)."""
+    table, own = guard_table(), None
+    for first, last in unit.lexed.directives:
+        if last - first < 2 or unit.code[first + 1].text not in _GUARD_CONDITIONALS:
+            continue
+        kind = unit.code[first + 1].text
+        for i in range(first + 2, last + 1):
+            tok = unit.code[i]
+            if tok.kind != "ident" or unit.is_edited(tok):
+                continue
+            entry = table.get(tok.text)
+            if entry is not None:
+                _map_guard(unit, i, kind, entry)
+            elif _GUARD_LIKE.fullmatch(tok.text):
+                own = _defined_here(unit) if own is None else own
+                if tok.text not in own:
+                    unit.report(
+                        "CASS078",
+                        tok.start,
+                        tok.end,
+                        f"`{tok.text}` looks like a CUDA header's guard, which no HIP header "
+                        "defines: the code it guards now reads as if that header were not "
+                        "included; test the HIP header's guard instead",
+                    )
