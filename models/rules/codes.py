@@ -375,6 +375,16 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "were not included. Test the HIP header's guard instead, or define the macro."
         ),
     ),
+    (
+        "CASS079",
+        W,
+        "build setting without HIP equivalent",
+        (
+            "A Makefile or CMake file of a ported project uses an nvcc option, CUDA library or "
+            "CMake construct cass cannot write for HIP (separate device linking, the CUDA device "
+            "runtime, NPP, nvJPEG, cuDNN, `cuda_add_*`): the build file keeps it; port it by hand."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

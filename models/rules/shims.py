@@ -119,6 +119,14 @@ __device__ inline void __cass_memcpy_async(Group group, void* dst, const void* s
 }
 template <class Group> __device__ inline void __cass_wait(Group group) { group.sync(); }
 """,
+    "rounding": """\
+// CUDA never contracts these into a fused multiply-add; HIP 5.2 defines them as plain operators
+#define __CASS_RN(name, T, op) \\
+  __device__ inline T name(T a, T b) { _Pragma("clang fp contract(off)") return a op b; }
+__CASS_RN(__cass_fadd_rn, float, +) __CASS_RN(__cass_fsub_rn, float, -) __CASS_RN(__cass_fmul_rn, float, *)
+__CASS_RN(__cass_dadd_rn, double, +) __CASS_RN(__cass_dsub_rn, double, -) __CASS_RN(__cass_dmul_rn, double, *)
+#undef __CASS_RN
+""",
     "atomic64": """\
 // signed 64-bit atomicMin/atomicMax (CUDA has them; HIP 5.2 only has the unsigned ones)
 __device__ inline long long atomicMin(long long* address, long long val) {
@@ -143,7 +151,17 @@ __device__ inline long long atomicMax(long long* address, long long val) {
 }
 """,
 }
-ORDER = ("syncwarp", "match", "reduce", "dp4a", "cg_meta", "cg_reduce", "cg_async", "atomic64")
+ORDER = (
+    "syncwarp",
+    "match",
+    "reduce",
+    "dp4a",
+    "cg_meta",
+    "cg_reduce",
+    "cg_async",
+    "rounding",
+    "atomic64",
+)
 
 
 def render_shims(names: set[str], newline: str) -> str:

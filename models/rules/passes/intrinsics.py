@@ -7,6 +7,11 @@ from cass.models.rules.unit import Unit
 
 # CUDA intrinsic -> (helper name, shim)
 HELPERS = {"__dp4a": ("__cass_dp4a", "dp4a")}
+# Round-to-nearest arithmetic CUDA never contracts into an FMA; HIP 5.2's are plain operators,
+# which clang contracts (HIP's default -ffp-contract=fast-honor-pragmas): helpers with
+# `#pragma clang fp contract(off)` keep each operation rounded on its own.
+NO_CONTRACT = ("__fadd_rn", "__fsub_rn", "__fmul_rn", "__dadd_rn", "__dsub_rn", "__dmul_rn")
+HELPERS.update({name: ("__cass" + name[1:], "rounding") for name in NO_CONTRACT})
 
 
 _SIGNED_64 = ("long long", "int64_t", "long long int")
@@ -40,9 +45,12 @@ def rewrite_missing_intrinsics(unit: Unit) -> None:
         helper, shim = HELPERS[tok.text]
         if unit.replace(tok.start, tok.end, helper):
             unit.shims.add(shim)
+            why = (
+                "HIP 5.2 defines it as a plain operator, which clang contracts into a fused "
+                "multiply-add; CUDA never does"
+                if tok.text in NO_CONTRACT
+                else "HIP has no such intrinsic"
+            )
             unit.report(
-                "CASS020",
-                tok.start,
-                tok.end,
-                f"`{tok.text}` -> `{helper}` (helper emitted: HIP has no such intrinsic)",
+                "CASS020", tok.start, tok.end, f"`{tok.text}` -> `{helper}` (helper emitted: {why})"
             )

@@ -1,8 +1,10 @@
 """Argument evaluation order: C++ leaves it unspecified, and the two host compilers of a port
 disagree in practice (nvcc's GCC evaluates call arguments right to left, clang left to right).
-A call whose arguments each call the same zero-argument function (`make_int4(next(), next())`,
-a random-number generator read twice) gets different values in a different order after the
-port; the port is as correct as the original, so this is only reported.
+A call whose arguments each call the same function with the same arguments
+(`make_int4(next(), next())`, `make_int2(draw(&state), draw(&state))`, a random-number generator
+or a reader read twice) gets different values in a different order after the port; the port is
+as correct as the original, so this is only reported. Functions known to be pure (`min`,
+`sqrt`, ...) are left alone.
 """
 
 from __future__ import annotations
@@ -13,15 +15,28 @@ _NOT_CALLS = frozenset(("if", "for", "while", "switch", "return", "sizeof", "dec
 _STATEMENT_EDGES = frozenset((";", "{", "}"))
 
 
-def _zero_argument_calls(unit: Unit) -> dict[str, list[int]]:
-    """Function name -> indices of its `name()` calls, for names called more than once (member
-    calls such as `v.begin()` or `s.size()` are accessors, not counted)."""
+_PURE = frozenset(
+    "min max abs fabs fabsf sqrt sqrtf rsqrt sin cos tan sinf cosf exp expf log logf pow powf "
+    "floor ceil floorf ceilf fmin fmax fminf fmaxf round roundf static_cast reinterpret_cast "
+    "const_cast sizeof alignof make_int2 make_float2 make_int4 make_float4 dim3 strlen".split()
+)
+
+
+def _repeated_calls(unit: Unit) -> dict[str, list[int]]:
+    """`name(args)` text -> indices of its calls, for calls made more than once with the same
+    argument text (member calls such as `v.begin()` are accessors, pure functions are skipped)."""
     texts, code = unit.lexed.texts, unit.code
     calls: dict[str, list[int]] = {}
     for i in unit.index.get("(", ()):
-        empty = i > 1 and i + 1 < len(texts) and texts[i + 1] == ")"
-        if empty and code[i - 1].kind == "ident" and texts[i - 2] not in (".", "->"):
-            calls.setdefault(texts[i - 1], []).append(i - 1)
+        if i < 2 or code[i - 1].kind != "ident" or texts[i - 2] in (".", "->"):
+            continue
+        if texts[i - 1] in _PURE or texts[i - 1] in _NOT_CALLS:
+            continue
+        close = unit.matching(i)
+        if close is None or close - i > 12:  # a short argument list: a state or a stream
+            continue
+        key = unit.slice(code[i - 1], code[close])
+        calls.setdefault(" ".join(key.split()), []).append(i - 1)
     return {name: found for name, found in calls.items() if len(found) > 1}
 
 
@@ -53,7 +68,7 @@ def _argument_of(unit: Unit, open_index: int, i: int) -> int | None:
 
 def report_argument_order(unit: Unit) -> None:
     reported: set[int] = set()
-    for name, calls in _zero_argument_calls(unit).items():
+    for name, calls in _repeated_calls(unit).items():
         arguments: dict[int, set[int]] = {}
         for i in calls:
             outer = _enclosing_call(unit, i)
@@ -69,7 +84,7 @@ def report_argument_order(unit: Unit) -> None:
                     "CASS068",
                     callee.start,
                     unit.code[outer].end,
-                    f"`{name}()` is called in {len(used)} arguments of `{callee.text}(...)`: C++ "
+                    f"`{name}` is called in {len(used)} arguments of `{callee.text}(...)`: C++ "
                     "leaves their order unspecified and nvcc's host compiler (GCC, right to left) "
                     "and clang (left to right) differ, so the values land in other arguments after "
                     "the port; call it into named variables first",
