@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from cass.runner.diagnostics import Diagnostic, Severity
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
 Level = Literal["source", "assembly"]
 
@@ -17,7 +18,7 @@ Level = Literal["source", "assembly"]
 class Target:
     """What a translation is for: the AMD arch, the HIP version, and (assembly) the SASS arch."""
 
-    gfx_arch: str = "gfx1100"
+    gfx_arch: str = DEFAULT_GFX_ARCH
     hip_version: str = "5.2"
     sass_arch: str | None = None
 

@@ -42,7 +42,8 @@ ENGINES: dict[str, Callable[..., Engine]] = {
     "auto": _auto,  # rules first, the model for what the rules engine could not port
     "lift": _lift,  # SASS -> gfx1100 by binary translation (assembly level)
 }
-MODEL_ENGINES = frozenset({"model", "auto"})
+MODEL_ENGINES = frozenset({"model", "auto"})  # engines that take model=PATH_OR_URL
+SOURCE_ENGINES = ("rules", "model", "auto")  # the engines that port CUDA source (the editor's cass.engine)
 
 
 def get_engine(name: str, model: str = "") -> Engine:

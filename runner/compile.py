@@ -9,88 +9,30 @@ artifact is written to `out_dir` (a fresh temporary folder when not given); text
 also returned in memory. Compiler errors raise `CassError(exit_code=1)` carrying located
 diagnostics; bad input (missing, empty, binary, non-UTF-8 file, unknown arch or emit) raises
 `CassError(exit_code=2)` naming the file and the problem.
+
+The pieces both stacks share (artifacts, results, running a step) are `compile_steps`.
 """
 
 from __future__ import annotations
 
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from cass.runner import toolchain
-from cass.runner.compiler_output import error_summary, parse_compiler_output
-from cass.runner.diagnostics import CassError, Diagnostic
+from cass.runner import compile_amd, compile_cuda, toolchain
+from cass.runner.compile_steps import EMITS, CompileResult, KernelInfo, artifact_path
+from cass.runner.diagnostics import CassError
 from cass.runner.inputs import read_input
-from cass.runner.outputs import check_output, install_file
-
-COMPILE_TIMEOUT_S = 300
+from cass.runner.outputs import check_output
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
 # Which stack a suffix selects.
 SOURCE_KINDS = {".cu": "cuda", ".hip": "hip", ".s": "rdna3"}
-# What each stack can emit, and the file suffix of each artifact.
-EMITS: dict[str, dict[str, str]] = {
-    "cuda": {
-        "ptx": ".ptx",
-        "cubin": ".cubin",
-        "sass": ".sass",
-        "host-asm": ".host.s",
-        "exe": ".out",
-    },
-    "hip": {
-        "rdna3": ".s",
-        "code-object": ".hsaco",
-        "host-asm": ".host.s",
-        "host-object": ".host.o",
-    },
-    "rdna3": {"code-object": ".hsaco"},
-}
-TEXT_EMITS = frozenset({"ptx", "sass", "host-asm", "rdna3"})
 DEFAULT_EMIT = {"cuda": "sass", "hip": "rdna3", "rdna3": "code-object"}
 # nvcc 13 targets sm_75 and newer.
 CUDA_ARCHS = ("sm_75", "sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_100", "sm_120")
-DEFAULT_GFX_ARCH = "gfx1100"
-
-
-@dataclass(frozen=True)
-class KernelInfo:
-    """One kernel of a compiled file: names, its assembly alone, and its resource use."""
-
-    name: str  # mangled
-    demangled: str
-    asm: str  # SASS or RDNA3 text of this kernel only
-    registers: int  # NVIDIA: registers per thread; AMD: VGPRs
-    shared_bytes: int  # NVIDIA shared memory / AMD LDS (static)
-    spills: int  # bytes spilled (NVIDIA stores) or spilled registers (AMD VGPR + SGPR)
-    scalar_registers: int | None = None  # AMD only: SGPRs
-
-    def to_dict(self) -> dict:
-        return dict(self.__dict__)
-
-
-@dataclass
-class CompileResult:
-    source: Path
-    kind: str  # cuda | hip | rdna3
-    arch: str
-    out_dir: Path
-    artifacts: dict[str, Path] = field(default_factory=dict)
-    texts: dict[str, str] = field(default_factory=dict)
-    kernels: list[KernelInfo] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)  # warnings of successful steps
-    force: bool = False  # replace artifacts that already exist in out_dir
-
-    def manifest(self) -> dict:
-        return {
-            "source": str(self.source),
-            "kind": self.kind,
-            "arch": self.arch,
-            "artifacts": {emit: str(path) for emit, path in self.artifacts.items()},
-            "kernels": [k.to_dict() for k in self.kernels],
-            "diagnostics": [d.to_dict() for d in self.diagnostics],
-        }
 
 
 # ---------------------------------------------------------------- input checks
@@ -148,52 +90,6 @@ def check_emits(kind: str, emits: Sequence[str], path: Path) -> list[str]:
     return emits
 
 
-# ---------------------------------------------------------------- running one step
-
-
-def run_step(
-    argv: list[str], source: Path, tool: str, *, cwd: Path | None = None
-) -> subprocess.CompletedProcess:
-    """Run one compiler step with a time limit; CassError(exit 1) with diagnostics on failure."""
-    try:
-        proc = subprocess.run(
-            argv,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=COMPILE_TIMEOUT_S,
-            cwd=cwd,
-        )
-    except OSError as exc:
-        raise CassError(f"{source}: cannot run {argv[0]} ({exc.strerror})", exit_code=1) from None
-    except subprocess.TimeoutExpired:
-        raise CassError(
-            f"{source}: {tool} did not finish within {COMPILE_TIMEOUT_S} s", exit_code=1
-        ) from None
-    if proc.returncode != 0:
-        output = proc.stderr + proc.stdout
-        diags = parse_compiler_output(output, tool, str(source))
-        reason = error_summary(diags, output)
-        raise CassError(f"{source}: {tool} failed: {reason}", exit_code=1, diagnostics=tuple(diags))
-    return proc
-
-
-def step_warnings(proc: subprocess.CompletedProcess, source: Path, tool: str) -> list[Diagnostic]:
-    return parse_compiler_output(proc.stderr, tool, str(source))
-
-
-def demangle(names: Sequence[str]) -> list[str]:
-    """C++ names demangled with llvm-cxxfilt-16 (names unchanged where it is missing)."""
-    tool = toolchain.find_tool("llvm-cxxfilt-16")
-    if not names or isinstance(tool, toolchain.MissingTool):
-        return list(names)
-    proc = subprocess.run(
-        [str(tool.path)], input="\n".join(names), capture_output=True, text=True, timeout=30
-    )
-    out = proc.stdout.splitlines()
-    return out if proc.returncode == 0 and len(out) == len(names) else list(names)
-
-
 # ---------------------------------------------------------------- the entry point
 
 
@@ -209,8 +105,6 @@ def compile_file(
 ) -> CompileResult:
     """Compile one file; see the module docstring. `kernels=True` fills the per-kernel manifest;
     an artifact that already exists in `out_dir` is replaced only with `force`."""
-    from cass.runner import compile_amd, compile_cuda
-
     source = Path(path)
     read_source(source)
     kind = source_kind(source)
@@ -240,23 +134,6 @@ def prepare_out_dir(out: Path) -> None:
         raise CassError(f"{out}: cannot create the output folder ({exc.strerror})") from None
 
 
-def artifact_path(result: CompileResult, emit: str) -> Path:
-    """Where `emit` goes: `<out_dir>/<stem>.<arch><suffix>`; never the source file itself."""
-    target = result.out_dir / f"{result.source.stem}.{result.arch}{EMITS[result.kind][emit]}"
-    if target.resolve() == result.source.resolve():
-        raise CassError(f"{result.source}: refusing to overwrite the source with its {emit} output")
-    return target
-
-
-def keep(result: CompileResult, emit: str, produced: Path) -> None:
-    """Move a produced artifact into the output folder and remember it (and its text)."""
-    target = artifact_path(result, emit)
-    install_file(produced, target, inputs=[result.source], force=result.force)
-    result.artifacts[emit] = target
-    if emit in TEXT_EMITS:
-        result.texts[emit] = target.read_text(errors="replace")
-
-
 # ---------------------------------------------------------------- both stacks side by side
 
 
@@ -281,9 +158,6 @@ def side_by_side(
     offload_arch: str | None = None,
 ) -> list[KernelPair]:
     """Compile a CUDA file and its HIP port; pair kernels by demangled name (else by order)."""
-    from cass.runner.compile_amd import rdna3_instructions
-    from cass.runner.compile_cuda import sass_instructions
-
     cuda = compile_file(cuda_source, ["sass"], arch=arch, kernels=True)
     hip = compile_file(hip_source, ["rdna3"], arch=offload_arch, kernels=True)
     for result in (cuda, hip):
@@ -293,6 +167,7 @@ def side_by_side(
     for i, k in enumerate(cuda.kernels):
         other = by_name.get(k.demangled) or (hip.kernels[i] if i < len(hip.kernels) else None)
         if other is not None:
-            sass, rdna3 = sass_instructions(k.asm), rdna3_instructions(other.asm)
+            sass = compile_cuda.sass_instructions(k.asm)
+            rdna3 = compile_amd.rdna3_instructions(other.asm)
             pairs.append(KernelPair(k.demangled, sass, rdna3, k, other, cuda.arch, hip.arch))
     return pairs

@@ -12,7 +12,14 @@ import re
 from pathlib import Path
 
 from cass.runner import toolchain
-from cass.runner.compile import CompileResult, KernelInfo, demangle, keep, run_step, step_warnings
+from cass.runner.compile_steps import (
+    CompileResult,
+    KernelInfo,
+    demangle,
+    keep,
+    run_step,
+    step_warnings,
+)
 
 OPT = "-O3"
 # emit -> (clang mode flags, file suffix in the work folder)

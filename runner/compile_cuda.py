@@ -11,7 +11,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cass.runner import toolchain
-from cass.runner.compile import CompileResult, KernelInfo, demangle, keep, run_step, step_warnings
+from cass.runner.compile_steps import (
+    CompileResult,
+    KernelInfo,
+    demangle,
+    keep,
+    run_step,
+    step_warnings,
+)
 
 OPT = "-O3"
 

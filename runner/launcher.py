@@ -23,8 +23,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from cass.runner.cache import cache_dir
 from cass.runner.outputs import install_file
-from cass.runner.toolchain import cache_dir
 
 SOURCE = r"""
 #define _GNU_SOURCE

@@ -26,6 +26,7 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
 
 ENV_VAR = "CASS_ROCM_LIBS"
@@ -60,8 +61,6 @@ class RocmLibs:
 
 
 def root() -> Path:
-    from cass.runner.toolchain import cache_dir
-
     return cache_dir() / "rocm-libs"
 
 

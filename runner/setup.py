@@ -21,7 +21,7 @@ from cass.runner.diagnostics import CassError
 
 APT_TIMEOUT_S = 1800
 PIP_TIMEOUT_S = 900
-SETUP_GFX_ARCHS = ("gfx1100",)
+SETUP_GFX_ARCHS = (toolchain.DEFAULT_GFX_ARCH,)
 # tool -> PyPI package that provides it (only tried where the tool is missing).
 PYPI_TOOLS = {
     "cuobjdump": "nvidia-cuda-cuobjdump",
@@ -176,7 +176,7 @@ class Environment:
 
 def _device_libs_state() -> tuple[bool, str]:
     try:
-        return True, str(toolchain.hip_device_lib_dir("gfx1100"))
+        return True, str(toolchain.hip_device_lib_dir(toolchain.DEFAULT_GFX_ARCH))
     except CassError as exc:
         return False, exc.message
 

@@ -19,8 +19,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from cass.runner import rocm_libs
+from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
 
+# The default AMD target: RDNA3, the architecture the cass emulator executes and the lifter emits.
+DEFAULT_GFX_ARCH = "gfx1100"
 VERSION_TIMEOUT_S = 20
 APT = "apt-get install -y"
 PIP = "python -m pip install"
@@ -239,12 +243,6 @@ AMDGCN_DATALAYOUT = (
 DEVICE_LIB_RECIPE = 2  # bump when the folder's contents change, so old caches are not reused
 
 
-def cache_dir() -> Path:
-    """`$CASS_CACHE_DIR`, else `~/.cache/cass`."""
-    env = os.environ.get("CASS_CACHE_DIR")
-    return Path(env) if env else Path.home() / ".cache" / "cass"
-
-
 def debian_bitcode_dir() -> Path:
     for folder in BITCODE_DIRS:
         if (Path(folder) / "ocml.bc").is_file():
@@ -307,7 +305,7 @@ def _populate_device_lib_dir(folder: Path, source: Path, arch: str) -> None:
         )
 
 
-def hip_device_lib_dir(arch: str = "gfx1100") -> Path:
+def hip_device_lib_dir(arch: str = DEFAULT_GFX_ARCH) -> Path:
     """The `--rocm-device-lib-path` folder for `arch`, built once in the cache directory.
 
     Links to Debian's bitcode plus a generated `oclc_isa_version_NNNN.bc` where Debian has none.
@@ -341,15 +339,13 @@ def hip_device_lib_dir(arch: str = "gfx1100") -> Path:
 AMDGPU_BACKEND_FIXES = ("-amdgpu-opt-exec-mask-pre-ra=false",)
 
 
-def hip_clang_command(offload_arch: str = "gfx1100") -> list[str]:
+def hip_clang_command(offload_arch: str = DEFAULT_GFX_ARCH) -> list[str]:
     """The clang++-16 argv prefix that compiles HIP for `offload_arch` with Debian's ROCm 5.2.
 
     rocPRIM, hipCUB and rocThrust, where `cass setup --rocm-libs` installed them, come first on
     the include path (`-isystem`, searched before the system folders): Debian's own rocPRIM in
     /usr/include does not compile for gfx1100 with clang-16.
     """
-    from cass.runner import rocm_libs
-
     return [
         str(require_tool("clang++-16")),
         "-x",

@@ -17,10 +17,11 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from cass.models.bench.harness import Attempt, step_libraries, step_reference, verdict_status
+from cass.models.bench.attempt import Attempt, step_libraries, step_reference, verdict_status
 from cass.runner.diagnostics import CassError
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
-OFFLOAD_ARCH = "gfx1100"
+OFFLOAD_ARCH = DEFAULT_GFX_ARCH
 BUNDLE_TARGETS = f"-targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--{OFFLOAD_ARCH}"
 TOOL_TIMEOUT_S = 120
 

@@ -2,7 +2,8 @@
 
     results = run_benchmark(tasks, RunConfig(engines=("rules",), backend="emulator"))
 
-One task is a pipeline of named steps, each of which may end it with a status (see
+One task is a pipeline of named steps (the attempt and the steps every level shares are
+`attempt`; the assembly level's are `assembly`), each of which may end it with a status (see
 `catalog.STATUSES`): libraries -> reference -> translate -> verify. The port is verified by the
 runner against the task's NVIDIA reference recorded on real hardware (`main.cu.recorded.toml`),
 so no pass is ever claimed without one. Results are cached per task + engine + inputs hash
@@ -18,158 +19,22 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
-from cass.models.bench.catalog import (
-    BACKEND_LIBRARIES,
-    LIBRARIES,
-    ROCM_INCLUDE_DIRS,
-    STATUSES,
-    TIMEOUT_SCALE,
+from cass.models.bench.assembly import ASSEMBLY_STEPS
+from cass.models.bench.attempt import (
+    Attempt,
+    RunConfig,
+    TaskResult,
+    step_libraries,
+    step_reference,
+    verdict_status,
 )
 from cass.models.bench.tasks import Task
 from cass.runner.diagnostics import CassError
 from cass.runner.outputs import write_atomic
 
 HARNESS_VERSION = "1"
-PORT_BACKENDS = ("emulator", "rocm")
-LEVELS = ("source", "assembly")
-SASS_ARCHS = ("sm_80", "sm_90")  # the assembly level's inputs: each task's SASS for one of these
-
-
-@dataclass(frozen=True)
-class RunConfig:
-    engines: tuple[str, ...] = ("rules",)
-    backend: str = "emulator"
-    level: str = "source"
-    jobs: int = 1
-    resume: bool = False
-    out_dir: Path = Path("bench-results")
-    timeout_s: float | None = None  # per run of a port, instead of each task's own limit
-    model: str = ""  # for the model engines: a GGUF file, checkpoint folder or URL (else $CASS_MODEL)
-    sass_arch: str = "sm_90"  # the assembly level: which SASS the engine translates (nvcc -arch)
-
-    def spec_for(self, task: Task) -> Any:
-        """The task's run spec (from its task.toml) with this run's time limit: `timeout_s` when
-        set, else the task's own scaled for the backend (an emulator is slower than a GPU)."""
-        from cass.runner.spec import load_run_spec
-
-        spec = load_run_spec(task.source)
-        limit = self.timeout_s or spec.timeout_s * TIMEOUT_SCALE.get(self.backend, 1.0)
-        return spec.replace(timeout_s=float(limit))
-
-    @property
-    def cache_dir(self) -> Path:
-        return self.out_dir / "cache"
-
-    @property
-    def arch_key(self) -> str:
-        """The SASS arch results are keyed by: set at the assembly level, empty at the source level."""
-        return self.sass_arch if self.level == "assembly" else ""
-
-
-@dataclass(frozen=True)
-class TaskResult:
-    task: str
-    domain: str
-    engine: str
-    backend: str
-    level: str
-    status: str
-    message: str
-    translated: bool = False
-    compiled: bool = False
-    ran: bool = False
-    matched: bool = False
-    runtime_ratio: float | None = None
-    memory_ratio: float | None = None
-    translate_s: float = 0.0
-    verify_s: float = 0.0
-    engine_diagnostics: int = 0
-    key: str = ""
-    cached: bool = False
-    notes: tuple[str, ...] = field(default_factory=tuple)
-    sass_arch: str = ""  # the assembly level's input arch (sm_80, sm_90); empty at the source level
-
-    @property
-    def passed(self) -> bool:
-        return STATUSES[self.status][1]
-
-    @property
-    def column(self) -> str:
-        """What reports compare side by side: the engine, and at the assembly level its SASS arch."""
-        return f"{self.engine} {self.sass_arch}" if self.sass_arch else self.engine
-
-    def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "notes": list(self.notes)}
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TaskResult:
-        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
-        known["notes"] = tuple(known.get("notes", ()))
-        return cls(**known)
-
-
-# ---------------------------------------------------------------- the steps of one task
-
-
-@dataclass
-class Attempt:
-    """What one task's pipeline knows so far; each step reads it and may finish it."""
-
-    task: Task
-    engine: str
-    config: RunConfig
-    result: TaskResult | None = None
-    port_text: str = ""
-    translate_s: float = 0.0
-    diagnostics: int = 0
-    reference_problem: str | None = None  # why there is no usable NVIDIA reference
-    facts: dict[str, Any] = field(default_factory=dict)  # TaskResult fields learnt so far
-    artifacts: dict[str, Any] = field(default_factory=dict)  # intermediate texts (SASS, host port)
-
-    def finish(self, status: str, message: str, **facts: Any) -> None:
-        t, c = self.task, self.config
-        merged = {**self.facts, **facts}
-        self.result = TaskResult(
-            task=t.ident, domain=t.domain, engine=self.engine, backend=c.backend, level=c.level,
-            status=status, message=message, translate_s=round(self.translate_s, 4),
-            engine_diagnostics=self.diagnostics, sass_arch=c.arch_key, **merged,
-        )  # fmt: skip
-
-
-def available_libraries(backend: str) -> frozenset[str]:
-    """Libraries a port backend provides: fixed for the emulator (plus Thrust and CUB where `cass
-    setup --rocm-libs` installed rocThrust and hipCUB), probed for ROCm (its own installation)."""
-    from cass.runner import rocm_libs
-
-    installed = rocm_libs.installed()
-    extra = installed.provides() if installed else frozenset()
-    fixed = BACKEND_LIBRARIES.get(backend)
-    if fixed is not None:
-        return fixed | extra
-    return frozenset(
-        name for name, (_, header) in LIBRARIES.items()
-        if any((Path(d) / header).is_file() for d in ROCM_INCLUDE_DIRS)
-    )  # fmt: skip
-
-
-def step_libraries(a: Attempt) -> None:
-    missing = sorted(set(a.task.libraries) - available_libraries(a.config.backend))
-    if missing:
-        a.finish("unsupported-library", f"needs {', '.join(missing)}, which the {a.config.backend} backend does not provide")
-
-
-def step_reference(a: Attempt) -> None:
-    from cass.runner.recorded import load_recorded
-    from cass.runner.spec import load_run_spec
-
-    try:
-        load_recorded(a.task.source, load_run_spec(a.task.source))
-    except CassError as exc:  # still translate and build the port: how far it gets is worth knowing
-        a.reference_problem = exc.message
 
 
 def step_translate(a: Attempt) -> None:
@@ -233,17 +98,6 @@ def step_verify(a: Attempt) -> None:
              memory_ratio=verdict.memory_ratio, **stages)  # fmt: skip
 
 
-def verdict_status(verdict_status: str, candidate_ran: bool) -> tuple[str, dict[str, bool]]:
-    """Map the runner's verdict onto a benchmark status and the stages the port passed."""
-    if verdict_status == "match":
-        return "pass", dict(compiled=True, ran=True, matched=True)
-    if verdict_status == "mismatch":
-        return "mismatch", dict(compiled=True, ran=True)
-    if verdict_status == "error":
-        return ("runtime-error", dict(compiled=True)) if candidate_ran else ("compile-error", {})
-    return "unverifiable", {}
-
-
 SOURCE_STEPS: tuple[Callable[[Attempt], None], ...] = (
     step_libraries, step_reference, step_translate, step_build_only, step_verify,
 )  # fmt: skip
@@ -252,12 +106,7 @@ SOURCE_STEPS: tuple[Callable[[Attempt], None], ...] = (
 def evaluate(task: Task, engine: str, config: RunConfig) -> TaskResult:
     """Run one task through the steps until one of them gives it a status."""
     attempt = Attempt(task, engine, config)
-    if config.level != "source":
-        from cass.models.bench.assembly import ASSEMBLY_STEPS
-
-        steps = ASSEMBLY_STEPS
-    else:
-        steps = SOURCE_STEPS
+    steps = ASSEMBLY_STEPS if config.level != "source" else SOURCE_STEPS
     for step in steps:
         step(attempt)
         if attempt.result is not None:
@@ -288,16 +137,20 @@ VERDICT_TOOLS = ("clang++-16", "llc-16", "llvm-mc-16", "ld.lld-16", "llvm-objdum
 def verdict_code_digest() -> str:
     """A hash of everything that decides a verdict besides the task: the sources of cass's
     runner (compilers' flags, backends, the emulator in Python and C++, the comparator) and
-    models (engines, tables, the harness), and the versions of the tools they run. Any edit to
-    any of them makes every cached result stale."""
+    models (engines, tables, the harness), the versions of the tools they run and of the
+    rocPRIM/hipCUB/rocThrust headers installed (or their absence). Any change to any of them
+    makes every cached result stale."""
     import cass.models
     import cass.runner
+    from cass.runner import rocm_libs
     from cass.runner.fingerprint import code_digest
     from cass.runner.toolchain import find_tool
 
     runner_dir, models_dir = Path(cass.runner.__file__).parent, Path(cass.models.__file__).parent
     code = code_digest([runner_dir, models_dir], exclude=[models_dir / "bench" / "tasks"])
     tools = {name: str(getattr(find_tool(name), "version", "missing")) for name in VERDICT_TOOLS}
+    libs = rocm_libs.installed()
+    tools["rocm_libs"] = f"{sorted(libs.versions.items())} {libs.include_dir}" if libs else "absent"
     return hashlib.sha256(json.dumps({"code": code, "tools": tools}, sort_keys=True).encode()).hexdigest()
 
 

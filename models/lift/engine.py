@@ -9,6 +9,7 @@ from cass.models.engine import Translation, TranslationRequest
 from cass.models.lift.inputs import cubin_info_for
 from cass.models.lift.pipeline import lift_sass
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
 VERSION = "0.4"
 
@@ -21,8 +22,8 @@ class LiftEngine:
         start = time.perf_counter()
         if request.level != "assembly":
             raise CassError("the lift engine translates SASS (assembly level); use the rules engine for CUDA source")
-        target = "nvptx" if request.target.gfx_arch in ("nvptx", "sm_90") else "gfx1100"
-        if request.target.gfx_arch not in ("gfx1100", "nvptx", "sm_90"):
+        target = "nvptx" if request.target.gfx_arch in ("nvptx", "sm_90") else DEFAULT_GFX_ARCH
+        if request.target.gfx_arch not in (DEFAULT_GFX_ARCH, "nvptx", "sm_90"):
             diag = Diagnostic(request.path, 1, 1, Severity.WARNING, "lift-target",
                               f"the lifter emits gfx1100 code; {request.target.gfx_arch} was asked for")  # fmt: skip
             extra: tuple[Diagnostic, ...] = (diag,)

@@ -11,6 +11,7 @@ import subprocess
 
 from cass.models.lift.targets import OPT_FLAGS, LlvmTarget
 from cass.runner.diagnostics import CassError
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
 TOOL_TIMEOUT_S = 600
 
@@ -75,7 +76,7 @@ def link_device_libs(text: str, target: LlvmTarget) -> str:
 
     from cass.runner.toolchain import hip_device_lib_dir
 
-    libs = hip_device_lib_dir("gfx1100")
+    libs = hip_device_lib_dir(DEFAULT_GFX_ARCH)
     with tempfile.TemporaryDirectory(prefix="cass-lift-") as work:
         main = Path(work) / "main.ll"
         main.write_text(text + PRINTF_DECLS, encoding="utf-8")

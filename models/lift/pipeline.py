@@ -13,6 +13,7 @@ from cass.models.lift.module import compile_module, module_text
 from cass.models.lift.parse import check_arch, parse_listing
 from cass.models.lift.targets import TARGETS
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class LiftResult:
         return not any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
-def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, target: str = "gfx1100",
+def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, target: str = DEFAULT_GFX_ARCH,
               compile: bool = True, cubin: CubinInfo | None = None) -> LiftResult:  # fmt: skip
     """Lift every kernel of a SASS listing; `cubin` (from `read_cubin`) gives exact parameter
     layouts, shared sizes and constant-bank contents."""

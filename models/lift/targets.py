@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.runner.toolchain import AMDGPU_BACKEND_FIXES
+from cass.runner.toolchain import AMDGPU_BACKEND_FIXES, DEFAULT_GFX_ARCH
 
 RUNTIME_DIR = Path(__file__).parent / "runtime"
 FENCE = re.compile(r'\bfence(?: syncscope\("([a-z-]+)"\))? (?:seq_cst|acq_rel|acquire|release)\b')
@@ -73,7 +73,7 @@ AMDGCN = LlvmTarget(
     # the same LLVM 16 backend defects the emulator's builds avoid (the exec-mask fold that skips
     # an inner loop from a loop's second trip: numerical_methods/gauss_legendre_newton)
     # the LLVM 16 backend defects every HIP build avoids too (toolchain.AMDGPU_BACKEND_FIXES)
-    ("-mtriple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", *AMDGPU_BACKEND_FIXES),
+    ("-mtriple=amdgcn-amd-amdhsa", f"-mcpu={DEFAULT_GFX_ARCH}", *AMDGPU_BACKEND_FIXES),
 )
 
 NVPTX = LlvmTarget(
@@ -86,4 +86,4 @@ NVPTX = LlvmTarget(
     fence_intrinsics=True,
 )
 
-TARGETS = {"gfx1100": AMDGCN, "amdgcn": AMDGCN, "nvptx": NVPTX, "sm_90": NVPTX}
+TARGETS = {DEFAULT_GFX_ARCH: AMDGCN, "amdgcn": AMDGCN, "nvptx": NVPTX, "sm_90": NVPTX}

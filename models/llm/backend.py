@@ -4,7 +4,7 @@ A backend streams the answer to a chat as text pieces (one token each for local 
 optionally a `Usage`. `generate` drives that stream: it stops on cancellation, on a looping
 answer, and on the token limit, and accounts tokens and time.
 
-    backend = open_backend("model.gguf", ModelOptions(context=16384))
+    backend = open_backend("model.gguf", ModelOptions(context=16384))   # cass.models.llm.backends
     result = generate(backend, messages, Sampling(temperature=0.2), cancel=threading.Event())
 """
 
@@ -14,10 +14,8 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Literal, Protocol
 
-from cass.runner.diagnostics import CassError
 
 Finish = Literal["stop", "length", "loop", "cancelled", "timeout"]
 
@@ -139,29 +137,3 @@ def generate(
         finish = "length"
     text = "".join(pieces)
     return Generation(text, finish, prompt, completion, time.perf_counter() - started, first)
-
-
-def open_backend(model: str, options: ModelOptions | None = None) -> ChatBackend:
-    """A backend for `model`: an http(s) URL (OpenAI-compatible server), a .gguf file
-    (llama.cpp), or a Hugging Face checkpoint directory (transformers)."""
-    options = options or ModelOptions()
-    if not model:
-        raise CassError(
-            "no model given: pass --model PATH.gguf, a checkpoint directory, or an http:// URL"
-        )
-    if model.startswith(("http://", "https://")):
-        from cass.models.llm.http_chat import HttpChatBackend
-
-        return HttpChatBackend(model, options)
-    path = Path(model).expanduser()
-    if path.is_dir():
-        from cass.models.llm.transformers_local import TransformersBackend
-
-        return TransformersBackend(path, options)
-    if path.is_file() or path.suffix == ".gguf":
-        from cass.models.llm.llama_gguf import LlamaCppBackend
-
-        return LlamaCppBackend(path, options)
-    raise CassError(
-        f"{model}: no such model file or directory; give a .gguf file, a checkpoint directory, or a URL"
-    )

@@ -22,8 +22,8 @@ from cass.models.llm.backend import (
     ModelOptions,
     Sampling,
     generate,
-    open_backend,
 )
+from cass.models.llm.backends import open_backend
 from cass.models.llm.extract import extract_code
 from cass.models.llm.prompts import PROMPTS, chat_messages
 from cass.runner.diagnostics import CassError, Diagnostic, Severity

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from cass.models.llm.backend import ModelOptions, Sampling, Usage
-from cass.models.llm.check import GgufInfo, read_gguf, require_chat_model
+from cass.models.llm.gguf_file import GgufInfo, read_gguf, require_chat_model
 from cass.runner.diagnostics import CassError
 
 MAX_CONTEXT = 32768

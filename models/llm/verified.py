@@ -22,6 +22,7 @@ from typing import Any
 from cass.models.engine import Target, Translation, TranslationRequest
 from cass.models.llm.backend import ModelOptions
 from cass.models.llm.engine import AutoEngine, ModelEngine
+from cass.models.registry import MODEL_ENGINES
 from cass.runner.diagnostics import CassError
 from cass.runner.spec import RunSpec
 from cass.runner.verify import Verdict, verify
@@ -128,7 +129,7 @@ def port_verified(
     model_engine: ModelEngine | None = None,
 ) -> VerifiedRun:
     """Port `original` with the `model` or `auto` engine under verification."""
-    if engine not in ("model", "auto"):
+    if engine not in MODEL_ENGINES:
         raise CassError(f"verified generation runs the model or auto engines, not '{engine}'")
     if candidates < 1:
         raise CassError("--candidates must be at least 1")

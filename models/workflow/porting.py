@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from cass.models.engine import Target, Translation, TranslationRequest
+from cass.models.registry import MODEL_ENGINES
 from cass.runner.diagnostics import CassError
 from cass.runner.spec import RunSpec
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
 from cass.runner.verify import Verdict, verify
 
 DEFAULT_ENGINE = "rules"
@@ -52,7 +54,6 @@ class PortOutcome:
 def translate_source(original: Path, engine: str = DEFAULT_ENGINE, target: Target | None = None) -> Translation:
     """CUDA source -> HIP source with the named engine (from the engine registry)."""
     from cass.models.registry import get_engine
-
     from cass.runner.inputs import read_input_text
 
     text = read_input_text(original)
@@ -102,8 +103,6 @@ def port_and_verify(
     return PortOutcome(translation, port_path, verdict, temporary)
 
 
-MODEL_ENGINES = ("model", "auto")
-
 
 def _port_with_model(original, engine, model, candidates, output, overwrite, spec, backends, target, on_attempt) -> PortOutcome:
     from cass.models.llm.verified import port_verified
@@ -125,7 +124,7 @@ def port_and_verify_for_editor(path: str, settings: Any) -> dict[str, Any]:
     """The editor's entry: settings with `engine`, `gfx_arch`, `hip_version`; plain data back.
     The port goes to a temporary folder (the editor writes mirrors through its own commands),
     kept when the port is wrong (mismatch, error) so that diagnostics point at a file that exists."""
-    target = Target(gfx_arch=getattr(settings, "gfx_arch", "gfx1100"), hip_version=getattr(settings, "hip_version", "5.2"))
+    target = Target(gfx_arch=getattr(settings, "gfx_arch", DEFAULT_GFX_ARCH), hip_version=getattr(settings, "hip_version", "5.2"))
     model = getattr(settings, "model_path", "") or getattr(settings, "model_server_url", "")
     outcome = port_and_verify(Path(path), engine=getattr(settings, "engine", DEFAULT_ENGINE), target=target, model=model)
     data = outcome.to_dict()

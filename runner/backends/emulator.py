@@ -23,8 +23,9 @@ from cass.runner.compiler_output import parse_compiler_output
 from cass.runner.diagnostics import CassError
 from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
-OFFLOAD_ARCH = "gfx1100"
+OFFLOAD_ARCH = DEFAULT_GFX_ARCH
 FAULT_PREFIX = "cass-emulator: fault "
 
 

@@ -18,9 +18,10 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
 from cass.runner.process import run_compiler
-from cass.runner.toolchain import AMDGPU_BACKEND_FIXES, cache_dir, hip_clang_command
+from cass.runner.toolchain import AMDGPU_BACKEND_FIXES, DEFAULT_GFX_ARCH, hip_clang_command
 
 NATIVE_DIR = Path(__file__).parent / "native"
 HIP_HEADER = Path("/usr/include/hip/hip_runtime_api.h")
@@ -190,7 +191,7 @@ def build_hip_program(
     source: Path,
     output: Path,
     *,
-    offload_arch: str = "gfx1100",
+    offload_arch: str = DEFAULT_GFX_ARCH,
     extra_args: tuple[str, ...] | list[str] = (),
 ) -> Path:
     """Compile a whole HIP program with clang-16 and link it against the cass HIP runtime."""

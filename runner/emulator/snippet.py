@@ -15,6 +15,7 @@ from cass.runner.emulator.decode import Instruction, parse_text
 from cass.runner.emulator.machine import Machine
 from cass.runner.emulator.program import Program, compile_instruction
 from cass.runner.emulator.state import EXEC
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
 LLVM_MC = "llvm-mc-16"
 _ENC = re.compile(r"^\s*(\S.*?)\s*;\s*encoding:\s*\[(.*)\]")
@@ -24,7 +25,7 @@ def assemble(lines: list[str]) -> list[tuple[str, tuple[int, ...]]]:
     """Assemble then disassemble with LLVM: [(canonical text, words)] per input line."""
     src = "\n".join(lines) + "\n"
     proc = subprocess.run(
-        [LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-show-encoding"],
+        [LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={DEFAULT_GFX_ARCH}", "-show-encoding"],
         input=src,
         capture_output=True,
         text=True,
@@ -44,7 +45,7 @@ def assemble(lines: list[str]) -> list[tuple[str, tuple[int, ...]]]:
         f"0x{b:02x}" for words in encoded for w in words for b in w.to_bytes(4, "little")
     )
     dis = subprocess.run(
-        [LLVM_MC, "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "--disassemble"],
+        [LLVM_MC, "-triple=amdgcn-amd-amdhsa", f"-mcpu={DEFAULT_GFX_ARCH}", "--disassemble"],
         input=hexwords,
         capture_output=True,
         text=True,

@@ -59,7 +59,7 @@ def _engines(engine: str, level: str, model: str) -> tuple[str, ...]:
 
 def _sass_archs(choice: str, level: str) -> tuple[str, ...]:
     """The SASS archs to translate from: one, or both with `all`; only the assembly level has any."""
-    from cass.models.bench.harness import SASS_ARCHS
+    from cass.models.bench.attempt import SASS_ARCHS
 
     if choice != "all" and choice not in SASS_ARCHS:
         raise CassError(f"unknown --sass-arch {choice!r}: choose {', '.join(SASS_ARCHS)} or all")
@@ -129,7 +129,8 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
     """Port every task, run the port, compare with the NVIDIA reference; write the reports."""
     from dataclasses import replace
 
-    from cass.models.bench.harness import LEVELS, PORT_BACKENDS, RunConfig, run_benchmark
+    from cass.models.bench.attempt import LEVELS, PORT_BACKENDS, RunConfig
+    from cass.models.bench.harness import run_benchmark
     from cass.models.bench.report import write_reports
 
     if backend not in PORT_BACKENDS:

@@ -15,14 +15,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from cass.runner.compile import (
-    EMITS,
-    TEXT_EMITS,
-    CompileResult,
-    KernelPair,
-    compile_file,
-    side_by_side,
-)
+from cass.runner.compile import KernelPair, compile_file, side_by_side
+from cass.runner.compile_steps import EMITS, TEXT_EMITS, CompileResult
 from cass.runner.diagnostics import CassError
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)

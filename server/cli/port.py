@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 from cass.models.engine import Target
-from cass.models.registry import get_engine
+from cass.models.registry import MODEL_ENGINES, get_engine
 from cass.models.rules.engine import check_target
 from cass.models.rules.project import (
     port_project,
@@ -21,6 +21,7 @@ from cass.models.rules.project import (
 from cass.models.rules.report import render
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 from cass.runner.outputs import check_output, write_atomic
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
 from rich.console import Console
 
 err = Console(stderr=True)
@@ -86,7 +87,7 @@ def port(
     ] = "5.2",
     arch: Annotated[
         str, typer.Option("--arch", help="Target gfx arch; gfx9xx are wave64.")
-    ] = "gfx1100",
+    ] = DEFAULT_GFX_ARCH,
     fmt: Annotated[Format, typer.Option("--format", help="Diagnostics format.")] = Format.text,
     report: Annotated[
         Path | None, typer.Option("--report", help="Write diagnostics to this file, not stderr.")
@@ -102,7 +103,7 @@ def port(
     check_target(target)
     source = None if path is None or str(path) == "-" else path
     _check_outputs(source, output, report, force)
-    if engine in ("model", "auto"):
+    if engine in MODEL_ENGINES:
         from cass.server.cli.model import port_with_model
 
         raise typer.Exit(port_with_model(source, output, target, engine, model, candidates, force))

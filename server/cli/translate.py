@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
-
 from cass.runner.diagnostics import CassError, Severity
 from cass.runner.outputs import check_output, install_file, write_atomic
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
+from rich.console import Console
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 EMITS = ("asm", "ll", "ptx", "code-object")
@@ -41,7 +41,7 @@ def translate_sass(
     if destination is not None:
         check_output(destination, inputs=inputs, force=force)
     text = read_sass_input(file, arch)
-    target = "nvptx" if emit == "ptx" else "gfx1100"
+    target = "nvptx" if emit == "ptx" else DEFAULT_GFX_ARCH
     with err.status(f"lifting {file}"):
         cubin = cubin_info_for(file, arch)
         result = lift_sass(text, path=str(file), arch=arch, target=target, compile=emit != "ll", cubin=cubin)

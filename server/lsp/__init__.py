@@ -2,7 +2,8 @@
 
 Modules, one per feature, each with `setup(server)`: configuration (settings), diagnostics
 (rules findings as you type), hover (CUDA -> HIP names), code_actions (listing + resolve),
-commands (executeCommand). Around them: server (the server object), actions / verification
+commands (executeCommand). Around them: server (the server object, imported by features for
+typing only), dispatch (the action table and what each action runs), actions / verification
 (what each action computes), mirrors (the hooks' mirror rule), bridge (engine results -> LSP
 edits), engines (adapters to cass.models), jobs / worker / work (cancellable child processes),
 progress, documents, settings.
@@ -16,10 +17,18 @@ import logging
 import sys
 
 from cass.runner.diagnostics import CassError
-
-from .server import CassServer, create_server
+from cass.server.lsp import code_actions, commands, configuration, diagnostics, hover
+from cass.server.lsp.server import CassServer
 
 __all__ = ["CassServer", "create_server", "serve", "parse_address"]
+
+
+def create_server() -> CassServer:
+    """A server with every feature registered (each feature module has one `setup(server)`)."""
+    server = CassServer()
+    for feature in (configuration, diagnostics, hover, code_actions, commands):
+        feature.setup(server)
+    return server
 
 
 def parse_address(address: str) -> tuple[str, int]:

@@ -7,18 +7,27 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cass.models.workflow import mirror
 from cass.models.engine import Target, Translation
+from cass.models.workflow import mirror
 from cass.runner.diagnostics import CassError
+from cass.server.lsp import engines, mirrors
+from cass.server.lsp.bridge import (
+    LineIndex,
+    fix_edit,
+    fix_from_data,
+    line_ending,
+    minimal_edits,
+    with_line_ending,
+)
+from cass.server.lsp.documents import Snapshot, require_kind, require_size, sass_arch_of
+from cass.server.lsp.jobs import run_in_child
+from cass.server.lsp.progress import on_current_text
 from lsprotocol import types as lsp
 
-from . import engines, mirrors
-from .bridge import LineIndex, fix_edit, fix_from_data, line_ending, minimal_edits, with_line_ending
-from .documents import Snapshot, require_kind, require_size, sass_arch_of
-from .jobs import run_in_child
-from .progress import on_current_text
-from .server import CassServer
+if TYPE_CHECKING:
+    from cass.server.lsp.server import CassServer
 
 
 @dataclass

@@ -14,6 +14,10 @@ from typing import Any
 from cass.runner.diagnostics import Diagnostic, Fix, Severity
 from lsprotocol import types as lsp
 
+# Producers of a document's diagnostics (CassServer.publish): each replaces only its own set.
+RULES_PRODUCER = "rules"  # the rules engine's findings as the user types
+VERDICT_PRODUCER = "verify"  # the last "Port and verify" verdict
+
 _SEVERITY = {
     Severity.ERROR: lsp.DiagnosticSeverity.Error,
     Severity.WARNING: lsp.DiagnosticSeverity.Warning,

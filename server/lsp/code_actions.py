@@ -4,75 +4,38 @@
 without a selection) and builds quick fixes from diagnostics that carry a fix. Clients that
 resolve code actions get the edit from `codeAction/resolve`; the others get a command
 (`workspace/executeCommand`), which computes the edit and applies it with `workspace/applyEdit`.
+The actions themselves (the table and what each runs) are `dispatch`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cass.runner.diagnostics import CassError
+from cass.server.lsp.bridge import LineIndex, fix_edit, fix_from_data
+from cass.server.lsp.dispatch import (
+    ACTIONS,
+    BY_COMMAND,
+    ActionSpec,
+    has_selection,
+    parse_range,
+    run_edit_action,
+)
 from lsprotocol import types as lsp
 
-from . import actions
-from .bridge import LineIndex, fix_edit, fix_from_data
-from .server import CassServer
+if TYPE_CHECKING:
+    from cass.server.lsp.server import CassServer
 
 
-@dataclass(frozen=True)
-class ActionSpec:
-    command: str
-    title: str
-    kind: str
-    document: str  # "cuda" | "sass"
-    selection: bool | None  # True: needs a selection; False: whole file; None: either
-    edit: bool  # True: resolves to a WorkspaceEdit; False: always runs as a command
-
-
-ACTIONS = (
-    ActionSpec("cass.portFile", "Port file to HIP", "source.cass.portFile", "cuda", None, True),
-    ActionSpec(
-        "cass.portSelection",
-        "Port selection to HIP",
-        "refactor.rewrite.cass.portSelection",
-        "cuda",
-        True,
-        True,
-    ),
-    ActionSpec(
-        "cass.portSelectionToNewDocument",
-        "Port selection to HIP (new document)",
-        "refactor.cass.portSelectionToNewDocument",
-        "cuda",
-        True,
-        False,
-    ),
-    ActionSpec(
-        "cass.portAndVerify", "Port and verify", "source.cass.portAndVerify", "cuda", None, False
-    ),
-    ActionSpec(
-        "cass.translateSass",
-        "Translate SASS to RDNA3",
-        "source.cass.translateSass",
-        "sass",
-        None,
-        True,
-    ),
-)
-BY_COMMAND = {spec.command: spec for spec in ACTIONS}
 
 
 def _wanted(kind: str, only: list[str] | None) -> bool:
     return not only or any(kind == want or kind.startswith(want + ".") for want in only)
 
 
-def _has_selection(selection: lsp.Range) -> bool:
-    return selection.start != selection.end
-
-
 def _action(server: CassServer, spec: ActionSpec, uri: str, selection: lsp.Range) -> lsp.CodeAction:
-    with_range = spec.selection or (spec.selection is None and _has_selection(selection))
+    with_range = spec.selection or (spec.selection is None and has_selection(selection))
     arguments: list[Any] = [uri, selection] if with_range else [uri]
     if spec.edit and server.supports_resolve() and server.supports_create():
         return lsp.CodeAction(
@@ -130,7 +93,7 @@ def list_actions(server: CassServer, params: lsp.CodeActionParams) -> list[lsp.C
     for spec in ACTIONS:
         if spec.document != snap.kind or not _wanted(spec.kind, only):
             continue
-        if spec.selection is True and not _has_selection(selection):
+        if spec.selection is True and not has_selection(selection):
             continue
         found.append(_action(server, spec, uri, selection))
     return found
@@ -151,28 +114,6 @@ async def resolve(server: CassServer, action: lsp.CodeAction) -> lsp.CodeAction:
     if outcome.message:
         server.tell(outcome.message)
     return action
-
-
-def parse_range(raw: Any) -> lsp.Range | None:
-    try:
-        return lsp.Range(start=lsp.Position(**raw["start"]), end=lsp.Position(**raw["end"]))
-    except (KeyError, TypeError):
-        return None
-
-
-async def run_edit_action(
-    server: CassServer, spec: ActionSpec, uri: str, selection: lsp.Range | None
-) -> actions.Outcome:
-    if spec.command == "cass.portFile":
-        return await actions.port_file(server, uri)
-    if spec.command == "cass.translateSass":
-        chosen = selection if selection is not None and _has_selection(selection) else None
-        return await actions.translate_sass(server, uri, chosen)
-    if selection is None:
-        raise CassError(f"{spec.title} needs a selection")
-    return await actions.port_selection(
-        server, uri, selection, replace=spec.command == "cass.portSelection"
-    )
 
 
 def setup(server: CassServer) -> None:

@@ -12,16 +12,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cass.models.workflow import mirror
 from cass.runner.diagnostics import CassError
+from cass.server.lsp import actions, verification
+from cass.server.lsp.dispatch import BY_COMMAND, parse_range, run_action
+from cass.server.lsp.progress import Cancelled
 from lsprotocol import types as lsp
 
-from . import actions, verification
-from .code_actions import BY_COMMAND, parse_range, run_edit_action
-from .progress import Cancelled, with_progress
-from .server import CassServer
+if TYPE_CHECKING:
+    from cass.server.lsp.server import CassServer
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -78,14 +79,7 @@ async def run_command(server: CassServer, name: str, args: list[Any]) -> dict[st
     spec = BY_COMMAND[name]
     try:
         uri = _uri(args)
-        if name == "cass.portAndVerify":
-            outcome = await verification.port_and_verify(server, uri)
-        else:
-            outcome = await with_progress(
-                server,
-                spec.title,
-                lambda report: run_edit_action(server, spec, uri, _selection(args)),
-            )
+        outcome = await run_action(server, spec, uri, _selection(args))
         result = await deliver(server, outcome)
         if name == "cass.portFile" and server.settings.verify_on_port:
             result["verdict"] = await deliver(

@@ -4,18 +4,19 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from cass.server.lsp.settings import parse_settings
 from lsprotocol import types as lsp
 
-from .server import CassServer
-from .settings import parse_settings
+if TYPE_CHECKING:
+    from cass.server.lsp.server import CassServer
 
 log = logging.getLogger(__name__)
 
 
 def apply_settings(server: CassServer, raw: Any) -> None:
-    """Merge `raw` into the server's settings; report each invalid value; refresh diagnostics."""
+    """Merge `raw` into the server's settings; report each invalid value."""
     if isinstance(raw, dict) and isinstance(raw.get("cass"), dict):
         raw = raw["cass"]
     settings, problems = parse_settings(raw or {}, server.settings)
@@ -23,12 +24,7 @@ def apply_settings(server: CassServer, raw: Any) -> None:
         for problem in problems:
             server.tell(problem, lsp.MessageType.Warning)
     server.settings_problems = problems
-    changed = settings != server.settings
-    server.settings = settings
-    if changed:
-        from .diagnostics import refresh_all
-
-        refresh_all(server)
+    server.change_settings(settings)  # diagnostics refresh through their registered callback
 
 
 async def pull_configuration(server: CassServer) -> None:

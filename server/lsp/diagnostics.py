@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 from cass.runner.diagnostics import CassError
+from cass.server.lsp import engines
+from cass.server.lsp.bridge import RULES_PRODUCER, VERDICT_PRODUCER, LineIndex, to_lsp_diagnostic
+from cass.server.lsp.documents import Snapshot, require_size
 from lsprotocol import types as lsp
 
-from . import engines
-from .bridge import LineIndex, to_lsp_diagnostic
-from .documents import Snapshot, require_size
-from .server import CassServer
-from .verification import PRODUCER as VERDICT
+if TYPE_CHECKING:
+    from cass.server.lsp.server import CassServer
 
 log = logging.getLogger(__name__)
-PRODUCER = "rules"
 
 
 def findings(snap: Snapshot, server: CassServer) -> list[lsp.Diagnostic]:
@@ -45,11 +45,11 @@ async def _update(server: CassServer, uri: str, delay_s: float) -> None:
         server.tell_once(
             f"diagnostics:{uri}:{exc.message}", f"cass: no diagnostics for now: {exc.message}"
         )
-        server.publish(uri, PRODUCER, [], snap.version)
+        server.publish(uri, RULES_PRODUCER, [], snap.version)
         return
     current = server.open_snapshot(uri)
     if current is not None and current.version == snap.version:
-        server.publish(uri, PRODUCER, found, snap.version)
+        server.publish(uri, RULES_PRODUCER, found, snap.version)
 
 
 async def _one_at_a_time(server: CassServer, uri: str, snap: Snapshot) -> list[lsp.Diagnostic]:
@@ -88,10 +88,12 @@ def refresh_all(server: CassServer) -> None:
         if server.settings.diagnostics_enable:
             schedule(server, uri, 0)
         else:
-            server.publish(uri, PRODUCER, [])
+            server.publish(uri, RULES_PRODUCER, [])
 
 
 def setup(server: CassServer) -> None:
+    server.on_settings_change(refresh_all)
+
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
         schedule(server, params.text_document.uri, 0)
@@ -99,8 +101,8 @@ def setup(server: CassServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: lsp.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
-        if server.diagnostic_sets.get(uri, {}).get(VERDICT):  # a verdict of an older text
-            server.publish(uri, VERDICT, [])
+        if server.diagnostic_sets.get(uri, {}).get(VERDICT_PRODUCER):  # of an older text
+            server.publish(uri, VERDICT_PRODUCER, [])
         schedule(server, uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)

@@ -6,17 +6,18 @@ and a missing or failing engine becomes one clear CassError (shown as a message 
 
 from __future__ import annotations
 
-import importlib
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
+from cass.models import registry
 from cass.models.engine import Engine, Target, Translation, TranslationRequest
+from cass.models.registry import MODEL_ENGINES
+from cass.models.rules import DIAGNOSTIC_CODES, MappingEntry
+from cass.models.rules import lookup as rules_lookup
 from cass.runner.diagnostics import CassError
-
-from .documents import sass_arch_of
-from .settings import Settings
+from cass.server.lsp.documents import sass_arch_of
+from cass.server.lsp.settings import Settings
 
 # The root of a source checkout (editable installs), where docs/ lies; wheels link only URLs.
 _CHECKOUT = Path(__file__).resolve().parents[2]
@@ -26,16 +27,6 @@ def target_of(settings: Settings, sass_arch: str | None = None) -> Target:
     return Target(gfx_arch=settings.gfx_arch, hip_version=settings.hip_version, sass_arch=sass_arch)
 
 
-def _registry() -> Any:
-    try:
-        return importlib.import_module("cass.models.registry")
-    except ImportError as exc:
-        raise CassError(
-            f"the cass engines are not installed ({exc}); reinstall cass with `make setup`"
-        ) from exc
-
-
-MODEL_ENGINES = frozenset({"model", "auto"})  # engines that take `model=PATH_OR_URL`
 # Engines made in this process, kept: tables and models load once, not once per keystroke.
 _instances: dict[tuple[str, str], Engine] = {}
 _lock = threading.Lock()
@@ -44,8 +35,7 @@ _lock = threading.Lock()
 def get_engine(name: str, model: str = "") -> Engine:
     """The engine `name` from the registry (model engines get `model`, a GGUF path or a server
     URL, when one is set), or a CassError saying what is wrong."""
-    registry = _registry()
-    known = getattr(registry, "ENGINES", {})
+    known = registry.ENGINES
     if name not in known:
         available = ", ".join(sorted(known)) or "none"
         raise CassError(
@@ -105,7 +95,7 @@ def translate_assembly(
 
 
 def engine_version(name: str, model: str = "") -> str:
-    return str(getattr(get_engine(name, model), "version", ""))
+    return get_engine(name, model).version
 
 
 def _run(engine: Engine, request: TranslationRequest) -> Translation:
@@ -120,27 +110,20 @@ def _run(engine: Engine, request: TranslationRequest) -> Translation:
         ) from exc
 
 
-def lookup(name: str) -> Any | None:
-    """The rules engine's mapping entry for a CUDA name (None when unknown or not installed)."""
-    try:
-        rules = importlib.import_module("cass.models.rules")
-    except ImportError:
-        return None
-    return rules.lookup(name)
+def lookup(name: str) -> MappingEntry | None:
+    """The rules engine's mapping entry for a CUDA name (None when unknown)."""
+    return rules_lookup(name)
 
 
 def diagnostic_docs() -> dict[str, str]:
     """Diagnostic code -> documentation URL, from the rules engine's code table."""
-    try:
-        rules = importlib.import_module("cass.models.rules")
-    except ImportError:
-        return {}
-    docs: dict[str, str] = {}
-    for code, info in getattr(rules, "DIAGNOSTIC_CODES", {}).items():
-        anchor = _field(info, "docs_anchor", "anchor", "docs")
-        if anchor:
-            docs[code] = anchor if "://" in anchor else _docs_uri(anchor)
-    return {code: uri for code, uri in docs.items() if uri}
+    docs = {}
+    for code, info in DIAGNOSTIC_CODES.items():
+        anchor = info.anchor
+        uri = anchor if "://" in anchor else _docs_uri(anchor)
+        if uri:
+            docs[code] = uri
+    return docs
 
 
 def _docs_uri(anchor: str) -> str:
@@ -150,10 +133,3 @@ def _docs_uri(anchor: str) -> str:
         return ""
     return path.as_uri() + (f"#{fragment}" if fragment else "")
 
-
-def _field(info: Any, *names: str) -> str | None:
-    for name in names:
-        value = info.get(name) if isinstance(info, dict) else getattr(info, name, None)
-        if value:
-            return str(value)
-    return None

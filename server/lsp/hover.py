@@ -3,33 +3,29 @@ that introduced it, from the rules engine's mapping tables."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
+from cass.models.rules import MappingEntry
+from cass.server.lsp import engines
+from cass.server.lsp.bridge import LineIndex, word_at
 from lsprotocol import types as lsp
 
-from . import engines
-from .bridge import LineIndex, word_at
-from .server import CassServer
+if TYPE_CHECKING:
+    from cass.server.lsp.server import CassServer
 
 
-def describe(entry: Any) -> str:
+def describe(entry: MappingEntry) -> str:
     """Markdown for one mapping entry."""
-    cuda = getattr(entry, "cuda", None) or getattr(entry, "cuda_name", "?")
-    hip = getattr(entry, "hip", None) or getattr(entry, "hip_name", None)
-    status = getattr(entry, "status", None)
-    status = getattr(status, "value", status)
-    since = getattr(entry, "hip_version", None) or getattr(entry, "since", None)
-    family = getattr(entry, "family", None)
-    family = getattr(family, "value", family)
-    head = f"**{cuda}** → `{hip}`" if hip else f"**{cuda}**: no HIP equivalent"
+    head = (
+        f"**{entry.cuda}** → `{entry.hip}`" if entry.hip else f"**{entry.cuda}**: no HIP equivalent"
+    )
     facts = [
-        f"status: {status}" if status else "",
-        f"since HIP {since}" if since else "",
-        f"family: {family}" if family else "",
+        f"status: {entry.status}" if entry.status else "",
+        f"since HIP {entry.since}" if entry.since else "",
+        f"family: {entry.family}" if entry.family else "",
     ]
-    note = getattr(entry, "note", None) or getattr(entry, "notes", None)
     body = " · ".join(fact for fact in facts if fact)
-    return "\n\n".join(part for part in (head, body, str(note) if note else "") if part)
+    return "\n\n".join(part for part in (head, body, entry.note) if part)
 
 
 def setup(server: CassServer) -> None:

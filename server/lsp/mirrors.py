@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from cass.models.workflow import mirror
 from cass.models.engine import Translation
+from cass.models.workflow import mirror
 from cass.runner.diagnostics import CassError
-
-from .settings import Settings
+from cass.server.lsp.settings import Settings
 
 
 @dataclass(frozen=True)

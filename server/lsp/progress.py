@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from cass.runner.diagnostics import CassError
+from cass.server.lsp.documents import Snapshot
 from lsprotocol import types as lsp
 
-from .documents import Snapshot
-from .server import CassServer
+if TYPE_CHECKING:
+    from cass.server.lsp.server import CassServer
 
 T = TypeVar("T")
 Report = Callable[[str], None]

@@ -1,13 +1,16 @@
 """The cass language server object: settings, client capabilities, documents, messages.
 
-Features live in their own modules, each with one `setup(server)` that registers its handlers;
-`create_server()` lists them in order.
+This module holds only the state every feature shares. Features live in their own modules, each
+with one `setup(server)` that registers its handlers, and import this module for typing only;
+`cass.server.lsp.create_server()` lists them in order. A feature that must react to new settings
+registers a callback with `on_settings_change`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -15,12 +18,11 @@ from urllib.parse import unquote, urlparse
 
 from cass.models.engine import Target, Translation
 from cass.runner.diagnostics import CassError
+from cass.server.lsp.documents import Snapshot
+from cass.server.lsp.settings import Settings
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
-
-from .documents import Snapshot
-from .settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +67,21 @@ class CassServer(LanguageServer):
         self.diagnostic_timers: dict[str, asyncio.Task[None]] = {}  # debounced updates per URI
         self.diagnostic_threads: dict[str, asyncio.Future[Any]] = {}  # findings being computed
         self._rules_cache: dict[str, tuple[Snapshot, Target, Translation]] = {}  # last per URI
+        self._settings_listeners: list[Callable[[CassServer], None]] = []
+
+    # --- settings -----------------------------------------------------------------------------
+
+    def on_settings_change(self, callback: Callable[[CassServer], None]) -> None:
+        """Call `callback(server)` whenever the settings change."""
+        self._settings_listeners.append(callback)
+
+    def change_settings(self, settings: Settings) -> None:
+        """Take new settings; the registered callbacks run when they differ from the old."""
+        changed = settings != self.settings
+        self.settings = settings
+        if changed:
+            for callback in self._settings_listeners:
+                callback(self)
 
     # --- client capabilities ------------------------------------------------------------------
 
@@ -178,12 +195,3 @@ class CassServer(LanguageServer):
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[])
         )
 
-
-def create_server() -> CassServer:
-    """A server with every feature registered."""
-    from . import code_actions, commands, configuration, diagnostics, hover
-
-    server = CassServer()
-    for feature in (configuration, diagnostics, hover, code_actions, commands):
-        feature.setup(server)
-    return server

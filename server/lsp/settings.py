@@ -11,7 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-ENGINES = ("rules", "model", "auto")
+from cass.models.registry import SOURCE_ENGINES
+from cass.runner.toolchain import DEFAULT_GFX_ARCH
+
+ENGINES = SOURCE_ENGINES  # the values cass.engine takes
 MIRROR_LAYOUTS = ("", "beside", "tree")  # "": the project's [tool.cass.mirror] rule
 
 
@@ -21,7 +24,7 @@ class Settings:
     model_path: str = ""
     model_server_url: str = ""
     hip_version: str = "5.2"
-    gfx_arch: str = "gfx1100"
+    gfx_arch: str = DEFAULT_GFX_ARCH
     mirror_layout: str = ""
     mirror_tree: str = ""
     verify_on_port: bool = False

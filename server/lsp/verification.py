@@ -9,19 +9,24 @@ from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cass.runner.diagnostics import CassError, Diagnostic
+from cass.server.lsp.actions import Outcome
+from cass.server.lsp.bridge import (
+    VERDICT_PRODUCER,
+    LineIndex,
+    diagnostic_from_dict,
+    to_lsp_diagnostic,
+)
+from cass.server.lsp.documents import require_kind, require_size
+from cass.server.lsp.jobs import run_in_child
+from cass.server.lsp.progress import with_progress
 from lsprotocol import types as lsp
 
-from .actions import Outcome
-from .bridge import LineIndex, diagnostic_from_dict, to_lsp_diagnostic
-from .documents import require_kind, require_size
-from .jobs import run_in_child
-from .progress import with_progress
-from .server import CassServer
+if TYPE_CHECKING:
+    from cass.server.lsp.server import CassServer
 
-PRODUCER = "verify"
 _MESSAGE_TYPE = {
     "match": lsp.MessageType.Info,
     "unverifiable": lsp.MessageType.Warning,
@@ -96,11 +101,13 @@ def publish_verdict(server: CassServer, uri: str, text: str, verdict: dict[str, 
             to_lsp_diagnostic(diagnostic, LineIndex(target_text, server.encoding))
         )
     for stale in [
-        u for u, sets in server.diagnostic_sets.items() if sets.get(PRODUCER) and u not in by_uri
+        u
+        for u, sets in server.diagnostic_sets.items()
+        if sets.get(VERDICT_PRODUCER) and u not in by_uri
     ]:
-        server.publish(stale, PRODUCER, [])
+        server.publish(stale, VERDICT_PRODUCER, [])
     for target_uri, items in by_uri.items():
-        server.publish(target_uri, PRODUCER, items)
+        server.publish(target_uri, VERDICT_PRODUCER, items)
 
 
 def _located(server: CassServer, diagnostic: Diagnostic, uri: str, text: str) -> tuple[str, str]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from cass.models.engine import Target, Translation
-
-from . import engines
-from .settings import Settings
+from cass.server.lsp import engines
+from cass.server.lsp.settings import Settings
 
 
 def translate(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from cass.server.lsp.code_actions import ACTIONS
+from cass.server.lsp.dispatch import ACTIONS
 from cass.server.lsp.settings import KEYS
 
 ROOT = Path(__file__).resolve().parents[2]
