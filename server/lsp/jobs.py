@@ -48,6 +48,9 @@ async def run_in_child(target: str, *args: Any, timeout_s: float, what: str) -> 
 def _unpack(out: bytes, err: bytes, returncode: int | None, what: str) -> Any:
     try:
         status, value = pickle.loads(out)
+    # Broad on purpose: a worker that died mid-write leaves any bytes at all, and unpickling
+    # them can raise nearly anything (UnpicklingError, EOFError, ValueError, TypeError, an
+    # ImportError for a half-written class name); each means the same: no answer from it.
     except Exception:
         tail = err.decode("utf-8", "replace").strip().splitlines()[-5:]
         raise CassError(

@@ -71,7 +71,9 @@ async def _create(server: CassServer, token: str) -> bool:
     try:
         await asyncio.wait_for(server.work_done_progress.create_async(token), timeout=10)
         return True
-    except Exception:  # the client refused or did not answer: work without a report
+    # Broad on purpose: a refusal arrives as a JSON-RPC error, a silent client as a timeout,
+    # a closed connection as whatever the transport raises; each means "work without a report".
+    except Exception:
         return False
 
 
