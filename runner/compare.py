@@ -19,8 +19,9 @@ import itertools
 import math
 import re
 import struct
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import Any, Iterator, NamedTuple
+from typing import Any, NamedTuple
 
 from cass.runner.results import RunResult
 from cass.runner.spec import ARRAY_FORMATS, OutputFile, RunSpec

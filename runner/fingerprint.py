@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
 CODE_SUFFIXES = frozenset({".py", ".cpp", ".cc", ".h", ".hpp", ".ll", ".tsv", ".tmpl", ".txt"})

@@ -16,12 +16,13 @@ import datetime as dt
 import fcntl
 import os
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from cass.runner.diagnostics import CassError
-from cass.runner.outputs import write_atomic
 from cass.runner.fingerprint import includes_digest
+from cass.runner.outputs import write_atomic
 from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec, source_digest
 
@@ -107,7 +108,7 @@ def _render_record(record: dict[str, Any]) -> str:
 def make_record(source: Path, spec: RunSpec, result: RunResult) -> dict[str, Any]:
     """The record of one run of `source` under `spec`."""
     info = {k: result.info.get(k, "") for k in INFO_KEYS}
-    info["date"] = info["date"] or dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    info["date"] = info["date"] or dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return {
         "source_sha256": source_digest(source),
         "includes_sha256": includes_digest(source),  # omitted when there are no local headers

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
+from cass.runner.results import RunResult
+from cass.runner.verify import Verdict
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
-
-from cass.runner.results import RunResult
-from cass.runner.verify import Verdict
 
 STYLE = {"match": "bold green", "mismatch": "bold red", "error": "bold red", "unverifiable": "bold yellow"}
 SHOWN_MISMATCHES = 5

@@ -11,10 +11,9 @@ import io
 import struct
 from dataclasses import dataclass, field
 
+from cass.runner.diagnostics import CassError
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
-
-from cass.runner.diagnostics import CassError
 
 EIATTR_KPARAM_INFO = 0x17
 EIFMT_SVAL = 4

@@ -12,7 +12,18 @@ from __future__ import annotations
 
 import re
 
-from cass.models.lift.ir import CBank, FImm, Function, Imm, Instruction, Listing, Mem, Operand, Reg, Target
+from cass.models.lift.ir import (
+    CBank,
+    FImm,
+    Function,
+    Imm,
+    Instruction,
+    Listing,
+    Mem,
+    Operand,
+    Reg,
+    Target,
+)
 from cass.runner.diagnostics import CassError
 
 _ARCH = re.compile(r"(?:code for|\.target)\s+(sm_\d+a?)")

@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-
 Finish = Literal["stop", "length", "loop", "cancelled", "timeout"]
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from cass.runner.diagnostics import Severity
 
-E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741 - the table's severity column
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ Lines starting with `#` are comments (generated tables say how to regenerate the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 TABLE_DIR = Path(__file__).parent / "tables"
@@ -103,7 +103,7 @@ def name_table() -> dict[str, MappingEntry]:
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def family_table(family: str) -> dict[str, MappingEntry]:
     return {e.cuda: e for e in all_entries() if e.family == family}
 

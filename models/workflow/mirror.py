@@ -146,7 +146,9 @@ def relative_posix(path: Path, root: Path) -> str:
     try:
         rel = Path(os.path.normpath(absolute)).relative_to(os.path.normpath(root))
     except ValueError:
-        raise CassError(f"{path}: outside the repository {root}; only files inside it are mirrored")
+        raise CassError(
+            f"{path}: outside the repository {root}; only files inside it are mirrored"
+        ) from None
     if "\n" in str(rel) or "\r" in str(rel):
         raise CassError(f"{rel!s}: a file name with a line break cannot be mirrored; rename it")
     return rel.as_posix()

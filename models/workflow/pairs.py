@@ -13,8 +13,14 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.models.workflow.mirror import (MirrorConfig, is_mirrored, mirror_path, parse_mirror,
-                               relative_posix, sha256_bytes)
+from cass.models.workflow.mirror import (
+    MirrorConfig,
+    is_mirrored,
+    mirror_path,
+    parse_mirror,
+    relative_posix,
+    sha256_bytes,
+)
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 
 

@@ -80,7 +80,7 @@ def machine_info() -> dict[str, str]:
         "compute_capability": _capability(gpu.arch) if gpu else "",
         "driver": gpu.driver if gpu else "",
         "cuda": getattr(nvcc, "version", ""),
-        "date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "host": platform.node(),
     }
 

@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
-
 from cass.runner.diagnostics import CassError
 from cass.runner.outputs import check_output, write_atomic
-
 
 EXIT_CODES = {
     0: "every pair checked is current (and verified, with --verify)",
@@ -28,17 +25,17 @@ def register(app: typer.Typer) -> None:
                       f"(--all): present, current, not hand-edited unmarked, verified. Exit codes: "
                       f"{codes}.")
     def ci(
-        base: Optional[str] = typer.Option(None, "--base", help="check files changed since the "
+        base: str | None = typer.Option(None, "--base", help="check files changed since the "
                                            "merge base with this ref (e.g. origin/main)"),
         everything: bool = typer.Option(False, "--all", help="check every tracked CUDA source"),
         fmt: str = typer.Option("text", "--format", help=f"one of {', '.join(FORMATS)}"),
-        output: Optional[Path] = typer.Option(None, "--output", "-o",
+        output: Path | None = typer.Option(None, "--output", "-o",
                                               help="write the report here (default: stdout)"),
-        verify: Optional[bool] = typer.Option(None, "--verify/--no-verify", help="run and "
+        verify: bool | None = typer.Option(None, "--verify/--no-verify", help="run and "
                                               "compare each pair (default: the verify key of "
                                               "tool.cass.mirror, true)"),
         strict: bool = typer.Option(False, "--strict", help="fail pairs no backend here can run"),
-        jobs: Optional[int] = typer.Option(None, "--jobs", "-j", help="pairs checked at once"),
+        jobs: int | None = typer.Option(None, "--jobs", "-j", help="pairs checked at once"),
         repo: Path = typer.Option(Path("."), "--repo", help="the repository (default: here)"),
         force: bool = typer.Option(False, "--force", help="overwrite an existing --output file"),
     ) -> None:

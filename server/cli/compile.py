@@ -5,19 +5,17 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from itertools import zip_longest
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from itertools import zip_longest
-
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
-
 from cass.runner.compile import KernelPair, compile_file, side_by_side
 from cass.runner.compile_steps import EMITS, TEXT_EMITS, CompileResult
 from cass.runner.diagnostics import CassError
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 

@@ -6,12 +6,11 @@ import json
 from typing import Annotated
 
 import typer
+from cass.runner import setup as runner_setup
+from cass.runner.toolchain import MissingTool
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-
-from cass.runner import setup as runner_setup
-from cass.runner.toolchain import MissingTool
 
 console = Console(highlight=False)
 

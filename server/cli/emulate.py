@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 from cass.runner.diagnostics import CassError
-
 from cass.server.cli.run_options import (
     CpuLimit,
     FileSizeLimit,

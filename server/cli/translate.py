@@ -10,7 +10,7 @@ Exit status: 0 translated, 1 unsupported instructions (each reported at its line
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from cass.runner.diagnostics import CassError, Severity
@@ -24,10 +24,10 @@ EMITS = ("asm", "ll", "ptx", "code-object")
 
 def translate_sass(
     file: Annotated[Path, typer.Argument(help="SASS text (cuobjdump -sass / nvdisasm), a cubin, fatbin or binary.")],
-    output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Output file (default: stdout).")] = None,
-    arch: Annotated[Optional[str], typer.Option("--arch", help="SASS architecture (sm_80, sm_86, sm_89, sm_90); default: from the listing.")] = None,  # noqa: E501
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Output file (default: stdout).")] = None,
+    arch: Annotated[str | None, typer.Option("--arch", help="SASS architecture (sm_80, sm_86, sm_89, sm_90); default: from the listing.")] = None,  # noqa: E501
     emit: Annotated[str, typer.Option("--emit", help="asm (gfx1100 .s), ll (lifted LLVM IR), ptx (NVPTX cross-check), code-object.")] = "asm",  # noqa: E501
-    host: Annotated[Optional[Path], typer.Option("--host", help="HIP host program: build an emulator executable around the translated device code.")] = None,  # noqa: E501
+    host: Annotated[Path | None, typer.Option("--host", help="HIP host program: build an emulator executable around the translated device code.")] = None,  # noqa: E501
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
 ) -> None:
     """Translate NVIDIA SASS to AMD RDNA3 (gfx1100) by binary translation through LLVM."""

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 from cass.runner.emulator import codeobject
-from cass.runner.toolchain import hip_device_lib_dir, require_tool
 from cass.runner.emulator.decode import disassemble_text, parse_listing, parse_operand, parse_text
 from cass.runner.emulator.program import compile_instruction
+from cass.runner.toolchain import hip_device_lib_dir, require_tool
 
 pytestmark = pytest.mark.toolchain
 PROGRAMS = Path(__file__).parent / "programs"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cass.runner.compile import CompileResult, compile_file
 
 ROOT = Path(__file__).resolve().parents[2]

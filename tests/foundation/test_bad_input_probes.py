@@ -161,7 +161,6 @@ def test_a_program_killed_by_a_signal_says_so_and_exits_128_plus_n(tmp_path: Pat
 
 def _cli_options() -> set[str]:
     import typer
-
     from cass.server.cli import build_app
 
     options: set[str] = {"--help"}

@@ -6,7 +6,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from cass.runner import toolchain
 from cass.runner.compile import compile_file, side_by_side
 from cass.runner.compile_amd import kernel_asm, parse_kernel_notes, rdna3_instructions

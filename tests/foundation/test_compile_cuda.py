@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cass.runner.compile import compile_file
 from cass.runner.compile_cuda import (
     parse_ptxas_report,

@@ -6,7 +6,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cass.runner import compile as compile_mod
 from cass.runner.diagnostics import CassError
 

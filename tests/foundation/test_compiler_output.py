@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from cass.runner.compiler_output import error_summary, parse_compiler_output
 from cass.runner.diagnostics import Severity
 

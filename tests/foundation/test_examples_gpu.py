@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from cass.runner import toolchain
 from cass.runner.compile import compile_file
 

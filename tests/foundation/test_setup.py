@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cass.runner import setup as runner_setup
 from cass.runner import toolchain
 from cass.runner.diagnostics import CassError

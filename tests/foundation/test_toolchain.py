@@ -8,7 +8,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-
 from cass.runner import toolchain
 from cass.runner.diagnostics import CassError
 

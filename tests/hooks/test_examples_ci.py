@@ -8,7 +8,6 @@ import tomllib
 from pathlib import Path
 
 import yaml
-
 from cass.server.cli import build_app
 
 REPO = Path(__file__).resolve().parents[2]

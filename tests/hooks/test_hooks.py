@@ -4,10 +4,8 @@ with the real rules engine (verification is switched off here; see test_verify_g
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-
 from cass.hooks import check, port
 from cass.models.workflow import mirror as m
 from cass.server.cli import main as cass_main

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cass.models.workflow import mirror as m
 from cass.runner.diagnostics import CassError
 

@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cass.models.workflow import mirror as m
 from cass.runner.recorded import write_record
 from cass.runner.results import RunResult

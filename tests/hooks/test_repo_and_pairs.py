@@ -7,10 +7,9 @@ import os
 from pathlib import Path
 
 import pytest
-
+from cass.models.workflow import mirror as m
 from cass.models.workflow.pairs import Pair, select_pairs
 from cass.models.workflow.repo import changed_since, describe, open_repo, resolve_base
-from cass.models.workflow import mirror as m
 from cass.runner.diagnostics import CassError
 
 

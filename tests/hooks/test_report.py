@@ -6,10 +6,9 @@ import json
 import xml.etree.ElementTree as ET
 
 import pytest
-
+from cass.models.workflow.outcomes import Outcome
 from cass.models.workflow.pairs import Pair, finding
 from cass.models.workflow.report import FORMATS, Report, render
-from cass.models.workflow.outcomes import Outcome
 from cass.runner.diagnostics import Severity
 
 GOOD = Outcome(Pair("src/ok.cu", "src/ok.hip"), "current", (), "match")

@@ -8,7 +8,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cass.hooks import check, verify
 from cass.models.workflow import mirror as m
 from cass.runner.recorded import write_record

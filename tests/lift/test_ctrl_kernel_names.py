@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-
 import pytest
-from cass.runner.toolchain import has_tool
 from cass.models.lift.aliases import hip_aliases, kernel_decl
+from cass.runner.toolchain import has_tool
 
 pytestmark = pytest.mark.skipif(not has_tool("clang++-16"), reason="clang++-16 is not installed (`cass setup`)")
 

@@ -211,7 +211,9 @@ def float_model(a: float, b: float, c: float, ab: int, bb: int, cb: int) -> list
 
 def double_model(a: float, b: float, c: float, ab: int, bb: int, cb: int) -> list[float | int]:
     bits = ab - (1 << 64) if ab >> 63 else ab
-    low = lambda v: v & 0xFFFFFFFF
+    def low(v: int) -> int:
+        return v & 0xFFFFFFFF
+
     return [
         add(F64, RN, a, b), mul(F64, RN, a, b), fma(F64, RN, a, b, c), div(F64, RN, a, b), sqrt(F64, RN, a),
         add(F64, RZ, a, b), mul(F64, RU, a, b), fma(F64, RD, a, b, c), div(F64, RZ, a, b), div(F64, RN, 1.0, a),

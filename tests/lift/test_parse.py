@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from cass.models.lift.ir import CBank, FImm, Imm, Mem, Reg, Target
 from cass.models.lift.parse import parse_instruction, parse_listing
 from cass.runner.diagnostics import CassError

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-
 import pytest
-from cass.runner.toolchain import has_tool
 from cass.models.lift.pipeline import lift_sass
 from cass.models.lift.targets import AMDGCN, NVPTX, OPT_FLAGS
+from cass.runner.toolchain import has_tool
 
 MEMBARS = ["MEMBAR.SC.CTA", "MEMBAR.SC.GPU", "MEMBAR.SC.SYS", "STG.E desc[UR4][R2.64], R0", "EXIT"]
 needs_llvm = pytest.mark.skipif(not has_tool("llc-16"), reason="needs llc-16 (`cass setup`)")

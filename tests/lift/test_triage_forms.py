@@ -13,8 +13,8 @@ import re
 import subprocess
 
 import pytest
-from cass.runner.toolchain import has_tool, require_tool
 from cass.models.lift.pipeline import lift_sass
+from cass.runner.toolchain import has_tool, require_tool
 
 HAVE_LLVM = has_tool("opt-16") and has_tool("llvm-mc-16")
 pytestmark = pytest.mark.skipif(not HAVE_LLVM, reason="opt-16 / llvm-mc-16 are not installed")
@@ -154,6 +154,8 @@ def test_emulator_float_division_sequence_at_the_exponent_extremes(num: float, d
              "v_fmac_f32_e32 v1, v2, v1", "v_div_scale_f32 v2, vcc_lo, s3, s2, s3", "v_mul_f32_e32 v3, v2, v1",
              "v_fma_f32 v4, -v0, v3, v2", "v_fmac_f32_e32 v3, v4, v1", "v_fma_f32 v0, -v0, v3, v2",
              "v_div_fmas_f32 v0, v0, v1, v3", "v_div_fixup_f32 v5, v0, s2, s3"]  # fmt: skip
-    bits = lambda x: struct.unpack("<I", struct.pack("<f", x))[0]
+    def bits(x: float) -> int:
+        return struct.unpack("<I", struct.pack("<f", x))[0]
+
     m = Snippet(lines, sgpr={2: bits(den), 3: bits(num)}).run()
     assert int(m.st.V[5, 0, 0]) == bits(float(np.float32(num) / np.float32(den)))

@@ -4,10 +4,9 @@ hip_fp16.h's structs, which the name probe must therefore see)."""
 
 from __future__ import annotations
 
-
 import pytest
-from cass.runner.toolchain import has_tool
 from cass.models.lift.aliases import hip_aliases
+from cass.runner.toolchain import has_tool
 
 pytestmark = pytest.mark.skipif(not has_tool("clang++-16"), reason="clang++-16 is not installed (`cass setup`)")
 

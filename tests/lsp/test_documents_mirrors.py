@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cass.models.workflow import mirror
 from cass.models.engine import Translation
+from cass.models.workflow import mirror
 from cass.runner.diagnostics import CassError
 from cass.server.lsp.documents import Snapshot, document_kind, require_size, sass_arch_of
 from cass.server.lsp.mirrors import mirror_location, plan_mirror

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from cass.runner.toolchain import require_tool
-from lsp_testing import actions_at, messages, open_file, run_command, wait_for
+from lsp_testing import actions_at, open_file, run_command
 from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio

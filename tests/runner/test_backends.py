@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from cass.runner import devmem
 from cass.runner.backends import BuildFailed, Unavailable, choose_backend, get_backend
 from cass.runner.backends.nvidia import NvidiaBackend, nvidia_gpus

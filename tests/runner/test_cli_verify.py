@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cass.runner.backends.nvidia import nvidia_gpus
 from cass.server.cli import main
 

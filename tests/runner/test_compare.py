@@ -6,7 +6,6 @@ import math
 import struct
 
 import pytest
-
 from cass.runner.compare import (
     compare_file,
     compare_results,

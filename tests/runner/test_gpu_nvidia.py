@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cass.runner.backends import Unavailable, choose_backend
 from cass.runner.backends.nvidia import NvidiaBackend, nvidia_gpus
 from cass.runner.record import record_source

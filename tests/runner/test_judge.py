@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec
 from cass.runner.verify import judge, memory_ratio, runtime_ratio

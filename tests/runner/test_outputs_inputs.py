@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cass.runner.inputs import InputError, check_program, read_input, read_stream
 from cass.runner.outputs import OutputError, check_output, install_file, write_atomic, write_output
 

@@ -6,7 +6,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from cass.models.workflow.porting import port_and_verify
 from cass.runner.backends import Unavailable, choose_backend
 from cass.runner.diagnostics import CassError

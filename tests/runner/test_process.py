@@ -7,7 +7,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from cass.runner.diagnostics import CassError
 from cass.runner.process import collect_outputs, prepare_run_dir, run_limited
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import subprocess
-import tomllib
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
-
 from cass.runner.backends import Unavailable
 from cass.runner.backends.nvidia import NvidiaBackend, nvidia_gpus
 from cass.runner.diagnostics import CassError

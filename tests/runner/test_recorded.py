@@ -6,7 +6,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from cass.runner.diagnostics import CassError
 from cass.runner.recorded import StaleRecord, load_recorded, record_path, write_record
 from cass.runner.results import RunResult

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from rich.console import Console
-
 from cass.runner.report import render, summary_line
 from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec
 from cass.runner.verify import judge
+from rich.console import Console
 
 
 def _text(renderable) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from cass.runner.diagnostics import CassError
 from cass.runner.spec import OutputFile, RunSpec, load_project_config, load_run_spec, parse_header
 

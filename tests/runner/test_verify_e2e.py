@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from cass.runner.backends import Unavailable, choose_backend
 from cass.runner.recorded import record_path, write_record
 from cass.runner.results import RunResult
