@@ -191,5 +191,29 @@ def _indirect_call(ins: Instruction) -> bool:
     return ins.opcode == "CALL" and ins.has("REL") and not any(isinstance(o, Target) for o in ins.operands)
 
 
+POLL_WRITES = frozenset({"STS", "STG", "ST", "ATOMS", "ATOMG", "ATOM", "RED", "REDG", "BAR", "CALL", "SYNCS",
+                         "ARRIVES", "LDGSTS"})  # fmt: skip
+
+
+def polled_loads(fn: Function) -> frozenset[int]:
+    """Shared and generic loads inside a spin-wait: a backward branch over at most 8 instructions,
+    or over a loop with YIELD/NANOSLEEP (ptxas's back-off), that stores nothing. Another thread
+    changes what they read (an mbarrier's phase on sm_80, a flag), so they must not be hoisted
+    out of the loop as LLVM may do with a plain load."""
+    code = fn.instructions
+    index = {ins.address: k for k, ins in enumerate(code)}
+    found: set[int] = set()
+    for k, ins in enumerate(code):
+        target = next((o.address for o in ins.operands if isinstance(o, Target)), None)
+        if ins.opcode != "BRA" or target is None or target > ins.address or target not in index:
+            continue
+        body = code[index[target]:k + 1]
+        if any(i.opcode in POLL_WRITES for i in body):
+            continue
+        if len(body) <= 8 or any(i.opcode in ("YIELD", "NANOSLEEP") for i in body):
+            found.update(i.address for i in body if i.opcode in ("LDS", "LD"))
+    return frozenset(found)
+
+
 def block_name(address: int) -> str:
     return f"a{address:04x}"

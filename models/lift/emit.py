@@ -46,6 +46,9 @@ class Emitter:
     guard_value: str | None = None
     uses_barrier_word: bool = False
     barrier_symbol: str = '@"sass.barred"'
+    uses_named_barriers: bool = False
+    polled: frozenset = frozenset()  # addresses of loads in spin-waits (cfg.polled_loads)
+    named_barrier_symbol: str = '@"sass.named"'
     uses_printf: bool = False
     c4_regs: dict = field(default_factory=dict)
     imm_regs: dict = field(default_factory=dict)

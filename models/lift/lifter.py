@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cass.models.lift import sem_ctrl, sem_float, sem_half, sem_int, sem_mem, sem_sys, sem_warp
-from cass.models.lift.cfg import TRANSFERS, Cfg, build_cfg, fill_ret_cases
+from cass.models.lift import sem_ctrl, sem_float, sem_half, sem_int, sem_mem, sem_sync, sem_sys, sem_warp
+from cass.models.lift.cfg import TRANSFERS, Cfg, build_cfg, fill_ret_cases, polled_loads
 from cass.models.lift.constants import ConstantBanks
 from cass.models.lift.elfinfo import CubinInfo
 from cass.models.lift.emit import Emitter, LiftError
@@ -23,7 +23,7 @@ from cass.models.lift.params import ParamLayout, infer_layout, layout_from_cubin
 from cass.models.lift.targets import LlvmTarget
 
 HANDLERS = {**sem_int.HANDLERS, **sem_float.HANDLERS, **sem_mem.HANDLERS, **sem_warp.HANDLERS,
-            **sem_ctrl.HANDLERS, **sem_half.HANDLERS, **sem_sys.HANDLERS}  # fmt: skip
+            **sem_ctrl.HANDLERS, **sem_half.HANDLERS, **sem_sys.HANDLERS, **sem_sync.HANDLERS}  # fmt: skip
 # Opcodes without memory access, side effects or warp collectives: predicated forms are lifted as
 # compute-then-select instead of a branch around.
 SPECULATABLE = frozenset((set(sem_int.HANDLERS) | set(sem_float.HANDLERS) | set(sem_half.HANDLERS)
@@ -92,7 +92,9 @@ def lift_function(fn: Function, arch: str | None, target: LlvmTarget, cubin: Cub
     e = Emitter(target, layout, stack_size=stack, shared_size=shared)
     e.shared_symbol = f'@"sass.shared.{fn.name}"'
     e.barrier_symbol = f'@"sass.barred.{fn.name}"'
+    e.named_barrier_symbol = f'@"sass.named.{fn.name}"'
     e.constants = ConstantBanks.for_kernel(cubin, fn.name)
+    e.polled = polled_loads(fn)
     errors = lift_body(fn, cfg, e)
     return LiftedKernel(fn.name, e.uses_printf, kernel_text(fn, e), tuple(errors), layout, shared, stack, len(fn.instructions))
 
@@ -208,12 +210,16 @@ def kernel_text(fn: Function, e: Emitter) -> str:
             entry.append("  %stack.base = ptrtoint ptr %stack.flat to i64")
         else:
             entry.append("  %stack.base = ptrtoint ptr %stack to i64")
+    if e.uses_named_barriers:
+        entry.append(f"  call void @sass.bar.named.init(ptr addrspace(3) {e.named_barrier_symbol})")
     entry.append("  br label %body")
     cc = f"{t.kernel_cc} " if t.kernel_cc else ""
     head = f'define {cc}void @"{fn.name}"({", ".join(params)}) #0 {{'
     lds = e.constants.kernel_globals()
     if e.uses_barrier_word:
         lds += f"{e.barrier_symbol} = internal addrspace(3) global i32 undef, align 4\n"
+    if e.uses_named_barriers:
+        lds += f"{e.named_barrier_symbol} = internal addrspace(3) global [32 x i32] undef, align 16\n"
     if e.uses_shared:
         lds += f"{e.shared_symbol} = internal addrspace(3) global [{max(e.shared_size, 16)} x i8] undef, align 16\n"
     body = "\n".join(e.body)

@@ -11,9 +11,10 @@ from cass.models.lift.cfg import Cfg
 from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import Imm, Instruction, Reg, Target
 from cass.models.lift.jumps import branch_base
+from cass.models.lift.sem_sync import named_barrier
 
 NO_OPS = frozenset({"BSSY", "BSYNC", "BREAK", "BRK", "NOP", "YIELD", "DEPBAR", "ERRBAR", "CGAERRBAR", "CCTL", "ENDCOLLECTIVE",
-                    "PMTRIG", "FENCE", "WARPSYNC", "BPT", "NANOSLEEP", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK",
+                    "PMTRIG", "FENCE", "WARPSYNC", "BPT", "UCGABAR_ARV", "UCGABAR_WAIT", "ACQBULK",
                     "CCTLL"})  # fmt: skip
 
 
@@ -149,34 +150,38 @@ def _ret(e: Emitter, ins: Instruction, cfg: Cfg, fall: str) -> None:
 
 
 def barrier(e: Emitter, ins: Instruction) -> None:
+    """`BAR.SYNC 0x0` (`__syncthreads`) is the workgroup barrier; a barrier with another id or a
+    thread count, and `BAR.ARV`, go through the named-barrier counters (sem_sync)."""
     if ins.has("RED"):
         _barrier_reduction(e, ins)
         return
-    if not ins.has("SYNC") or ins.has("ARV"):
-        raise e.fail(f"{ins.full} (barrier arrive) is not supported")
-    ident = ins.operands[0] if ins.operands else Imm(0)
-    if ins.operands and all(isinstance(o, Reg) for o in ins.operands):
+    if not ins.has("SYNC", "ARV"):
+        raise e.fail(f"{ins.full} is not supported")
+    if ins.operands and all(isinstance(o, Reg) for o in ins.operands) and not ins.has("ARV"):
         _register_barrier(e, ins)
         return
-    if not (isinstance(ident, Imm) and ident.value == 0) or len(ins.operands) > 1:
-        raise e.fail(f"{ins.full}: only barrier 0 over the whole block is supported")
-    e.emit("call void @sass.bar.sync()")
+    ident = ins.operands[0] if ins.operands else Imm(0)
+    if isinstance(ident, Imm) and ident.value == 0 and len(ins.operands) <= 1 and not ins.has("ARV"):
+        e.emit("call void @sass.bar.sync()")
+        return
+    named_barrier(e, ins, wait=not ins.has("ARV"))
 
 
 def _register_barrier(e: Emitter, ins: Instruction) -> None:
-    """`BAR.SYNC Rx, Ry` (sm_90's WARPSYNC.COLLECTIVE slow path of grid.sync()/__syncthreads()
-    computes id and count as 0): barrier 0 over the whole block when both are 0, else a trap."""
+    """`BAR.SYNC Rx[, Ry]` (sm_90's WARPSYNC.COLLECTIVE slow path of grid.sync()/__syncthreads()
+    computes id and count as 0): barrier 0 over the whole block when both are 0, else a named
+    barrier."""
     zero = "true"
     for o in ins.operands:
         zero = e.op(f"and i1 {zero}, {e.op(f'icmp eq i32 {e.i32(o)}, 0')}")
-    sync, bad = e.fresh_block("bar.whole"), e.fresh_block("bar.other")
-    e.branch(zero, sync, bad)
-    e.body.append(f"{bad}:")
-    e.emit("call void @llvm.trap()")
-    e.emit("unreachable")
-    e.terminated = True
+    sync, other, done = e.fresh_block("bar.whole"), e.fresh_block("bar.named"), e.fresh_block("bar.done")
+    e.branch(zero, sync, other)
     e.label(sync)
     e.emit("call void @sass.bar.sync()")
+    e.jump(done)
+    e.label(other)
+    named_barrier(e, ins, wait=True)
+    e.label(done)
 
 
 def _barrier_reduction(e: Emitter, ins: Instruction) -> None:
@@ -229,4 +234,5 @@ def _no_op(e: Emitter, ins: Instruction) -> None:
     return None
 
 
-HANDLERS = {**{op: _no_op for op in NO_OPS}, "BAR": barrier, "BMOV": bmov, "B2R": b2r}
+HANDLERS = {**{op: _no_op for op in NO_OPS}, "BAR": barrier, "BMOV": bmov, "B2R": b2r,
+            "NANOSLEEP": lambda e, ins: e.emit("call void @sass.nanosleep()")}  # fmt: skip

@@ -118,6 +118,8 @@ def load(e: Emitter, ins: Instruction, space: str) -> None:
     ptr = address(e, ins, mem, space)
     pty = _pointer_type(space, e)
     order = _ordering(ins, space)
+    if order is None and ins.address in e.polled and space != "local":
+        order = f"{_scope(ins, space)} monotonic"  # a spin-wait's load (cfg.polled_loads)
     if size <= 8 and order is not None:
         v = e.op(f"load atomic i{8 * size}, {pty} {ptr}{order}, align {size}")
         if size < 4:

@@ -77,6 +77,7 @@ class Machine:
         self.current = None
         self.trace: int | None = None  # -1: every wave; n: wave n of each workgroup
         self._idle: dict[int, tuple[int, int]] = {}
+        self.napping = np.zeros(waves, np.int64)  # step until which a wave that slept yields
 
     # ------------------------------------------------------------------ scheduling
     def run(self) -> None:
@@ -104,6 +105,9 @@ class Machine:
         while True:
             runnable = st.alive & ~st.barrier & ~st.gws
             if runnable.any():
+                awake = runnable & (self.napping <= self.steps)
+                if awake.any():  # spinning waves wait while a wave they may wait for runs
+                    runnable = awake
                 break
             if not st.alive.any():
                 return None

@@ -89,8 +89,12 @@ def _barrier(m, g):
     m._release_barriers()
 
 
+NAP_STEPS = 64  # a wave that ran s_sleep (a spin-wait) yields to the others for this many steps
+
+
 def _sleep(m, g):
     m.services.poll(m)
+    m.napping[g.idx] = m.steps + NAP_STEPS
 
 
 def _trap(ins):
@@ -167,6 +171,10 @@ def _getreg(ins):
 
 
 def _clock(ins):
+    if not ins.operands:  # s_sendmsg_rtn_b64 s[0:1], sendmsg(...): decoded as raw text
+        from cass.runner.emulator.decode import parse_operand
+
+        ins.operands = [parse_operand(ins.modifiers.get("raw", "").split(",")[0].strip())]
     dst = ins.operands[0]
 
     def run(m, g):

@@ -18,7 +18,6 @@ declare float @llvm.amdgcn.rcp.f32(float)
 declare float @llvm.amdgcn.rsq.f32(float)
 declare float @llvm.amdgcn.sin.f32(float)
 declare float @llvm.amdgcn.cos.f32(float)
-declare i64 @llvm.amdgcn.s.memtime()
 declare i64 @llvm.readcyclecounter()
 
 define internal i32 @sass.tid.x() alwaysinline { %v = call i32 @llvm.amdgcn.workitem.id.x() ret i32 %v }
@@ -85,7 +84,9 @@ r3: ret i32 %gt
 r4: ret i32 %ge
 }
 define internal i64 @sass.clock() alwaysinline { %v = call i64 @llvm.readcyclecounter() ret i64 %v }
-define internal i64 @sass.globaltimer() alwaysinline { %v = call i64 @llvm.amdgcn.s.memtime() ret i64 %v }
+; gfx11 has no s_memtime: the realtime counter (s_sendmsg_rtn MSG_RTN_GET_REALTIME) stands in
+declare i64 @llvm.amdgcn.s.sendmsg.rtn.i64(i32)
+define internal i64 @sass.globaltimer() alwaysinline { %v = call i64 @llvm.amdgcn.s.sendmsg.rtn.i64(i32 131) ret i64 %v }
 
 ; ---------------------------------------------------------------- warp level (one warp = one wave32)
 ; The active mask is read from exec by a side-effecting asm: LLVM may CSE or hoist two identical
@@ -259,4 +260,59 @@ define internal i1 @sass.first.thread() alwaysinline {
   %b = or i32 %a, %z
   %r = icmp eq i32 %b, 0
   ret i1 %r
+}
+; Named barriers (BAR.SYNC id, count / BAR.ARV): gfx11 has one workgroup barrier, so these are
+; counters in LDS, `state` = 16 x {arrived threads, generation}, zeroed by sass.bar.named.init.
+; A warp arrives as 32 threads (NVIDIA counts whole warps); the arrival that completes `count`
+; takes `count` back off and bumps the generation, which the waiting waves spin on.
+declare void @llvm.amdgcn.s.sleep(i32)
+declare i32 @llvm.cttz.i32(i32, i1)
+define internal void @sass.bar.named.init(ptr addrspace(3) %state) convergent alwaysinline {
+entry:
+  %first = call i1 @sass.first.thread()
+  br i1 %first, label %zero, label %sync
+zero:
+  store <32 x i32> zeroinitializer, ptr addrspace(3) %state, align 16
+  br label %sync
+sync:
+  call void @sass.bar.sync()
+  ret void
+}
+define internal void @sass.bar.named(ptr addrspace(3) %state, i32 %id, i32 %count, i1 %wait) convergent alwaysinline {
+entry:
+  fence syncscope("workgroup") release
+  %active = call i32 @llvm.amdgcn.ballot.i32(i1 true)
+  %first = call i32 @llvm.cttz.i32(i32 %active, i1 true)
+  %lane = call i32 @llvm.amdgcn.mbcnt.lo(i32 -1, i32 0)
+  %leader = icmp eq i32 %lane, %first
+  br i1 %leader, label %arrive, label %done
+arrive:
+  %slot = shl i32 %id, 1
+  %cnt.p = getelementptr i32, ptr addrspace(3) %state, i32 %slot
+  %gen.p = getelementptr i32, ptr addrspace(3) %cnt.p, i32 1
+  %gen = load atomic i32, ptr addrspace(3) %gen.p syncscope("workgroup") acquire, align 4
+  %old = atomicrmw add ptr addrspace(3) %cnt.p, i32 32 syncscope("workgroup") acq_rel
+  %now = add i32 %old, 32
+  %last = icmp uge i32 %now, %count
+  br i1 %last, label %release, label %maybe.wait
+release:
+  %back = atomicrmw sub ptr addrspace(3) %cnt.p, i32 %count syncscope("workgroup") monotonic
+  %bump = atomicrmw add ptr addrspace(3) %gen.p, i32 1 syncscope("workgroup") release
+  br label %done
+maybe.wait:
+  br i1 %wait, label %spin, label %done
+spin:
+  call void @llvm.amdgcn.s.sleep(i32 1)
+  %g2 = load atomic i32, ptr addrspace(3) %gen.p syncscope("workgroup") acquire, align 4
+  %same = icmp eq i32 %g2, %gen
+  br i1 %same, label %spin, label %done
+done:
+  call void @llvm.amdgcn.wave.barrier()
+  fence syncscope("workgroup") acquire
+  ret void
+}
+; NANOSLEEP (ptxas's back-off in spin-waits): s_sleep, which also lets the emulator run other waves.
+define internal void @sass.nanosleep() alwaysinline {
+  call void @llvm.amdgcn.s.sleep(i32 1)
+  ret void
 }

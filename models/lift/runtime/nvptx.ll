@@ -194,3 +194,20 @@ define internal i1 @sass.first.thread() alwaysinline {
   %r = icmp eq i32 %b, 0
   ret i1 %r
 }
+; Named barriers map onto the hardware's: barrier.sync / barrier.arrive with a thread count.
+define internal void @sass.bar.named.init(ptr addrspace(3) %state) alwaysinline {
+  ret void
+}
+define internal void @sass.bar.named(ptr addrspace(3) %state, i32 %id, i32 %count, i1 %wait) convergent alwaysinline {
+entry:
+  br i1 %wait, label %sync, label %arrive
+sync:
+  call void asm sideeffect "barrier.sync $0, $1;", "r,r,~{memory}"(i32 %id, i32 %count)
+  ret void
+arrive:
+  call void asm sideeffect "barrier.arrive $0, $1;", "r,r,~{memory}"(i32 %id, i32 %count)
+  ret void
+}
+define internal void @sass.nanosleep() alwaysinline {
+  ret void
+}
