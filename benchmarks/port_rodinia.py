@@ -14,12 +14,17 @@ Runs are out of scope here (no AMD GPU; the emulator needs recorded NVIDIA outpu
 from __future__ import annotations
 
 import argparse
+import base64
 import json
+import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CASS = ROOT / ".venv" / "bin" / "cass"
@@ -76,21 +81,354 @@ def build_app(app: Path, jobs: int, hipcc: list[str]) -> dict:
     return row
 
 
+# ---------------------------------------------------------------------------------------------
+# Runs: the applications whose inputs come from the command line or from a small generator.
+# The same table drives `--record-nvidia` (the CUDA originals, built with nvcc, on an NVIDIA
+# GPU; standard library only) and `--verify` (the ports, built for gfx1100, on the emulator).
+# Paths are relative to cuda/<dir>; `defines` apply to both sides (they switch on the result
+# printing an application already has); `ignore` are regexes for lines holding timings.
+# ---------------------------------------------------------------------------------------------
+
+TIMING = (r"(?i)time|elapsed|\bms\b|msec|seconds|throughput|GB/s",)
+
+RUN_TABLE: dict[str, dict[str, Any]] = {
+    "backprop": {
+        "sources": ["backprop.c", "facetrain.c", "imagenet.c", "backprop_cuda.cu"],
+        "args": ["1024"],
+    },
+    "bfs": {
+        "sources": ["bfs.cu"],
+        "args": ["graph256.txt"],
+        "inputs": "bfs_graph",
+        "outputs": ["result.txt"],
+    },
+    "gaussian": {
+        "sources": ["gaussian.cu"],
+        "args": ["-s", "16"],
+        # it prints the device's properties first; CUDA 13 removed two of the fields it reads
+        "nvcc_flags": ["-DclockRate=memoryBusWidth", "-DdeviceOverlap=asyncEngineCount"],
+        "ignore": [
+            r"^(Total Device found|Device Name|\*+\s*$|Total Global Memory|Shared memory avail"
+            r"|Number of registers|Warp size|Memory Pitch|Maximum Thread|Total constant memory"
+            r"|CUDA ver|Clock rate|Texture Alignment|Device Overlap|Number of Multi)",
+        ],
+    },
+    "hotspot": {
+        "sources": ["hotspot.cu"],
+        "args": ["64", "2", "4", "temp_64", "power_64", "output.out"],
+        "inputs": "hotspot_grid",
+        "outputs": ["output.out"],
+    },
+    "hotspot3D": {
+        "sources": ["3D.cu"],
+        "args": ["64", "4", "3", "power_64x4", "temp_64x4", "output.out"],
+        "inputs": "hotspot3d_grid",
+        "outputs": ["output.out"],
+    },
+    "lud": {
+        "dir": "lud/cuda",
+        "sources": ["lud.cu", "lud_kernel.cu", "../common/common.c"],
+        "include": ["../common"],
+        "args": ["-s", "64", "-v"],
+    },
+    "nn": {
+        "sources": ["nn_cuda.cu"],
+        "args": ["filelist.txt", "-r", "5", "-lat", "30", "-lng", "90"],
+        "inputs": "nn_records",
+    },
+    "nw": {
+        "sources": ["needle.cu"],
+        "defines": ["TRACEBACK"],
+        "args": ["64", "10"],
+        "outputs": ["result.txt"],
+    },
+    "pathfinder": {
+        "sources": ["pathfinder.cu"],
+        "defines": ["BENCH_PRINT"],
+        "args": ["256", "20", "5"],
+    },
+    "srad_v2": {
+        "dir": "srad/srad_v2",
+        "sources": ["srad.cu"],
+        "defines": ["OUTPUT"],
+        "args": ["64", "64", "0", "31", "0", "31", "0.5", "2"],
+    },
+    "streamcluster": {
+        "sources": ["streamcluster_cuda_cpu.cpp", "streamcluster_cuda.cu"],
+        "args": ["3", "6", "8", "256", "256", "50", "none", "output.txt", "1"],
+        "outputs": ["output.txt"],
+    },
+}
+
+
+def _lcg(seed: int) -> Iterator[int]:
+    """A fixed 31-bit linear congruential sequence: the same inputs on every machine."""
+    state = seed
+    while True:
+        state = (1103515245 * state + 12345) % 2**31
+        yield state >> 8
+
+
+def gen_hotspot_grid(run_dir: Path) -> None:
+    rand = _lcg(1)
+    n = 64
+    (run_dir / "temp_64").write_text(
+        "".join(f"{320 + (next(rand) % 2000) / 100:.2f}\n" for _ in range(n * n))
+    )
+    (run_dir / "power_64").write_text(
+        "".join(f"{(next(rand) % 1000) / 1e6:.6f}\n" for _ in range(n * n))
+    )
+
+
+def gen_hotspot3d_grid(run_dir: Path) -> None:
+    rand = _lcg(2)
+    cells = 64 * 64 * 4
+    (run_dir / "power_64x4").write_text(
+        "".join(f"{(next(rand) % 1000) / 1e6:.6f}\n" for _ in range(cells))
+    )
+    (run_dir / "temp_64x4").write_text(
+        "".join(f"{320 + (next(rand) % 2000) / 100:.2f}\n" for _ in range(cells))
+    )
+
+
+def gen_bfs_graph(run_dir: Path) -> None:
+    """Rodinia's graph format: node count, (first edge, edge count) per node, source, edges."""
+    rand = _lcg(3)
+    nodes = 256
+    edges: list[list[int]] = [[] for _ in range(nodes)]
+    for node in range(1, nodes):  # a spanning tree keeps every node reachable
+        parent = next(rand) % node
+        edges[node].append(parent)
+        edges[parent].append(node)
+    for _ in range(nodes):
+        a, b = next(rand) % nodes, next(rand) % nodes
+        if a != b:
+            edges[a].append(b)
+            edges[b].append(a)
+    lines, start = [str(nodes)], 0
+    for node_edges in edges:
+        lines.append(f"{start} {len(node_edges)}")
+        start += len(node_edges)
+    lines += ["", "0", "", str(start)]
+    lines += [f"{dest} {1 + next(rand) % 10}" for node_edges in edges for dest in node_edges]
+    (run_dir / "graph256.txt").write_text("\n".join(lines) + "\n")
+
+
+def gen_nn_records(run_dir: Path) -> None:
+    """Two record files in hurricane_gen's fixed-width format (latitude at 28, longitude at 33)."""
+    rand = _lcg(4)
+    names = ["ALBERTO", "BERYL", "CHRIS", "DEBBY", "ERNESTO", "FLORENCE", "GORDON", "HELENE"]
+    files = []
+    for index in range(2):
+        name = f"cane_{index}.db"
+        rows = []
+        for _ in range(300):
+            lat = 7 + next(rand) % 63 + (next(rand) % 10) / 10
+            lng = next(rand) % 358 + (next(rand) % 10) / 10
+            rows.append(
+                f"{1950 + next(rand) % 55:4d} {1 + next(rand) % 12:2d} {1 + next(rand) % 28:2d} "
+                f"{(next(rand) % 4) * 6:2d} {1 + next(rand) % 28:2d} "
+                f"{names[next(rand) % len(names)]:<9s} {lat:5.1f} {lng:5.1f} "
+                f"{10 + next(rand) % 155:4d} {next(rand) % 900:4d}"
+            )
+        (run_dir / name).write_text("\n".join(rows) + "\n")
+        files.append(name)
+    (run_dir / "filelist.txt").write_text("\n".join(files) + "\n")
+
+
+GENERATORS: dict[str, Callable[[Path], None]] = {
+    "hotspot_grid": gen_hotspot_grid,
+    "hotspot3d_grid": gen_hotspot3d_grid,
+    "bfs_graph": gen_bfs_graph,
+    "nn_records": gen_nn_records,
+}
+
+
+def app_dir(tree: Path, app: str) -> Path:
+    return tree / "cuda" / RUN_TABLE[app].get("dir", app)
+
+
+def nvcc_build(tree: Path, app: str, build_dir: Path, nvcc: str, arch: str) -> tuple[bool, str]:
+    """Build one CUDA original with nvcc as its Makefile would (objects, then one link)."""
+    entry, src = RUN_TABLE[app], app_dir(tree, app)
+    flags = [f"-I{src}", f"-I{tree / 'cuda' / 'util'}", f"-I{build_dir}"]
+    flags += [f"-I{(src / inc).resolve()}" for inc in entry.get("include", [])]
+    flags += [f"-D{d}" for d in entry.get("defines", [])]
+    cu_flags = ["-include", "cuda_compat.h", *entry.get("nvcc_flags", [])]
+    # CUDA 12+ removed the cudaThread* calls Rodinia was written with; the ports get HIP's own
+    (build_dir / "cuda_compat.h").write_text(
+        "#include <cuda_runtime.h>\n"
+        "#define cudaThreadSynchronize cudaDeviceSynchronize\n"
+        "#define cudaThreadExit cudaDeviceReset\n"
+    )
+    objects, log = [], []
+    for index, source in enumerate(entry["sources"]):
+        path = (src / source).resolve()
+        obj = build_dir / f"{index}_{path.stem}.o"
+        if path.suffix == ".cu":
+            cmd = [nvcc, f"-arch={arch}", "-O2", *cu_flags, *flags, "-c", str(path)]
+            cmd += ["-o", str(obj)]
+        elif path.suffix == ".c":
+            cmd = ["gcc", "-O2", *flags, "-c", str(path), "-o", str(obj)]
+        else:  # host C++ that uses the CUDA runtime API: nvcc compiles it as CUDA
+            cmd = [
+                nvcc,
+                f"-arch={arch}",
+                "-O2",
+                "-x",
+                "cu",
+                *cu_flags,
+                *flags,
+                "-c",
+                str(path),
+                "-o",
+                str(obj),
+            ]
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=600)
+        log.append(" ".join(cmd) + "\n" + proc.stdout + proc.stderr)
+        if proc.returncode != 0:
+            return False, "\n".join(log)
+        objects.append(str(obj))
+    cmd = [nvcc, f"-arch={arch}", *objects, "-o", str(build_dir / "app"), "-lm"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=600)
+    log.append(" ".join(cmd) + "\n" + proc.stdout + proc.stderr)
+    return proc.returncode == 0, "\n".join(log)
+
+
+def prepare_run_dir(app: str, run_dir: Path) -> None:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    generator = RUN_TABLE[app].get("inputs")
+    if generator:
+        GENERATORS[generator](run_dir)
+
+
+def collect_outputs(app: str, run_dir: Path) -> dict[str, str]:
+    """Output files, base64-encoded (absent ones left out)."""
+    found = {}
+    for name in RUN_TABLE[app].get("outputs", []):
+        path = run_dir / name
+        if path.is_file():
+            found[name] = base64.b64encode(path.read_bytes()).decode()
+    return found
+
+
+def nvidia_gpu() -> str:
+    """The first NVIDIA GPU's name from nvidia-smi, or '' when there is none."""
+    try:
+        proc = subprocess.run(
+            ["nvidia-smi", "--query-gpu=name,driver_version,compute_cap", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return (
+        proc.stdout.strip().splitlines()[0] if proc.returncode == 0 and proc.stdout.strip() else ""
+    )
+
+
+def extract_corpus(corpus: Path, into: Path) -> Path:
+    """The Rodinia tree: `corpus` itself when it is a folder, else the archive extracted."""
+    if corpus.is_dir():
+        return corpus
+    with tarfile.open(corpus) as archive:
+        archive.extractall(into, filter="data")
+    return into / "rodinia-cuda"
+
+
+def record_nvidia(out: Path, corpus: Path, apps: list[str], build_only: bool, arch: str) -> int:
+    """Build every runnable original with nvcc, run it on the NVIDIA GPU, store what it printed."""
+    nvcc = shutil.which("nvcc") or (
+        "/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists() else ""
+    )
+    if not nvcc:
+        print("error: nvcc not found (PATH or /usr/local/cuda/bin)", file=sys.stderr)
+        return 2
+    gpu = nvidia_gpu()
+    if not gpu and not build_only:
+        print("error: no NVIDIA GPU (nvidia-smi lists none); --build-only builds without one",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    version = subprocess.run([nvcc, "--version"], capture_output=True, text=True, check=False)
+    record: dict[str, Any] = {
+        "format": 1,
+        "gpu": gpu,
+        "arch": arch,
+        "nvcc": (version.stdout.strip().splitlines() or [""])[-1],
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "apps": {},
+    }
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = extract_corpus(corpus, Path(tmp))
+        for app in apps:
+            build_dir, run_dir = Path(tmp) / "build" / app, Path(tmp) / "run" / app
+            build_dir.mkdir(parents=True)
+            started = time.perf_counter()
+            built, log = nvcc_build(tree, app, build_dir, nvcc, arch)
+            entry: dict[str, Any] = {"args": RUN_TABLE[app]["args"], "built": built}
+            entry["ignore_lines"] = [*TIMING, *RUN_TABLE[app].get("ignore", [])]
+            entry["build_s"] = round(time.perf_counter() - started, 1)
+            if not built:
+                entry["build_log"] = log[-4000:]
+                failures += 1
+            elif not build_only:
+                prepare_run_dir(app, run_dir)
+                started = time.perf_counter()
+                try:
+                    proc = subprocess.run([str(build_dir / "app"), *RUN_TABLE[app]["args"]],
+                                          cwd=run_dir, capture_output=True, check=False,
+                                          timeout=300)  # fmt: skip
+                    entry["exit_code"] = proc.returncode
+                    entry["stdout"] = proc.stdout.decode(errors="replace")[-2_000_000:]
+                    entry["stderr"] = proc.stderr.decode(errors="replace")[-20_000:]
+                except subprocess.TimeoutExpired:
+                    entry["exit_code"], entry["stdout"], entry["stderr"] = None, "", "timed out"
+                entry["run_s"] = round(time.perf_counter() - started, 2)
+                entry["output_files"] = collect_outputs(app, run_dir)
+                failures += entry["exit_code"] != 0
+            record["apps"][app] = entry
+            state = "built" if built else "BUILD FAILED"
+            if "exit_code" in entry:
+                state += f", exit {entry['exit_code']} in {entry['run_s']} s"
+            print(f"{app:14} {state}", flush=True)
+            if not built:
+                print(log[-1500:], flush=True)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"wrote {out} ({len(apps)} applications, {failures} failed)")
+    return 1 if failures else 0
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--apps", default="", help="comma-separated subset")
+    parser.add_argument("--corpus", type=Path, default=CORPUS,
+                        help="rodinia-cuda.tar.gz or its extracted folder")  # fmt: skip
+    parser.add_argument("--record-nvidia", type=Path, metavar="OUT.json",
+                        help="build the runnable originals with nvcc, run them on the NVIDIA GPU "
+                        "and record their outputs (standard library only)")  # fmt: skip
+    parser.add_argument("--build-only", action="store_true",
+                        help="with --record-nvidia: build with nvcc, run nothing (no GPU needed)")  # fmt: skip
+    parser.add_argument("--arch", default="sm_90", help="with --record-nvidia: nvcc's -arch")
     args = parser.parse_args()
-    if not CORPUS.is_file():
-        print(f"skipped: {CORPUS} is absent (the Rodinia corpus lives beside the clone)")
+    if not args.corpus.exists():
+        print(f"skipped: {args.corpus} is absent (the Rodinia corpus lives beside the clone)")
         return
+    if args.record_nvidia:
+        chosen = [a for a in args.apps.split(",") if a] or list(RUN_TABLE)
+        unknown = [a for a in chosen if a not in RUN_TABLE]
+        if unknown:
+            parser.error(f"not in the run table: {', '.join(unknown)}")
+        sys.exit(record_nvidia(args.record_nvidia, args.corpus, chosen, args.build_only, args.arch))
     from cass.runner.toolchain import hip_clang_command
 
     hipcc = [*hip_clang_command("gfx1100"), "-Wno-everything"]
     with tempfile.TemporaryDirectory() as tmp:
-        with tarfile.open(CORPUS) as archive:
-            archive.extractall(tmp, filter="data")
-        tree, out = Path(tmp) / "rodinia-cuda", Path(tmp) / "hip"
+        tree, out = extract_corpus(args.corpus, Path(tmp)), Path(tmp) / "hip"
         started = time.perf_counter()
         port = subprocess.run(
             [
