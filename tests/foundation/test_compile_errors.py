@@ -7,22 +7,23 @@ from pathlib import Path
 
 import pytest
 from cass.runner import compile as compile_mod
+from cass.runner import compile_steps
 from cass.runner.diagnostics import CassError
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_a_hanging_step_is_stopped(monkeypatch):
-    monkeypatch.setattr(compile_mod, "COMPILE_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(compile_steps, "COMPILE_TIMEOUT_S", 0.5)
     argv = [sys.executable, "-c", "import time; time.sleep(30)"]
     with pytest.raises(CassError, match=r"k\.cu: nvcc did not finish within 0\.5 s") as info:
-        compile_mod.run_step(argv, Path("k.cu"), "nvcc")
+        compile_steps.run_step(argv, Path("k.cu"), "nvcc")
     assert info.value.exit_code == 1
 
 
 def test_a_missing_program_is_a_clear_error(tmp_path):
     with pytest.raises(CassError, match="cannot run .*no-such-compiler"):
-        compile_mod.run_step([str(tmp_path / "no-such-compiler")], Path("k.cu"), "nvcc")
+        compile_steps.run_step([str(tmp_path / "no-such-compiler")], Path("k.cu"), "nvcc")
 
 
 def test_output_folder_that_is_a_file(tmp_path):
