@@ -90,6 +90,7 @@ def build_app(app: Path, jobs: int, hipcc: list[str]) -> dict:
 # ---------------------------------------------------------------------------------------------
 
 TIMING = (r"(?i)time|elapsed|\bms\b|msec|seconds|throughput|GB/s",)
+RTOL, ATOL = 1e-4, 1e-6  # float tokens: NVIDIA and AMD may round and contract differently
 
 RUN_TABLE: dict[str, dict[str, Any]] = {
     "backprop": {
@@ -402,6 +403,164 @@ def record_nvidia(out: Path, corpus: Path, apps: list[str], build_only: bool, ar
     return 1 if failures else 0
 
 
+RUNS_MARKER = "## Runs: ports on the RDNA3 emulator against outputs recorded on NVIDIA"
+
+
+def port_tree(tree: Path, out: Path, report: Path) -> tuple[float, str, list[dict]]:
+    """Port the whole tree with one `cass port` process: seconds, its summary, diagnostics."""
+    started = time.perf_counter()
+    cmd = [
+        str(CASS),
+        "port",
+        str(tree),
+        "-o",
+        str(out),
+        "--format",
+        "json",
+        "--report",
+        str(report),
+    ]
+    port = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    return time.perf_counter() - started, port.stderr, json.loads(report.read_text())
+
+
+def hip_build(hip_tree: Path, app: str, build_dir: Path) -> tuple[bool, str]:
+    """Build one port for gfx1100 from the run table's sources, linked to the emulator's runtime."""
+    from cass.runner.emulator.build import hip_compile_command, runtime_library
+
+    entry, src = RUN_TABLE[app], hip_tree / "cuda" / RUN_TABLE[app].get("dir", app)
+    flags = ["-Wno-everything", f"-I{src}", f"-I{hip_tree / 'cuda' / 'util'}"]
+    flags += [f"-I{(src / inc).resolve()}" for inc in entry.get("include", [])]
+    flags += [f"-D{d}" for d in entry.get("defines", [])]
+    objects = []
+    for index, source in enumerate(entry["sources"]):
+        path = (src / source).resolve()
+        obj = build_dir / f"{index}_{path.stem}.o"
+        if path.suffix == ".c":  # plain C, built by gcc as the Makefiles do (nvcc's host compiler)
+            cmd = ["gcc", "-O2", *flags, "-c", str(path), "-o", str(obj)]
+        else:  # CUDA sources and host C++ calling the runtime API, as nvcc compiled them
+            cmd = hip_compile_command(path, obj, "gfx1100", ("-O2", "-c", *flags))
+        proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=900)
+        if proc.returncode != 0:
+            return False, f"{source}: {first_error(proc.stderr)}"
+        objects.append(str(obj))
+    lib = runtime_library()
+    cmd = ["clang++-16", *objects, "-o", str(build_dir / "app")]
+    cmd += [f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}", "-lcasship", "-lm"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
+    return proc.returncode == 0, "" if proc.returncode == 0 else f"link: {first_error(proc.stderr)}"
+
+
+def verify_ports(recorded_path: Path, corpus: Path, apps: list[str], timeout_s: float) -> None:
+    """Port the corpus, build each runnable port for gfx1100, run it on the emulator with the
+    recorded arguments and compare with the NVIDIA outputs (cass's verdict comparator)."""
+    from cass.runner.compare import compare_results
+    from cass.runner.emulator.process import run_program
+    from cass.runner.results import RunResult
+    from cass.runner.spec import OutputFile, RunSpec
+
+    recorded = json.loads(recorded_path.read_text())
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        tree, out = extract_corpus(corpus, Path(tmp)), Path(tmp) / "hip"
+        port_s, _, diagnostics = port_tree(tree, out, Path(tmp) / "report.json")
+        print(f"ported the corpus in {port_s:.1f} s", flush=True)
+        for app in apps:
+            folder = f"cuda/{RUN_TABLE[app].get('dir', app)}/"
+            errors = [
+                d for d in diagnostics if d["severity"] == "error" and d["path"].startswith(folder)
+            ]
+            row: dict[str, Any] = {"app": app, "ported": not errors, "built": False, "ran": False}
+            row["matches"], row["reason"] = None, ""
+            build_dir, run_dir = Path(tmp) / "build" / app, Path(tmp) / "run" / app
+            build_dir.mkdir(parents=True)
+            row["built"], row["reason"] = hip_build(out, app, build_dir)
+            reference = recorded["apps"].get(app)
+            if row["built"]:
+                prepare_run_dir(app, run_dir)
+                started = time.perf_counter()
+                run = run_program(build_dir / "app", RUN_TABLE[app]["args"], cwd=run_dir,
+                                  timeout_s=timeout_s)  # fmt: skip
+                row["run_s"] = round(time.perf_counter() - started, 1)
+                row["exit_code"], row["stdout"] = run.exit_code, run.stdout[-200_000:]
+                row["output_files"] = collect_outputs(app, run_dir)
+                row["ran"] = run.exit_code == 0 and not run.timed_out and not run.faulted
+                if not row["ran"]:
+                    end = "timed out" if run.timed_out else f"exit {run.exit_code}"
+                    row["reason"] = f"{end}: {(run.stderr.strip().splitlines() or [''])[-1][:160]}"
+                if reference is None or "exit_code" not in reference:
+                    row["reason"] = row["reason"] or "no NVIDIA recording"
+                else:
+                    outputs = {
+                        name: (run_dir / name).read_bytes()
+                        for name in RUN_TABLE[app].get("outputs", [])
+                        if (run_dir / name).is_file()
+                    }
+                    candidate = RunResult("emulator", None if run.timed_out else run.exit_code,
+                                          run.stdout, run.stderr, timed_out=run.timed_out,
+                                          output_files=outputs)  # fmt: skip
+                    expected = RunResult("nvidia", reference["exit_code"], reference["stdout"],
+                                         reference.get("stderr", ""),
+                                         output_files={n: base64.b64decode(t) for n, t
+                                                       in reference["output_files"].items()},
+                                         info={"gpu": recorded.get("gpu", "")})  # fmt: skip
+                    spec = RunSpec(
+                        args=tuple(RUN_TABLE[app]["args"]),
+                        output_files=tuple(
+                            OutputFile(n) for n in RUN_TABLE[app].get("outputs", [])
+                        ),
+                        ignore_lines=tuple(reference.get("ignore_lines", TIMING)),
+                        rtol=RTOL,
+                        atol=ATOL,
+                        expected_exit_code=reference["exit_code"] or 0,
+                    )
+                    mismatches = compare_results(expected, candidate, spec)
+                    row["matches"] = not mismatches
+                    if mismatches:
+                        first = mismatches[0]
+                        row["reason"] = (
+                            row["reason"]
+                            or (
+                                f"{first.where} line {first.line}: {first.message}: "
+                                f"NVIDIA {first.expected!r}, port {first.actual!r}"
+                            )[:200]
+                        )
+            rows.append(row)
+            print(f"{app:14} ported={row['ported']!s:5} built={row['built']!s:5} "
+                  f"ran={row['ran']!s:5} matches={row['matches']!s:5} {row['reason']}", flush=True)  # fmt: skip
+    write_runs(rows, recorded)
+
+
+def write_runs(rows: list[dict], recorded: dict) -> None:
+    """Replace the runs section of port-rodinia.md (the build table above it stays)."""
+    (RESULTS / "port-rodinia-runs.json").write_text(json.dumps(rows, indent=1) + "\n")
+    path = RESULTS / "port-rodinia.md"
+    head = path.read_text().split(RUNS_MARKER)[0].rstrip() + "\n\n" if path.is_file() else ""
+    yes = {True: "yes", False: "no", None: "-"}
+    lines = [
+        RUNS_MARKER,
+        "",
+        f"`.venv/bin/python benchmarks/port_rodinia.py --verify RECORDED.json`: the run table's "
+        f"{len(rows)} applications, recorded on {recorded.get('gpu') or 'an NVIDIA GPU'} "
+        f"({recorded.get('nvcc', 'nvcc')}, {recorded.get('date', '')}); each port built for gfx1100 "
+        f"from the same sources and run on cass's emulator with the same arguments and generated "
+        f"inputs; compared by cass's verdict comparator (rtol {RTOL}, atol {ATOL}; timing lines "
+        f"ignored). {sum(r['ported'] for r in rows)} ported without error, "
+        f"{sum(r['built'] for r in rows)} built, {sum(r['ran'] for r in rows)} ran, "
+        f"{sum(r['matches'] is True for r in rows)} match.",
+        "",
+        "| application | ported | builds | runs | matches | emulator s | first reason |",
+        "| --- | --- | --- | --- | --- | ---: | --- |",
+    ]
+    for r in rows:
+        reason = r["reason"].replace("|", "\\|").replace("\n", " ")
+        lines.append(
+            f"| {r['app']} | {yes[r['ported']]} | {yes[r['built']]} | {yes[r['ran']]} | "
+            f"{yes[r['matches']]} | {r.get('run_s', '')} | {reason} |"
+        )
+    path.write_text(head + "\n".join(lines) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
@@ -413,10 +572,17 @@ def main() -> None:
                         "and record their outputs (standard library only)")  # fmt: skip
     parser.add_argument("--build-only", action="store_true",
                         help="with --record-nvidia: build with nvcc, run nothing (no GPU needed)")  # fmt: skip
+    parser.add_argument("--verify", type=Path, metavar="RECORDED.json",
+                        help="build the ports for gfx1100, run them on the emulator, compare")  # fmt: skip
+    parser.add_argument("--timeout", type=float, default=900, help="with --verify: seconds per run")
     parser.add_argument("--arch", default="sm_90", help="with --record-nvidia: nvcc's -arch")
     args = parser.parse_args()
     if not args.corpus.exists():
         print(f"skipped: {args.corpus} is absent (the Rodinia corpus lives beside the clone)")
+        return
+    if args.verify:
+        chosen = [a for a in args.apps.split(",") if a] or list(RUN_TABLE)
+        verify_ports(args.verify, args.corpus, chosen, args.timeout)
         return
     if args.record_nvidia:
         chosen = [a for a in args.apps.split(",") if a] or list(RUN_TABLE)
