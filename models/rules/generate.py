@@ -34,6 +34,8 @@ DRIVER_HEADER = "cuda.h"
 # pass adapts (the rename still applies unless the pass took the token).
 OVERRIDES: dict[str, tuple[str, str, str, str]] = {
     "cudaDeviceProp": ("hipDeviceProp_t", "supported", "5.2", ""),
+    # the enum's own tag (`enum cudaError`, which cudaError_t names): HIP's enum is hipError_t
+    "cudaError": ("hipError_t", "supported", "5.2", ""),
     "cudaMallocHost": (
         "hipHostMalloc",
         "rewritten",
