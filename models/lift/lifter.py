@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cass.models.lift import sem_ctrl, sem_float, sem_half, sem_int, sem_mem, sem_sync, sem_sys, sem_warp
+from cass.models.lift import (
+    sem_ctrl,
+    sem_float,
+    sem_half,
+    sem_int,
+    sem_mem,
+    sem_sync,
+    sem_sys,
+    sem_warp,
+)
 from cass.models.lift.cfg import TRANSFERS, Cfg, build_cfg, fill_ret_cases, polled_loads
 from cass.models.lift.constants import ConstantBanks
 from cass.models.lift.elfinfo import CubinInfo
