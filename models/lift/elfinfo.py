@@ -16,6 +16,7 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 EIATTR_KPARAM_INFO = 0x17
+EIATTR_FRAME_SIZE, EIATTR_MIN_STACK_SIZE = 0x11, 0x12
 EIFMT_SVAL = 4
 
 
@@ -36,6 +37,7 @@ class CubinInfo:
     constant4: dict[int, tuple[str, int]] = field(default_factory=dict)  # offset -> (symbol, addend)
     strings: dict[str, bytes] = field(default_factory=dict)  # data symbols of .nv.global.init
     zeroed: dict[str, int] = field(default_factory=dict)  # .nv.global (zero-initialised __device__) -> size
+    stack: dict[str, int] = field(default_factory=dict)  # kernel -> local bytes ptxas reserves (frame, min stack)
 
 
 def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
@@ -80,8 +82,29 @@ def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
                 off = r["r_offset"]
                 addend = r["r_addend"] if r.is_RELA() else int.from_bytes(const4_data[off:off + 8] or b"\0", "little")
                 info.constant4[off] = (name, addend)
+        info.stack = stack_sizes(elf.get_section_by_name(".nv.info"), symtab)
     info.constant3_symbols.sort(key=lambda s: s.offset)
     return info
+
+
+def stack_sizes(section, symtab) -> dict[str, int]:
+    """Per function, the larger of EIATTR_FRAME_SIZE and EIATTR_MIN_STACK_SIZE (`.nv.info`, keyed
+    by symbol index): the local memory its own STL/LDL and spills use."""
+    sizes: dict[str, int] = {}
+    blob = section.data() if section is not None else b""
+    pos = 0
+    while pos + 4 <= len(blob):
+        fmt, attr = blob[pos], blob[pos + 1]
+        if fmt != EIFMT_SVAL:
+            pos += 4
+            continue
+        (size,) = struct.unpack_from("<H", blob, pos + 2)
+        if attr in (EIATTR_FRAME_SIZE, EIATTR_MIN_STACK_SIZE) and size >= 8:
+            index, value = struct.unpack_from("<II", blob, pos + 4)
+            name = symtab.get_symbol(index).name if index < symtab.num_symbols() else ""
+            sizes[name] = max(sizes.get(name, 0), value)
+        pos += 4 + size
+    return sizes
 
 
 def kparams(blob: bytes) -> list[tuple[int, int]]:

@@ -70,7 +70,7 @@ def estimate_resources(fn: Function, arch: str | None) -> tuple[int, int]:
         if ops and isinstance(ops[0], Reg) and ops[0].name == "R1" and any(
             isinstance(o, Reg) and o.name == "R1" for o in ops[1:]
         ):
-            frame += sum(-o.value for o in ops if isinstance(o, Imm) and o.value < 0)
+            frame += sum(-_signed32(o.value) for o in ops if isinstance(o, Imm) and _signed32(o.value) < 0)
         if ins.opcode in ("LDS", "STS", "ATOMS", "LDSM"):
             uses_shared = True
             mem = next((o for o in ops if isinstance(o, Mem)), None)
@@ -89,12 +89,20 @@ def estimate_resources(fn: Function, arch: str | None) -> tuple[int, int]:
     return stack, shared
 
 
+def _signed32(value: int) -> int:
+    """sm_90 prints `VIADD R1, R1, 0xfffffa00` for a 1536-byte frame: the immediate is signed."""
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value >> 31 else value
+
+
 def lift_function(fn: Function, arch: str | None, target: LlvmTarget, cubin: CubinInfo | None = None) -> LiftedKernel:
     known = cubin is not None and fn.name in cubin.params
     layout = layout_from_cubin(cubin.params[fn.name], arch) if known else infer_layout(fn, arch)
     fn = attach_jump_tables(fn, cubin.constant2.get(fn.name) if cubin is not None else None)
     cfg = build_cfg(fn)
     stack, shared = estimate_resources(fn, arch)
+    if cubin is not None and cubin.stack.get(fn.name, 0) > 0:  # what ptxas reserved, when more
+        stack = min(max(stack, cubin.stack[fn.name] + 256), 64 * 1024)
     if known:
         reserve = SM90_SHARED_RESERVE if (arch or "").startswith("sm_9") else 0
         shared = max(cubin.shared.get(fn.name, 0), reserve)
