@@ -134,21 +134,51 @@ def lea(e: Emitter, ins: Instruction) -> None:
 
 # ---------------------------------------------------------------- shifts and bits
 def shf(e: Emitter, ins: Instruction) -> None:
+    """SHF: shift the 64-bit {hi:lo} by s (clamped to the width, or modulo it with .W) and keep one
+    word. 32-bit forms are funnel shifts (llvm.fshl/fshr: v_alignbit on gfx11) and 64-bit forms
+    i64 shifts; an i128 formulation made llc-16 expand every SHF of a SHA-512 round into dozens
+    of instructions."""
     d, lo, s, hi = ins.operands
-    width = 64 if ins.has("U64", "S64") else 32
-    signed = ins.has("S32", "S64")
-    v = e.join(e.i32(lo), e.i32(hi))
-    v128 = e.op(f"{'sext' if signed else 'zext'} i64 {v} to i128")
-    amount = e.i32(s)
-    amount = e.op(f"and i32 {amount}, {width - 1}") if ins.has("W") else e.op(f"call i32 @llvm.umin.i32(i32 {amount}, i32 {width})")
-    amt = e.op(f"zext i32 {amount} to i128")
-    if ins.has("L"):
-        r = e.op(f"shl i128 {v128}, {amt}")
+    a, b, amount = e.i32(lo), e.i32(hi), e.i32(s)
+    if ins.has("U64", "S64"):
+        e.write(d, _shf64(e, ins, a, b, amount))
     else:
-        r = e.op(f"{'ashr' if signed else 'lshr'} i128 {v128}, {amt}")
+        e.write(d, _shf32(e, ins, a, b, amount))
+
+
+def _shf32(e: Emitter, ins: Instruction, a: str, b: str, amount: str) -> str:
+    wrap = ins.has("W")
+    n = e.op(f"and i32 {amount}, 31") if wrap else e.op(f"call i32 @llvm.umin.i32(i32 {amount}, i32 32)")
+    m = n if wrap else e.op(f"and i32 {n}, 31")
+    signed = ins.has("S32")
+    if ins.has("L"):
+        core, edge = (e.op(f"call i32 @llvm.fshl.i32(i32 {b}, i32 {a}, i32 {m})"), a) if ins.has("HI") else (e.op(f"shl i32 {a}, {m}"), "0")
+    elif not ins.has("HI"):
+        core, edge = e.op(f"call i32 @llvm.fshr.i32(i32 {b}, i32 {a}, i32 {m})"), b
+    elif signed:
+        core, edge = e.op(f"ashr i32 {b}, {m}"), e.op(f"ashr i32 {b}, 31")
+    else:
+        core, edge = e.op(f"lshr i32 {b}, {m}"), "0"
+    if wrap:
+        return core
+    return e.op(f"select i1 {e.op(f'icmp eq i32 {n}, 32')}, i32 {edge}, i32 {core}")
+
+
+def _shf64(e: Emitter, ins: Instruction, a: str, b: str, amount: str) -> str:
+    wrap = ins.has("W")
+    v = e.join(a, b)
+    n = e.op(f"and i32 {amount}, 63") if wrap else e.op(f"call i32 @llvm.umin.i32(i32 {amount}, i32 64)")
+    m = e.op(f"zext i32 {n if wrap else e.op(f'and i32 {n}, 63')} to i64")
+    if ins.has("L"):
+        core, edge = e.op(f"shl i64 {v}, {m}"), "0"
+    elif ins.has("S64"):
+        core, edge = e.op(f"ashr i64 {v}, {m}"), e.op(f"ashr i64 {v}, 63")
+    else:
+        core, edge = e.op(f"lshr i64 {v}, {m}"), "0"
+    r = core if wrap else e.op(f"select i1 {e.op(f'icmp eq i32 {n}, 64')}, i64 {edge}, i64 {core}")
     if ins.has("HI"):
-        r = e.op(f"lshr i128 {r}, 32")
-    e.write(d, e.op(f"trunc i128 {r} to i32"))
+        r = e.op(f"lshr i64 {r}, 32")
+    return e.op(f"trunc i64 {r} to i32")
 
 
 def lut3(e: Emitter, a: str, b: str, c: str, lut: int, ty: str) -> str:
