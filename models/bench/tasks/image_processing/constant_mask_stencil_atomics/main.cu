@@ -119,24 +119,52 @@ int main() {
   check(cudaMemcpy(fout, d_fout, sizeof(fout), cudaMemcpyDeviceToHost), "copy fout");
   check(cudaMemcpy(&totals, d_totals, sizeof(totals), cudaMemcpyDeviceToHost), "copy totals");
 
-  long long hash = 0;
+  unsigned long long hash = 0;  // unsigned: wraps by definition
   double fsum = 0.0;
   for (int i = 0; i < W * H; ++i) {
-    hash = hash * 31 + out[i];
+    hash = hash * 31u + (unsigned long long)(long long)out[i];
     fsum += fout[i];
   }
+
+  // The host's answer: integer results exactly, float responses within a relative 1e-5.
+  bool ok = true;
+  int want_count = 0, want_max = -2147483647 - 1, want_hist[BINS] = {0};
+  double want_half = 0.0, want_global_half = 0.0;
+  for (int y = 0; y < H; ++y)
+    for (int x = 0; x < W; ++x) {
+      int acc = 0;
+      float facc = 0.f;
+      for (int dy = 0; dy <= 2 * R; ++dy)
+        for (int dx = 0; dx <= 2 * R; ++dx) {
+          int gx = x + dx - R, gy = y + dy - R;
+          int v = (gx >= 0 && gx < W && gy >= 0 && gy < H) ? img[gy * W + gx] : 0;
+          acc += host_imask[dy][dx] * v;
+          facc += host_fmask[dy][dx] * (float)v;
+        }
+      float diff = fout[y * W + x] - facc;
+      if (out[y * W + x] != acc || diff > 1e-5f * (1.f + facc) || -diff > 1e-5f * (1.f + facc)) ok = false;
+      if (acc > host_thresholds[(x + y) & 3]) ++want_count;
+      want_half += (acc & 15) * 0.5;
+      want_global_half += (acc & 7) * 0.5;
+      ++want_hist[acc & (BINS - 1)];
+      if (acc > want_max) want_max = acc;
+    }
+  ok = ok && totals.count_blocks == want_count && totals.count_threads == want_count && totals.maxv == want_max;
+  ok = ok && totals.half_sum == (float)want_half && totals.global_half_sum == (float)want_global_half;
+  for (int b = 0; b < BINS; ++b) ok = ok && totals.hist[b] == want_hist[b];
   printf("count_blocks %d count_threads %d max %d\n", totals.count_blocks, totals.count_threads, totals.maxv);
   printf("half_sum %.1f global_half_sum %.1f\n", totals.half_sum, totals.global_half_sum);
-  printf("out_hash %lld fout_sum %.3f\n", hash, fsum);
+  printf("out_hash %llu fout_sum %.3f\n", hash, fsum);
   printf("hist");
   for (int b = 0; b < BINS; ++b) printf(" %d", totals.hist[b]);
   printf("\n");
   printf("rows");
   for (int yy = 0; yy < H; yy += 20) printf(" %d:%.4f", out[yy * W + 7], fout[yy * W + 7]);
   printf("\n");
+  printf(ok ? "CHECK PASS\n" : "CHECK FAIL\n");
   cudaFree(d_img);
   cudaFree(d_out);
   cudaFree(d_fout);
   cudaFree(d_totals);
-  return 0;
+  return ok ? 0 : 1;
 }
