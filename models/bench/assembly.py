@@ -94,15 +94,27 @@ def bundle_code_object(code_object: Path, output: Path) -> Path:
     return output
 
 
-def build_with_device_code(host_source: Path, assembly: Path, work: Path) -> Path:
+def build_with_device_code(host_source: Path, assembly: Path, work: Path, *, library_kernels: bool = False) -> Path:
     """Assemble the translated device code and link it under the host port; the emulator executable."""
+    return build_program(host_source, assembly, work, library_kernels=library_kernels)[0]
+
+
+def build_program(host_source: Path, assembly: Path, work: Path, *, library_kernels: bool = False):
+    """Assemble the translated device code and link it under the host port; the emulator executable
+    and, where `library_kernels` (a Thrust/CUB program), the split of its kernels between the lift
+    and the HIP library (cass.models.bench.mixed), else None."""
+    from cass.models.bench.mixed import link_with_library_kernels
     from cass.runner.compile import compile_file
     from cass.runner.emulator.build import build_hip_program
 
     code_object = compile_file(assembly, ["code-object"], out_dir=work / "device").artifacts["code-object"]
+    split = None
+    if library_kernels:
+        code_object, split = link_with_library_kernels(host_source, assembly, work / "mixed", OFFLOAD_ARCH)
     bundle = bundle_code_object(code_object, work / "device.hipfb")
     embed = ("--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(bundle))
-    return build_hip_program(host_source, work / f"main.{OFFLOAD_ARCH}.emu", offload_arch=OFFLOAD_ARCH, extra_args=embed)
+    exe = build_hip_program(host_source, work / f"main.{OFFLOAD_ARCH}.emu", offload_arch=OFFLOAD_ARCH, extra_args=embed)
+    return exe, split
 
 
 def step_build_and_run(a: Attempt) -> None:
@@ -115,19 +127,24 @@ def step_build_and_run(a: Attempt) -> None:
         host.write_text(a.artifacts["host"], encoding="utf-8")
         assembly.write_text(a.port_text, encoding="utf-8")
         try:
-            exe = build_with_device_code(host, assembly, work)
+            exe, split = build_program(host, assembly, work, library_kernels=bool(a.task.libraries))
         except CassError as exc:
             a.facts["verify_s"] = round(time.perf_counter() - start, 3)
             a.finish("compile-error", (exc.message or "build failed").splitlines()[0][:500])
             return
         a.facts["compiled"] = True
+        if split is not None:
+            a.facts["notes"] = split.notes()
         verdict = None if a.reference_problem else _run_and_judge(a, host, exe)
     a.facts["verify_s"] = round(time.perf_counter() - start, 3)
     if verdict is None:
         a.finish("no-reference", a.reference_problem or "")
         return
     status, stages = verdict_status(verdict.status, verdict.candidate is not None)
-    a.finish(status, verdict.message, runtime_ratio=verdict.runtime_ratio, memory_ratio=verdict.memory_ratio, **stages)
+    message = verdict.message
+    if split is not None:
+        message += f" [{split.summary()}]"
+    a.finish(status, message, runtime_ratio=verdict.runtime_ratio, memory_ratio=verdict.memory_ratio, **stages)
 
 
 def _run_and_judge(a: Attempt, host: Path, exe: Path):  # -> cass.runner.verify.Verdict

@@ -208,6 +208,10 @@ def _relocate(elf: ELFFile, view: np.ndarray, base: int, symbols: dict) -> None:
 
 
 def _metadata(elf: ELFFile) -> dict:
+    """The code object's AMDGPU metadata. A code object linked from several objects (the lifter's
+    kernels and a HIP library's, see cass.models.bench.assembly) carries one note per object:
+    their kernel lists are merged; the other keys come from the first note."""
+    notes = []
     for seg in elf.iter_segments():
         if seg["p_type"] != "PT_NOTE":
             continue
@@ -217,9 +221,14 @@ def _metadata(elf: ELFFile) -> dict:
             name = data[pos + 12 : pos + 12 + namesz].rstrip(b"\0")
             desc_at = pos + 12 + ((namesz + 3) & ~3)
             if name == b"AMDGPU" and ntype == NT_AMDGPU_METADATA:
-                return msgpack.unpack(data[desc_at : desc_at + descsz])
+                notes.append(msgpack.unpack(data[desc_at : desc_at + descsz]))
             pos = desc_at + ((descsz + 3) & ~3)
-    raise CodeObjectError("the code object has no AMDGPU metadata note (code object v2?)")
+    if not notes:
+        raise CodeObjectError("the code object has no AMDGPU metadata note (code object v2?)")
+    meta = dict(notes[0])
+    if len(notes) > 1:
+        meta["amdhsa.kernels"] = [k for note in notes for k in note.get("amdhsa.kernels", [])]
+    return meta
 
 
 def _kernels(meta: dict, symbols: dict, view: np.ndarray) -> dict[str, Kernel]:

@@ -91,12 +91,14 @@ def _build_program(host: Path, assembly: str, output: Path) -> None:
     import tempfile
 
     from cass.models.bench.assembly import build_with_device_code
+    from cass.models.bench.mixed import uses_hip_libraries
 
     with tempfile.TemporaryDirectory(prefix="cass-lift-") as work:
         s = Path(work) / "device.s"
         s.write_text(assembly, encoding="utf-8")
         with err.status(f"building {output} around {host}"):
-            exe = build_with_device_code(host, s, Path(work))
+            libraries = uses_hip_libraries(host.read_text(encoding="utf-8", errors="replace"))
+            exe = build_with_device_code(host, s, Path(work), library_kernels=libraries)
         install_file(exe, output)
     err.print(f"wrote {output} (run it with `cass run-hip` or directly)", markup=False)
 

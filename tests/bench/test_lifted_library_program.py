@@ -1,0 +1,92 @@
+"""The assembly level of a CUB program: the user's kernels are lifted from SASS, the kernels the
+HIP host port launches through hipCUB (rocPRIM's) are compiled from the port, and both are linked
+into one code object (cass.models.bench.mixed) that runs on the emulator against the H200's output."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from cass.models.bench.harness import RunConfig, evaluate
+from cass.models.bench.tasks import TASKS_ROOT, load_task
+
+pytestmark = pytest.mark.toolchain
+
+USER_KERNELS = ("countDegrees", "scatterEdges", "sortRows", "twoHopDegree")
+
+
+def test_csr_build_cub_runs_lifted_user_kernels_with_rocprim_library_kernels(
+    rocm_libs_include: Path, tmp_path: Path
+):
+    from cass.runner.toolchain import has_tool
+
+    if not has_tool("nvcc") or shutil.which("llvm-extract-16") is None:
+        pytest.skip("needs nvcc (the SASS) and llvm-extract-16")
+    task = load_task(TASKS_ROOT / "graph/csr_build_cub")
+    config = RunConfig(engines=("lift",), level="assembly", sass_arch="sm_80", out_dir=tmp_path)
+    result = evaluate(task, "lift", config)
+    assert result.status == "pass", result.message
+    lifted = next(n for n in result.notes if n.startswith("kernels lifted from SASS"))
+    assert all(k in lifted for k in USER_KERNELS), lifted
+    library = next(n for n in result.notes if n.startswith("kernels from the HIP library"))
+    assert not library.endswith(": 0"), library
+    assert "4 lifted (the user's)" in result.message
+
+
+def test_the_loader_merges_the_metadata_notes_of_a_linked_code_object(tmp_path: Path):
+    """Two relocatable objects, one kernel each, linked by ld.lld: two NT_AMDGPU_METADATA notes."""
+    from cass.runner.emulator import codeobject
+
+    if shutil.which("llvm-mc-16") is None or shutil.which("ld.lld-16") is None:
+        pytest.skip("needs llvm-mc-16 and ld.lld-16")
+    import subprocess
+
+    objects = []
+    for name in ("first", "second"):
+        asm = tmp_path / f"{name}.s"
+        asm.write_text(_KERNEL.replace("NAME", name))
+        obj = tmp_path / f"{name}.o"
+        subprocess.run(["llvm-mc-16", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1100", "-filetype=obj", "-o", str(obj),
+                        str(asm)], check=True, capture_output=True)  # fmt: skip
+        objects.append(str(obj))
+    linked = tmp_path / "linked.hsaco"
+    subprocess.run(
+        ["ld.lld-16", "-shared", "-o", str(linked), *objects], check=True, capture_output=True
+    )
+    loaded = codeobject.load(linked.read_bytes())
+    assert {"first", "second"} <= set(loaded.kernels)
+
+
+_KERNEL = """\t.text
+\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
+\t.globl NAME
+\t.p2align 8
+\t.type NAME,@function
+NAME:
+\ts_endpgm
+\t.rodata
+\t.p2align 6
+\t.amdhsa_kernel NAME
+\t\t.amdhsa_next_free_vgpr 1
+\t\t.amdhsa_next_free_sgpr 1
+\t.end_amdhsa_kernel
+\t.text
+\t.amdgpu_metadata
+---
+amdhsa.kernels:
+  - .name: NAME
+    .symbol: NAME.kd
+    .kernarg_segment_size: 0
+    .group_segment_fixed_size: 0
+    .private_segment_fixed_size: 0
+    .kernarg_segment_align: 8
+    .wavefront_size: 32
+    .sgpr_count: 1
+    .vgpr_count: 1
+    .max_flat_workgroup_size: 256
+amdhsa.target: amdgcn-amd-amdhsa--gfx1100
+amdhsa.version: [1, 2]
+...
+\t.end_amdgpu_metadata
+"""
