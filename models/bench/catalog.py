@@ -61,7 +61,11 @@ STATUSES: dict[str, tuple[str, bool]] = {
     "translate-error": ("the engine failed or reported errors", False),
     "unsupported-library": ("the task needs a library the backend does not provide", False),
     "no-reference": ("no fresh NVIDIA reference is recorded for the task", False),
-    "unverifiable": ("the backend is unavailable here, or the original failed", False),
+    "unverifiable": (
+        "the backend is unavailable here, the original failed, or (a Thrust/CUB program at the assembly level) "
+        "only the HIP library's kernels ran, none lifted",
+        False,
+    ),
 }
 
 # Which levels each registered engine translates (`--engine all` takes those of the chosen level);
