@@ -385,6 +385,18 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "runtime, NPP, nvJPEG, cuDNN, `cuda_add_*`): the build file keeps it; port it by hand."
         ),
     ),
+    (
+        "CASS080",
+        E,
+        "cudaDeviceProp member HIP lacks",
+        (
+            "Code reads a `cudaDeviceProp` member that HIP 5.x's `hipDeviceProp_t` does not have "
+            "(`deviceOverlap`, `asyncEngineCount`, `sharedMemPerMultiprocessor`, ...): renaming the "
+            "struct alone leaves a port that does not compile. Query the value with "
+            "`hipDeviceGetAttribute` where HIP has the attribute, or use a value chosen for AMD "
+            "GPUs; HIP 6 added most of these members."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

@@ -38,6 +38,7 @@ PIPELINE: tuple[Pass, ...] = (
     checks.report_lex_problems,
     checks.check_launch_brackets,
     checks.check_device_side_synchronize,
+    checks.check_device_prop_members,
     checks.report_unportable,
     checks.check_constant_warp_size,
     checks.map_thrust_execution_policy,

@@ -57,6 +57,38 @@ def check_device_side_synchronize(unit: Unit) -> None:
             )
 
 
+# cudaDeviceProp members that HIP 5.2's hipDeviceProp_t lacks (compared field by field with
+# /usr/include/hip/hip_runtime_api.h; deviceOverlap is from CUDA before 13). Generic names such as
+# `uuid` or `reserved` are left out: a member access alone does not say the struct is a cudaDeviceProp.
+MISSING_DEVICE_PROP_MEMBERS = frozenset({
+    "deviceOverlap", "asyncEngineCount", "accessPolicyMaxWindowSize", "canUseHostPointerForRegisteredMem",
+    "computePreemptionSupported", "globalL1CacheSupported", "localL1CacheSupported",
+    "hostNativeAtomicSupported", "maxBlocksPerMultiProcessor", "persistingL2CacheMaxSize",
+    "regsPerMultiprocessor", "sharedMemPerBlockOptin", "sharedMemPerMultiprocessor",
+    "streamPrioritiesSupported", "unifiedAddressing", "memoryPoolsSupported", "ipcEventSupported",
+    "multiGpuBoardGroupID", "surfaceAlignment", "gpuDirectRDMASupported", "hostRegisterSupported",
+})  # fmt: skip
+
+
+def check_device_prop_members(unit: Unit) -> None:
+    """`prop.deviceOverlap` and the other cudaDeviceProp members hipDeviceProp_t lacks in HIP 5.x:
+    the port would not compile (or a helper would print a field HIP never fills), so each access
+    is an error naming the member; HIP 6 added most of them to hipDeviceProp_t."""
+    if parse_version(unit.target.hip_version) >= (6, 0):
+        return
+    for i in unit.positions(tuple(MISSING_DEVICE_PROP_MEMBERS)):
+        tok = unit.code[i]
+        if unit.prev_text(i) in (".", "->"):
+            unit.report(
+                "CASS080",
+                tok.start,
+                tok.end,
+                f"`{tok.text}` is a cudaDeviceProp member that hipDeviceProp_t lacks in HIP "
+                f"{unit.target.hip_version}: use hipDeviceGetAttribute where HIP has the attribute, "
+                "or a value you choose (AMD GPUs overlap copies with kernels)",
+            )
+
+
 def check_constant_warp_size(unit: Unit) -> None:
     """HIP 7 made `warpSize` a run-time value: `T a[warpSize]`, `f<warpSize>()` stop compiling."""
     if parse_version(unit.target.hip_version) < (7, 0):
