@@ -397,6 +397,15 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "GPUs; HIP 6 added most of these members."
         ),
     ),
+    (
+        "CASS081",
+        I,
+        "spaced launch brackets joined",
+        (
+            "A kernel launch written `kernel << < grid, block >> > (args)` compiles with nvcc but "
+            "not with clang, which reads only `<<<` and `>>>` as launch brackets: cass joins them."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

@@ -36,6 +36,7 @@ Pass = Callable[[Unit], None]
 
 PIPELINE: tuple[Pass, ...] = (
     checks.report_lex_problems,
+    checks.join_spaced_launch_brackets,
     checks.check_launch_brackets,
     checks.check_device_side_synchronize,
     checks.check_device_prop_members,

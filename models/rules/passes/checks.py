@@ -12,6 +12,27 @@ def report_lex_problems(unit: Unit) -> None:
         unit.report(problem.code, problem.offset, problem.offset + 1, problem.message)
 
 
+def join_spaced_launch_brackets(unit: Unit) -> None:
+    """`kernel << < grid, block >> > (args)`: nvcc reads spaced launch brackets (Rodinia writes
+    them), clang only `<<<`/`>>>`. Each spaced pair after a callee is joined, as an info."""
+    code = unit.code
+    for i in unit.positions(("<<",)):
+        if code[i].pp != -1 or i == 0 or i + 1 >= len(code) or code[i + 1].text != "<":
+            continue
+        if code[i - 1].kind != "ident" and code[i - 1].text != ">":
+            continue
+        close = next((j for j in range(i + 2, len(code) - 2) if code[j].text in (">>", ";", "{", "}")), None)
+        if close is None or code[close].text != ">>" or code[close + 1].text != ">" or code[close + 2].text != "(":
+            continue
+        if unit.replace(code[i].start, code[i + 1].end, "<<<") and unit.replace(code[close].start, code[close + 1].end, ">>>"):
+            unit.report(
+                "CASS081",
+                code[i].start,
+                code[close + 1].end,
+                "spaced kernel-launch brackets `<< <` / `>> >` joined into `<<<` / `>>>` (clang reads only those)",
+            )
+
+
 def check_launch_brackets(unit: Unit) -> None:
     """Every `<<<` needs a `>>>` before the end of its statement; device-side launches are errors."""
     code = unit.code
