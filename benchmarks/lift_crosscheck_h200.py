@@ -36,6 +36,9 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bare_checkout import import_runner  # noqa: E402
+
 NVCC = "/usr/local/cuda/bin/nvcc"
 ARCHS = ("sm_80", "sm_90")
 LIBS = {"cublas": "-lcublas", "curand": "-lcurand", "cufft": "-lcufft", "cusparse": "-lcusparse"}
@@ -174,23 +177,6 @@ def not_lifted_reason(ptx_dir: Path, source: Path, arch: str) -> str:
     task = task_ident(source.parent)
     why = json.loads(manifest.read_text()).get("tasks", {}).get(task, {}).get(arch) if manifest.is_file() else None
     return why or f"no {ptx_name(source, arch)} in {ptx_dir} (run --lift-only there first)"
-
-
-def import_runner() -> None:
-    """Make `cass.runner` importable from a bare checkout (the GPU machine has no cass install):
-    a temporary `cass` namespace whose `runner` links to this checkout's runner/ (as
-    runner/record.py does for itself; the runner's comparator needs only the standard library)."""
-    try:
-        import cass.runner  # noqa: F401
-    except ImportError:
-        import atexit
-        import shutil
-
-        ns = Path(tempfile.mkdtemp(prefix="cass-ns-")) / "cass"
-        ns.mkdir()
-        (ns / "runner").symlink_to(ROOT / "runner")
-        atexit.register(shutil.rmtree, ns.parent, True)
-        sys.path.insert(0, str(ns.parent))
 
 
 def differences(source: Path, ref: subprocess.CompletedProcess, run: subprocess.CompletedProcess) -> list[str]:

@@ -23,22 +23,11 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bare_checkout import import_runner  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 TASKS_ROOT = ROOT / "models" / "bench" / "tasks"
-
-
-def import_runner() -> None:
-    """`cass.runner` from this checkout when cass is not installed (as runner/record.py does)."""
-    try:
-        import cass.runner  # noqa: F401
-    except ImportError:
-        import atexit
-
-        ns = Path(tempfile.mkdtemp(prefix="cass-ns-")) / "cass"
-        ns.mkdir()
-        (ns / "runner").symlink_to(ROOT / "runner")
-        atexit.register(shutil.rmtree, ns.parent, True)
-        sys.path.insert(0, str(ns.parent))
 
 
 def sample(per_domain: int, stride: int) -> list[Path]:
