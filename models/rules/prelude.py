@@ -2,7 +2,9 @@
 
 nvcc includes `cuda_runtime.h` implicitly; HIP-Clang does not, so a file that uses CUDA
 constructs without including a CUDA header gets `#include <hip/hip_runtime.h>` (after a leading
-`#pragma once`). HIP 5.2 headers that do not compile unless `hip/hip_runtime.h` came first
+`#pragma once`). An include of it inside an `extern "C" {` block (nvcc's implicit include came
+before the block; hip_runtime.h pulls in C++ templates) gets one before the block, at the top.
+HIP 5.2 headers that do not compile unless `hip/hip_runtime.h` came first
 (`NEEDS_RUNTIME_FIRST`) get it included right before them. Re-running on a port finds the include
 and the helpers and adds nothing.
 """
@@ -84,6 +86,20 @@ def _needs_runtime_first(unit: Unit) -> int | None:
     return None
 
 
+def _inside_extern_c(unit: Unit, offset: int) -> bool:
+    """Whether `offset` lies inside an `extern "C" {` block (or a block nested in one)."""
+    code, stack = unit.code, []
+    for i, tok in enumerate(code):
+        if tok.start >= offset:
+            break
+        if tok.text == "{":
+            linkage = i >= 2 and code[i - 2].text == "extern" and code[i - 1].text == '"C"'
+            stack.append(linkage or (bool(stack) and stack[-1]))
+        elif tok.text == "}" and stack:
+            stack.pop()
+    return bool(stack) and stack[-1]
+
+
 def _line_start(text: str, offset: int) -> int:
     return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
 
@@ -117,11 +133,15 @@ def add_prelude(unit: Unit) -> None:
     shims = render_shims(unit.shims, newline) if unit.shims and MARKER not in unit.text else ""
     defines = "".join(f"#define {name}{newline}" for name in unit.defines)
     found = _runtime_include(unit)
+    if found is not None and _inside_extern_c(unit, found[0]):
+        # the include inside the block stays (its guard makes it empty): this one comes first
+        unit.insert(_insertion_point(unit), f"{defines}#include <{HIP_RUNTIME}>{newline}{shims}")
+        return
     if found is None:
         before = _needs_runtime_first(unit)
         if before is None and not _uses_cuda(unit):
             return
-        at = _insertion_point(unit) if before is None else before
+        at = _insertion_point(unit) if before is None or _inside_extern_c(unit, before) else before
         unit.insert(at, f"{defines}#include <{HIP_RUNTIME}>{newline}{shims}")
         return
     line_start, line_end = found

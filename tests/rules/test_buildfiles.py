@@ -129,3 +129,83 @@ def test_a_ported_makefile_project_builds_here(tmp_path):
     )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert (out / "app").is_file()
+
+
+@pytest.mark.parametrize(
+    ("nvcc", "clang"),
+    [
+        ("$(NVCC) -o app main.cu $(OBJS)", "$(HIPCC) -o app main.cu -x none $(OBJS)"),
+        ("$(NVCC) -o app common.o main.cu", "$(HIPCC) -o app -x none common.o -x hip main.cu"),
+        ("$(NVCC) -O3 -o $@ $?", "$(HIPCC) -O3 -o $@ -x none $?"),
+        ("$(NVCC) $(OBJS) -o app", "$(HIPCC) -x none $(OBJS) -o app"),
+    ],
+)
+def test_objects_on_a_compile_and_link_line_are_not_read_as_hip(nvcc, clang):
+    text = f"NVCC = nvcc\nOBJS = common.o k.o\napp: $(OBJS)\n\t{nvcc}\n"
+    assert port_makefile(text, "Makefile", TARGET).text.splitlines()[-1] == f"\t{clang}"
+
+
+def test_nvcc_only_cuda_flag_is_dropped_and_named():
+    ported = port_makefile(
+        "nn: nn.cu\n\tnvcc -cuda nn.cu\n\tnvcc -o nn nn.cu\n", "Makefile", TARGET
+    )
+    assert "-cuda" not in ported.text.split("HIP_PLATFORM_FLAGS)\n", 1)[1]
+    assert [(d.code, d.line) for d in ported.diagnostics] == [("CASS079", 2)]
+    assert "`-cuda`" in ported.diagnostics[0].message
+
+
+def test_cuda_install_directories_are_dropped_with_their_variables():
+    text = (
+        "include ~/rodinia_3.0/common/make.config\n"
+        "INCLUDE := $(CUDA_DIR)/include\n"
+        "CUDA_INCLUDEPATH=/usr/local/cuda-6.5/include\n"
+        "FLAGS = -g -G -I/usr/local/cuda/include -Iinc\n"
+        "app: k.cu\n"
+        "\tnvcc $(FLAGS) k.cu -o app -I$(INCLUDE) -L$(CUDA_LIB_DIR) -I $(CUDA_INCLUDEPATH) "
+        "-L/usr/local/cuda-6.5/lib64 -Wl,-rpath,/usr/local/cuda/lib64 -Llib -lcudart\n"
+    )
+    ported = port_makefile(text, "Makefile", TARGET)
+    lines = ported.text.splitlines()
+    assert lines[-1].split() == ["$(HIPCC)", "$(FLAGS)", "k.cu", "-o", "app", "-Llib", "-lamdhip64"]
+    assert lines[-3].split() == ["FLAGS", "=", "-g", "-Iinc"]
+    assert "-include ~/rodinia_3.0/common/make.config" in lines
+    assert [d.code for d in ported.diagnostics] == ["CASS079"]
+
+
+MIXED_MAKEFILE = """NVCC = nvcc
+OBJS = common.o
+all: app app2
+app: $(OBJS) main.cu
+\t$(NVCC) -O2 -o $@ main.cu $(OBJS) -L/usr/local/cuda/lib64 -lcudart
+app2: common.o main.o
+\t$(NVCC) -O2 -o $@ $?
+%.o: %.cu
+\t$(NVCC) -O2 -o $@ -c $<
+common.o: common.c
+\tgcc -O2 -c common.c -o common.o
+"""
+COMMON_C = "int twice(int x) { return 2 * x; }\n"
+MIXED_MAIN_CU = """#include <cstdio>
+extern "C" int twice(int x);
+__global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }
+int main() { int *d; cudaMalloc(&d, 64); k<<<1, 16>>>(d); printf("%d\\n", twice(21)); return 0; }
+"""
+
+
+@pytest.mark.toolchain
+@pytest.mark.skipif(
+    shutil.which("make") is None or shutil.which("gcc") is None, reason="no make/gcc"
+)
+def test_a_compile_and_link_line_with_objects_builds_here(tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "Makefile").write_text(MIXED_MAKEFILE)
+    (project / "common.c").write_text(COMMON_C)
+    (project / "main.cu").write_text(MIXED_MAIN_CU)
+    out = tmp_path / "out"
+    port_project(project, out, TARGET)
+    proc = subprocess.run(
+        ["make"], cwd=out, capture_output=True, text=True, check=False, timeout=600
+    )
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert (out / "app").is_file() and (out / "app2").is_file()

@@ -49,3 +49,27 @@ def test_cuda_type_headers_alone_compile_after_the_port(
     (tmp_path / "t.hip").write_text(ported)
     result = hip_compile(tmp_path / "t.hip", "-fsyntax-only")
     assert result.returncode == 0, result.stderr[-2000:]
+
+
+EXTERN_C_CUDA_H = """#ifdef __cplusplus
+extern "C" {
+#endif
+#include "cuda.h"
+int pick_device(int id) { return cudaSetDevice(id) == cudaSuccess ? 0 : 1; }
+#ifdef __cplusplus
+}
+#endif
+"""
+
+
+def test_runtime_included_inside_extern_c_gets_one_before_the_block(
+    tmp_path, port_snippet, hip_compile
+):
+    # cuda.h is C-compatible and nvcc included cuda_runtime.h before the block; its port,
+    # hip_runtime.h, pulls in C++ templates, which cannot have C linkage
+    ported, _ = port_snippet(EXTERN_C_CUDA_H)
+    assert ported.index("#include <hip/hip_runtime.h>") < ported.index('extern "C"')
+    assert port_snippet(ported)[0] == ported  # stable
+    (tmp_path / "dev.hip").write_text(ported)
+    result = hip_compile(tmp_path / "dev.hip", "-c", "-o", str(tmp_path / "dev.o"))
+    assert result.returncode == 0, result.stderr[-3000:]
