@@ -18,13 +18,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from rich.console import Console
-from rich.progress import track
-from rich.table import Table
-
 from cass.runner import setup as runner_setup
 from cass.runner import toolchain
 from cass.runner.compile import compile_file
+from rich.console import Console
+from rich.progress import track
+from rich.table import Table
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 NAMES = ("vector_add", "reduce_shared", "templated_scale", "two_kernels", "constant_poly")

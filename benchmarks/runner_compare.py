@@ -16,12 +16,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
-
 from cass.runner.compare import compare_file, compare_text
 from cass.runner.process import run_limited
 from cass.runner.spec import OutputFile, RunSpec
+from rich.console import Console
+from rich.table import Table
 
 
 def best_of(fn, repeat: int = 3) -> float:

@@ -13,13 +13,12 @@ import sys
 import time
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
-
 from cass.models.workflow.porting import port_and_verify
 from cass.runner.diagnostics import CassError
 from cass.runner.recorded import record_path
 from cass.runner.verify import Verdict, verify
+from rich.console import Console
+from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
 
