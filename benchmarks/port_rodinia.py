@@ -595,25 +595,7 @@ def main() -> None:
     hipcc = [*hip_clang_command("gfx1100"), "-Wno-everything"]
     with tempfile.TemporaryDirectory() as tmp:
         tree, out = extract_corpus(args.corpus, Path(tmp)), Path(tmp) / "hip"
-        started = time.perf_counter()
-        port = subprocess.run(
-            [
-                str(CASS),
-                "port",
-                str(tree),
-                "-o",
-                str(out),
-                "--format",
-                "json",
-                "--report",
-                str(Path(tmp) / "report.json"),
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        port_s = time.perf_counter() - started
-        diagnostics = json.loads((Path(tmp) / "report.json").read_text())
+        port_s, summary, diagnostics = port_tree(tree, out, Path(tmp) / "report.json")
         apps = sorted(p for p in (out / "cuda").iterdir() if p.is_dir() and any(p.rglob("*.cu")))
         if args.apps:
             apps = [a for a in apps if a.name in args.apps.split(",")]
@@ -636,7 +618,7 @@ def main() -> None:
                 f"{app.name:16} errors={row['port_errors']:3} make={row['make']!s:5} "
                 f"compiles={row['compiles']!s:5} {row['make_reason'] or row['compile_reason']}"
             )
-    write_results(rows, port_s, port.stderr)
+    write_results(rows, port_s, summary)
 
 
 def write_results(rows: list[dict], port_s: float, summary: str) -> None:

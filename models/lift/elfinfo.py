@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from cass.runner.diagnostics import CassError
@@ -87,11 +88,8 @@ def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
     return info
 
 
-def stack_sizes(section, symtab) -> dict[str, int]:
-    """Per function, the larger of EIATTR_FRAME_SIZE and EIATTR_MIN_STACK_SIZE (`.nv.info`, keyed
-    by symbol index): the local memory its own STL/LDL and spills use."""
-    sizes: dict[str, int] = {}
-    blob = section.data() if section is not None else b""
+def sval_attributes(blob: bytes) -> Iterator[tuple[int, bytes]]:
+    """(attribute, payload) of every sized entry (EIFMT_SVAL) of an `.nv.info` section."""
     pos = 0
     while pos + 4 <= len(blob):
         fmt, attr = blob[pos], blob[pos + 1]
@@ -99,28 +97,28 @@ def stack_sizes(section, symtab) -> dict[str, int]:
             pos += 4
             continue
         (size,) = struct.unpack_from("<H", blob, pos + 2)
-        if attr in (EIATTR_FRAME_SIZE, EIATTR_MIN_STACK_SIZE) and size >= 8:
-            index, value = struct.unpack_from("<II", blob, pos + 4)
+        yield attr, blob[pos + 4 : pos + 4 + size]
+        pos += 4 + size
+
+
+def stack_sizes(section, symtab) -> dict[str, int]:
+    """Per function, the larger of EIATTR_FRAME_SIZE and EIATTR_MIN_STACK_SIZE (`.nv.info`, keyed
+    by symbol index): the local memory its own STL/LDL and spills use."""
+    sizes: dict[str, int] = {}
+    for attr, payload in sval_attributes(section.data() if section is not None else b""):
+        if attr in (EIATTR_FRAME_SIZE, EIATTR_MIN_STACK_SIZE) and len(payload) >= 8:
+            index, value = struct.unpack_from("<II", payload)
             name = symtab.get_symbol(index).name if index < symtab.num_symbols() else ""
             sizes[name] = max(sizes.get(name, 0), value)
-        pos += 4 + size
     return sizes
 
 
 def kparams(blob: bytes) -> list[tuple[int, int]]:
     """(offset, size) per parameter, in ordinal order, from an `.nv.info.<kernel>` section."""
     params: dict[int, tuple[int, int]] = {}
-    pos = 0
-    while pos + 4 <= len(blob):
-        fmt, attr = blob[pos], blob[pos + 1]
-        if fmt != EIFMT_SVAL:
-            pos += 4
-            continue
-        (size,) = struct.unpack_from("<H", blob, pos + 2)
-        payload = blob[pos + 4:pos + 4 + size]
+    for attr, payload in sval_attributes(blob):
         if attr == EIATTR_KPARAM_INFO and len(payload) >= 12:
             ordinal, offset = struct.unpack_from("<HH", payload, 4)
             (flags,) = struct.unpack_from("<I", payload, 8)
             params[ordinal] = (offset, (flags >> 18) & 0x3FFF)
-        pos += 4 + size
     return [params[k] for k in sorted(params)]
