@@ -2,7 +2,7 @@
 # Debian packages (before anything needs them), the virtual environment, then `cass setup`.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-EXTRAS ?= test,cuda,plots,llama,transformers
+EXTRAS ?= test,cuda,plots,llama,transformers,dataset,train
 # One list, shared with `cass setup`.
 DEBIAN_PACKAGES := $(shell grep -v '^\#' runner/debian-packages.txt)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
