@@ -37,3 +37,15 @@ def user_message(level: Level, code: str) -> str:
 def chat_messages(level: Level, code: str) -> list[dict[str, str]]:
     """The chat the model sees: one user turn in the published format."""
     return [{"role": "user", "content": user_message(level, code)}]
+
+
+def assistant_message(level: Level, code: str) -> str:
+    """The answer a model is trained to give: the port in the level's output fence."""
+    fmt = PROMPTS[level]
+    body = code if code.endswith("\n") else code + "\n"
+    return f"```{fmt.output_fence}\n{body}```"
+
+
+def training_messages(level: Level, code: str, port: str) -> list[dict[str, str]]:
+    """One supervised example: the published user turn, then the verified port as the answer."""
+    return [*chat_messages(level, code), {"role": "assistant", "content": assistant_message(level, port)}]
