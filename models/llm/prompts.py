@@ -48,4 +48,7 @@ def assistant_message(level: Level, code: str) -> str:
 
 def training_messages(level: Level, code: str, port: str) -> list[dict[str, str]]:
     """One supervised example: the published user turn, then the verified port as the answer."""
-    return [*chat_messages(level, code), {"role": "assistant", "content": assistant_message(level, port)}]
+    return [
+        *chat_messages(level, code),
+        {"role": "assistant", "content": assistant_message(level, port)},
+    ]
