@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 from cass.runner.emulator import memory as mem
 from cass.runner.emulator.decode import parse_text
-from cass.runner.emulator.machine import Machine, _evenly_spaced
+from cass.runner.emulator.machine import Machine
 from cass.runner.emulator.program import compile_instruction
+from cass.runner.emulator.scheduler import _evenly_spaced
 from cass.runner.emulator.snippet import _Kernel, _Listing, _NoBudget, _NoServices
 from cass.runner.emulator.state import EXEC, Group
 

@@ -1,0 +1,47 @@
+"""Names of the emulator's kinds as enums: memory spaces, kinds of access, kinds of fault and
+execution engines. Each is a `StrEnum`, so its members compare equal to (and print as) the
+plain words fault reports and handlers have always used."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Space(StrEnum):
+    """An address space a wave's memory instruction may reach."""
+
+    GLOBAL = "global"
+    LDS = "lds"
+    SCRATCH = "scratch"
+    FLAT = "flat"
+
+
+class Access(StrEnum):
+    LOAD = "load"
+    STORE = "store"
+    ATOMIC = "atomic"
+    SCALAR_LOAD = "scalar load"
+
+
+class FaultKind(StrEnum):
+    """The `kind=` of a fault report."""
+
+    MEMORY = "memory"
+    LDS = "lds"
+    SCRATCH = "scratch"
+    MISALIGNED = "misaligned"
+    DEADLOCK = "deadlock"
+    TIMEOUT = "timeout"
+    TRAP = "trap"
+    UNSUPPORTED = "unsupported"
+    INTERNAL = "internal"
+    MISMATCH = "engine-mismatch"
+
+
+class Engine(StrEnum):
+    """How kernels run: the interpreter, the translator to host code (with the interpreter for
+    what it does not translate), or both compared launch by launch."""
+
+    INTERP = "interp"
+    JIT = "jit"
+    BOTH = "both"
