@@ -5,19 +5,28 @@ For each source: a missing or stale mirror is translated with the configured eng
 listing what to review and stage (it never stages). A hand-edited mirror, or a file without a
 cass header where the mirror goes, is never overwritten: the hook reports it and offers
 `--merge` (three-way merge of your edits onto the new translation; base = the last generated text
-from git history) or `--force` (regenerate; your version is backed up under .git/cass/backups).
+from git history), `--force` (regenerate; your version is backed up under .git/cass/backups) or
+`--adopt` (keep the file as your own port: a header marked hand-edited goes on top). Under
+pre-commit, whose hooks take no extra options, `CASS_PORT_MODE=merge|force|adopt` does the same:
+`CASS_PORT_MODE=merge pre-commit run cass-port --files src/k.cu`.
+
+A source the engine cannot port completely still gets its mirror, with the constructs it could
+not port listed at the top (verdict `untranslated`); the hook stops until someone finishes the
+port by hand (and marks it hand-edited) or excludes the source (`[tool.cass.mirror] exclude`).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from functools import partial
 from pathlib import Path
 
 from cass.hooks.work import EXIT_FINDINGS, EXIT_OK, guarded_main, print_diagnostics
 from cass.models.workflow import mirror as mm
+from cass.models.workflow.advice import MODE_VARIABLE, PORT_MODES, quoted
 from cass.models.workflow.mirroring import PortOptions, port_pair
-from cass.models.workflow.outcomes import Outcome, default_jobs, quoted, run_pairs
+from cass.models.workflow.outcomes import Outcome, default_jobs, run_pairs
 from cass.models.workflow.pairs import select_pairs
 from cass.models.workflow.repo import RepoState, describe, open_repo
 from cass.runner.diagnostics import Severity
@@ -31,9 +40,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                       help="regenerate even hand-edited mirrors (backed up first)")
     mode.add_argument("--merge", action="store_true",
                       help="merge hand edits onto the new translation (three-way)")
+    mode.add_argument("--adopt", action="store_true", help="keep the file where the mirror goes "
+                      "as your own port (adds a header marked hand-edited)")
     parser.add_argument("--no-verify", action="store_true", help="do not run the port")
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs())
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    mode = os.environ.get(MODE_VARIABLE, "").strip()
+    if mode and not (args.force or args.merge or args.adopt):
+        if mode not in PORT_MODES:
+            parser.error(f"{MODE_VARIABLE}={mode!r}: use one of {', '.join(PORT_MODES)}")
+        setattr(args, mode, True)
+    return args
 
 
 def report(outcomes: list[Outcome], state: RepoState | None = None) -> int:
@@ -60,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         config = mm.load_config(state.root)
         selection = select_pairs(state.root, args.filenames, config)
         print_diagnostics(selection.diagnostics)
-        options = PortOptions(args.force, args.merge, config.verify and not args.no_verify)
+        options = PortOptions(args.force, args.merge, config.verify and not args.no_verify,
+                              args.adopt)
         work = partial(port_pair, state.root, config=config, options=options,
                        unmerged=state.unmerged)
         outcomes = run_pairs(work, selection.pairs, args.jobs, "cass-port")

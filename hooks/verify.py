@@ -25,7 +25,9 @@ from cass.runner.diagnostics import Severity
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="cass-verify", description=__doc__.splitlines()[0])
     parser.add_argument("filenames", nargs="*", help="CUDA sources or their mirrors")
-    parser.add_argument("--strict", action="store_true", help="fail pairs that cannot be run here")
+    parser.add_argument("--require-verified", "--strict", dest="strict", action="store_true",
+                        help="fail every pair not verified here (a stale or missing NVIDIA "
+                        "reference included)")
     parser.add_argument("--rerun", action="store_true", help="run even current mirrors whose "
                         "header records a match")
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs())

@@ -53,7 +53,8 @@ DEFAULT_SUFFIXES: dict[str, dict[str, str]] = {
 }
 LAYOUTS = ("beside", "tree")
 CONFIG_KEYS = ("layout", "tree", "include", "exclude", "suffixes", "engine", "target", "verify")
-VERDICTS = ("match", "mismatch", "error", "unverifiable", "not-run")
+UNTRANSLATED = "untranslated"  # written with constructs the engine could not port, listed at its top
+VERDICTS = ("match", "mismatch", "error", "unverifiable", "not-run", UNTRANSLATED)
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cass.models.engine import Translation
+from cass.models.workflow import advice, steps
 from cass.models.workflow import mirror as mm
-from cass.models.workflow import steps
-from cass.models.workflow.checks import verdict_findings
+from cass.models.workflow.checks import body_findings, verdict_findings
 from cass.models.workflow.mirror_history import last_generated_body, merge_texts, save_backup
-from cass.models.workflow.outcomes import FIXES, Outcome, quoted
+from cass.models.workflow.outcomes import Outcome
 from cass.models.workflow.pairs import Pair, finding, read_mirror, read_source
 from cass.runner.diagnostics import Severity
 
@@ -24,6 +24,7 @@ class PortOptions:
     force: bool = False
     merge: bool = False
     verify: bool = True
+    adopt: bool = False  # put a header (marked hand-edited) on a hand-written port, keep its text
 
 
 def port_pair(root: Path, pair: Pair, config: mm.MirrorConfig, options: PortOptions,
@@ -32,22 +33,25 @@ def port_pair(root: Path, pair: Pair, config: mm.MirrorConfig, options: PortOpti
     if pair.mirror in unmerged:
         return Outcome(pair, "failed", (finding(pair.mirror, Severity.ERROR, "mirror-unmerged",
                        "has unresolved merge conflicts: resolve them, or regenerate it with "
-                       f"`cass-port --force {quoted([pair.source])}`"),))
+                       f"`{advice.port_command([pair.source], 'force')}`"),))
     text, sha = read_source(root, pair.source)
     status = mm.classify(sha, read_mirror(root, pair.mirror), config, pair.source)
+    if options.adopt:
+        return _adopt(root, pair, config, status, sha)
     if status.state in (mm.MirrorState.CURRENT, mm.MirrorState.KEPT):
-        return Outcome(pair, "unchanged" if status.state is mm.MirrorState.CURRENT else "kept")
+        action = "unchanged" if status.state is mm.MirrorState.CURRENT else "kept"
+        return Outcome(pair, action, body_findings(pair, status, config)
+                       if status.provenance and status.provenance.verdict == mm.UNTRANSLATED
+                       else ())
     if status.state.is_protected and not (options.force or options.merge):
-        fix = FIXES[status.state].format(source=quoted([pair.source]))
+        fix = advice.for_state(status.state, pair.source, config)
         return Outcome(pair, "failed", (finding(pair.mirror, Severity.ERROR,
                        f"mirror-{status.state.value}", f"not overwritten: {status.reason}; {fix}"),))
     translation = steps.translate(text, pair.source, config)
-    if translation.has_errors:
-        return Outcome(pair, "failed", translation.diagnostics)
     if options.merge and status.state is mm.MirrorState.FOREIGN:
         return Outcome(pair, "failed", (finding(pair.mirror, Severity.ERROR, "mirror-foreign",
-                       "nothing to merge with: the file there is not a cass mirror; move it "
-                       "away, or replace it with --force (it is backed up)"),))
+                       "nothing to merge with: the file there is not a cass mirror; " +
+                       advice.for_state(status.state, pair.source, config)),))
     if options.merge and status.state.is_protected:
         return _merge(root, pair, config, status, translation, sha)
     return _write_new(root, pair, config, options, status, translation, sha)
@@ -68,14 +72,58 @@ def _write_new(root: Path, pair: Pair, config: mm.MirrorConfig, options: PortOpt
         backup = save_backup(root, pair.mirror, (root / pair.mirror).read_bytes())
         notes.append(f"your version of {pair.mirror} is saved as {backup}")
     provenance = _provenance(pair, config, translation, sha)
+    if translation.has_errors:
+        return _write_untranslated(root, pair, config, provenance, translation, notes)
     mm.write_atomic(root / pair.mirror, mm.render_mirror(translation.text, provenance))
     if not options.verify:
         return Outcome(pair, "wrote", translation.diagnostics, None, tuple(notes))
     check = steps.verify_pair(root, pair.source, pair.mirror)
     final = replace(provenance, verdict=check.status)
     mm.write_atomic(root / pair.mirror, mm.render_mirror(translation.text, final))
-    found = translation.diagnostics + verdict_findings(pair, check, strict=False)
+    found = translation.diagnostics + verdict_findings(root, pair, check, strict=False)
     return Outcome(pair, "wrote", found, check.status, tuple(notes))
+
+
+def _write_untranslated(root: Path, pair: Pair, config: mm.MirrorConfig,
+                        provenance: mm.Provenance, translation: Translation,
+                        notes: list[str]) -> Outcome:
+    """Like `cass port`: the port is written with what the engine could not port, listed at its
+    top (it will not build until someone finishes it), and the commit stops with the ways out."""
+    errors = [d for d in translation.diagnostics if d.severity is Severity.ERROR]
+    listing = "".join(f"//   line {d.line}:{d.column}: {d.message} [{d.code}]\n" for d in errors)
+    body = (f"// cass could not port {len(errors)} construct(s) of {pair.source}; finish them by "
+            'hand, then set "hand-edited: yes" in the header above:\n' + listing
+            + translation.text)
+    final = replace(provenance, verdict=mm.UNTRANSLATED)
+    mm.write_atomic(root / pair.mirror, mm.render_mirror(body, final))
+    found = translation.diagnostics + (finding(
+        pair.mirror, Severity.ERROR, "port-untranslated",
+        f"written with {len(errors)} construct(s) the {config.engine} engine cannot port; "
+        + advice.untranslated(pair.source, pair.mirror, config)),)
+    return Outcome(pair, "wrote", found, mm.UNTRANSLATED, tuple(notes))
+
+
+def _adopt(root: Path, pair: Pair, config: mm.MirrorConfig, status: mm.MirrorStatus,
+           sha: str) -> Outcome:
+    """Keep the file where the mirror goes as the user's own port of the source as it is now: a
+    header marked hand-edited goes on top of its unchanged text (a cass mirror is only marked)."""
+    if status.state is mm.MirrorState.MISSING:
+        return Outcome(pair, "failed", (finding(pair.source, Severity.ERROR, "mirror-missing",
+                       f"nothing to adopt: {pair.mirror} does not exist; create it: "
+                       f"`{advice.port_command([pair.source])}`"),))
+    if status.provenance is not None:  # already a cass mirror: mark it
+        if status.state is mm.MirrorState.KEPT:
+            return Outcome(pair, "kept")
+        marked = replace(status.provenance, hand_edited=True, source_sha256=sha)
+        mm.write_atomic(root / pair.mirror, mm.render_header(marked) + (status.body or ""))
+        return Outcome(pair, "adopted")
+    existing = (root / pair.mirror).read_text(encoding="utf-8", errors="surrogateescape")
+    version = getattr(steps.engine_for(config.engine), "version", "")
+    provenance = mm.Provenance(source=pair.source, source_sha256=sha, engine=config.engine,
+                               engine_version=version, target=config.target.gfx_arch,
+                               verdict="not-run", body_sha256="", hand_edited=True)
+    mm.write_atomic(root / pair.mirror, mm.render_mirror(existing, provenance))
+    return Outcome(pair, "adopted")
 
 
 def _merge(root: Path, pair: Pair, config: mm.MirrorConfig, status: mm.MirrorStatus,
@@ -88,8 +136,10 @@ def _merge(root: Path, pair: Pair, config: mm.MirrorConfig, status: mm.MirrorSta
     if base is None:
         return Outcome(pair, "failed", (finding(pair.mirror, Severity.ERROR, "merge-no-base",
                        "cannot merge: the text cass last generated for it is not in git history "
-                       "(shallow clone or never committed); merge by hand, or --force (your "
-                       "version is backed up)"),))
+                       "(shallow clone or never committed); merge by hand and keep your version: "
+                       f"`{advice.port_command([pair.source], 'adopt')}`, or regenerate it: "
+                       f"`{advice.port_command([pair.source], 'force')}` (your version is backed "
+                       "up)"),))
     ours = status.body or ""
     result = merge_texts(base, ours, translation.text)
     backup = save_backup(root, pair.mirror, (root / pair.mirror).read_bytes())

@@ -1,30 +1,20 @@
-"""What every pass over mirror pairs shares: per-pair outcomes, what to do about a mirror's state,
-and running pairs in parallel."""
+"""What every pass over mirror pairs shares: per-pair outcomes and running pairs in parallel.
+(What to do about a finding is `advice`.)"""
 
 from __future__ import annotations
 
 import multiprocessing
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from cass.models.workflow.mirror import MirrorState
 from cass.models.workflow.pairs import Pair, finding
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 
 PROCESS_THRESHOLD = 4  # fewer pairs than this run in-process (starting workers costs more)
-FIXES = {  # mirror state -> what to do about it ({source}: the CUDA source, shell-quoted)
-    MirrorState.MISSING: "create it: `cass-port {source}` (or commit with the cass-port hook)",
-    MirrorState.STALE: "regenerate it: `cass-port {source}`",
-    MirrorState.HAND_EDITED: 'keep the edit by setting "hand-edited: yes" in its header, or '
-    "regenerate it: `cass-port --force {source}` (your version is backed up)",
-    MirrorState.CONFLICT: "carry your edits over: `cass-port --merge {source}`, or regenerate: "
-    "`cass-port --force {source}` (your version is backed up)",
-    MirrorState.FOREIGN: "move the file away, or let cass replace it: "
-    "`cass-port --force {source}` (it is backed up)",
-}
 
 
 @dataclass(frozen=True)
@@ -32,10 +22,11 @@ class Outcome:
     """What a pass did with one pair."""
 
     pair: Pair
-    action: str  # "wrote", "merged", "unchanged", "kept", "checked", "verified", "failed"
+    action: str  # "wrote", "merged", "adopted", "unchanged", "kept", "checked", "verified", "failed"
     diagnostics: tuple[Diagnostic, ...] = ()
     verdict: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    elapsed_s: float = 0.0  # wall time of the pass over this pair (JUnit's `time`)
 
     @property
     def failed(self) -> bool:
@@ -43,24 +34,22 @@ class Outcome:
 
     @property
     def wrote(self) -> bool:
-        return self.action in ("wrote", "merged")
+        return self.action in ("wrote", "merged", "adopted")
 
 
 def default_jobs() -> int:
     return max(1, min(32, os.cpu_count() or 1))
 
 
-def quoted(paths: Sequence[str]) -> str:
-    return " ".join(f"'{p}'" if any(c.isspace() or c in "'\"$" for c in p) else p for p in paths)
-
-
 def guarded(work: Callable[[Pair], Outcome], pair: Pair) -> Outcome:
-    """`work(pair)`, with a CassError turned into that pair's error finding."""
+    """`work(pair)`, timed, with a CassError turned into that pair's error finding."""
+    started = time.perf_counter()
     try:
-        return work(pair)
+        outcome = work(pair)
     except CassError as exc:
-        return Outcome(pair, "failed", (finding(pair.source, Severity.ERROR, "cass-error",
-                                                exc.message), *exc.diagnostics))
+        outcome = Outcome(pair, "failed", (finding(pair.source, Severity.ERROR, "cass-error",
+                                                   exc.message), *exc.diagnostics))
+    return replace(outcome, elapsed_s=time.perf_counter() - started)
 
 
 def run_pairs(work: Callable[[Pair], Outcome], pairs: Sequence[Pair], jobs: int,

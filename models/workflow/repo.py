@@ -121,3 +121,20 @@ def changed_since(state: RepoState, base: str) -> list[str]:
 def tracked_files(state: RepoState) -> list[str]:
     """Every file git tracks (the index), for `--all`."""
     return _z(git(state.root, "ls-files", "-z", "--cached"))
+
+
+def first_changed_lines(state: RepoState, base: str) -> dict[str, int]:
+    """For each file changed since the merge base with `base`: the first line of its first hunk
+    on the HEAD side (where a pull request's annotations can sit)."""
+    merge_base = resolve_base(state, base)
+    done = git(state.root, "diff", "-U0", "--no-renames", "--no-color", merge_base, "HEAD")
+    first: dict[str, int] = {}
+    path = None
+    for raw in done.stdout.split(b"\n"):
+        if raw.startswith(b"+++ "):
+            name = raw[4:].decode("utf-8", errors="surrogateescape").rstrip("\t")
+            path = name[2:] if name.startswith("b/") else None
+        elif raw.startswith(b"@@ ") and path is not None and path not in first:
+            new_side = raw.split(b" ")[2]  # +start[,count]
+            first[path] = max(1, int(new_side[1:].split(b",")[0]))
+    return first

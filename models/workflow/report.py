@@ -32,6 +32,11 @@ RULE_HELP = {  # finding code -> one-line description (SARIF rules)
     "port-mismatch": "The port's outputs differ from the original's",
     "port-error": "The port (or the original) failed to build or run",
     "port-unverifiable": "No backend here could run the pair",
+    "port-untranslated": "The engine could not port the source; the mirror lists what is left",
+    "reference-stale": "The NVIDIA reference output was recorded for another version of the source",
+    "reference-missing": "No NVIDIA reference output was recorded for the source",
+    "mirror-unmerged": "The mirror has unresolved merge conflicts",
+    "merge-no-base": "The text cass last generated for a hand-edited mirror is not in git history",
 }
 
 
@@ -42,6 +47,7 @@ class Report:
     notes: tuple[str, ...] = ()
     scope: str = ""  # "changes since <base>" or "all files"
     verified: bool = False
+    required: bool = False  # --require-verified: a pair not verified here is a finding
     extra: dict = field(default_factory=dict)
 
     @property
@@ -51,6 +57,23 @@ class Report:
     @property
     def failed(self) -> bool:
         return any(d.severity is Severity.ERROR for d in self.findings)
+
+    @property
+    def unverified(self) -> tuple[Outcome, ...]:
+        """Pairs with a mirror that no run here judged (not a match, mismatch or error)."""
+        return tuple(o for o in self.outcomes if o.verdict not in ("match", "mismatch", "error")
+                     and o.action != "missing")
+
+    def unverified_line(self) -> str:
+        """One line that never lets missing verification pass unnoticed ("" when all matched)."""
+        if not self.unverified:
+            return ""
+        how = "they fail this gate" if self.required else \
+            "add --require-verified to fail on them"
+        names = ", ".join(o.pair.source for o in self.unverified[:5])
+        more = f" and {len(self.unverified) - 5} more" if len(self.unverified) > 5 else ""
+        return (f"cass ci: {len(self.unverified)} pair(s) NOT verified here ({names}{more}): "
+                f"{how}")
 
 
 def cass_version() -> str:
@@ -73,6 +96,8 @@ def to_text(report: Report) -> str:
         lines.append(f"{mark:4} {o.pair.source} -> {o.pair.mirror} ({o.action}{verdict})")
         lines += [f"     {d.render()}" for d in o.diagnostics]
     errors = sum(d.severity is Severity.ERROR for d in report.findings)
+    if report.unverified_line():
+        lines.append(report.unverified_line())
     lines.append(f"cass ci: {len(report.outcomes)} pair(s) checked ({report.scope}), "
                  f"{errors} error(s): {'FAILED' if report.failed else 'passed'}")
     return "\n".join(lines) + "\n"
@@ -84,6 +109,8 @@ def to_json(report: Report) -> str:
         "tool": {"name": "cass", "version": cass_version()},
         "scope": report.scope,
         "verified": report.verified,
+        "require_verified": report.required,
+        "unverified": [o.pair.source for o in report.unverified],
         "passed": not report.failed,
         "notes": list(report.notes),
         "pairs": [{"source": o.pair.source, "mirror": o.pair.mirror, "state": o.action,
@@ -98,12 +125,14 @@ def to_json(report: Report) -> str:
 def to_junit(report: Report) -> str:
     failures = sum(o.failed for o in report.outcomes) + sum(
         d.severity is Severity.ERROR for d in report.diagnostics)
-    suites = ET.Element("testsuites", name="cass")
+    total = f"{sum(o.elapsed_s for o in report.outcomes):.3f}"
+    suites = ET.Element("testsuites", name="cass", time=total)
     suite = ET.SubElement(suites, "testsuite", name="cass ci", tests=str(
-        len(report.outcomes) + len(report.diagnostics)), failures=str(failures), errors="0")
+        len(report.outcomes) + len(report.diagnostics)), failures=str(failures), errors="0",
+        time=total)
     for o in report.outcomes:
         case = ET.SubElement(suite, "testcase", classname="cass.mirror",
-                             name=f"{o.pair.source} -> {o.pair.mirror}")
+                             name=f"{o.pair.source} -> {o.pair.mirror}", time=f"{o.elapsed_s:.3f}")
         errors = [d for d in o.diagnostics if d.severity is Severity.ERROR]
         if errors:
             failure = ET.SubElement(case, "failure", message=errors[0].message,
@@ -112,7 +141,7 @@ def to_junit(report: Report) -> str:
         elif o.diagnostics:
             ET.SubElement(case, "system-out").text = "\n".join(d.render() for d in o.diagnostics)
     for d in report.diagnostics:
-        case = ET.SubElement(suite, "testcase", classname="cass.files", name=d.path)
+        case = ET.SubElement(suite, "testcase", classname="cass.files", name=d.path, time="0")
         if d.severity is Severity.ERROR:
             ET.SubElement(case, "failure", message=d.message, type=d.code).text = d.render()
     ET.indent(suites)
@@ -141,7 +170,9 @@ def to_sarif(report: Report) -> str:
                             "informationUri": "https://github.com/cass-project/cass",
                             "rules": rules}},
         "results": [_sarif_result(d) for d in findings],
-        "properties": {"scope": report.scope, "verified": report.verified},
+        "properties": {"scope": report.scope, "verified": report.verified,
+                       "requireVerified": report.required,
+                       "unverified": [o.pair.source for o in report.unverified]},
     }
     sarif = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"

@@ -10,7 +10,8 @@ from cass.runner.outputs import check_output, write_atomic
 
 EXIT_CODES = {
     0: "every pair checked is current (and verified, with --verify)",
-    1: "findings: a mirror is missing, stale, hand-edited without a mark, or the port mismatches",
+    1: "findings: a mirror is missing, stale, hand-edited without a mark, or the port mismatches"
+       " (with --require-verified also: a pair not verified here, e.g. a stale NVIDIA reference)",
     2: "usage: bad option, bad config, not a git repository, base not found",
     3: "internal error in cass",
 }
@@ -34,7 +35,9 @@ def register(app: typer.Typer) -> None:
         verify: bool | None = typer.Option(None, "--verify/--no-verify", help="run and "
                                               "compare each pair (default: the verify key of "
                                               "tool.cass.mirror, true)"),
-        strict: bool = typer.Option(False, "--strict", help="fail pairs no backend here can run"),
+        strict: bool = typer.Option(False, "--require-verified", "--strict", help="run every "
+                                    "pair (implies --verify) and fail each one not verified "
+                                    "here: a stale or missing NVIDIA reference, no backend"),
         jobs: int | None = typer.Option(None, "--jobs", "-j", help="pairs checked at once"),
         repo: Path = typer.Option(Path("."), "--repo", help="the repository (default: here)"),
         force: bool = typer.Option(False, "--force", help="overwrite an existing --output file"),
@@ -54,7 +57,10 @@ def register(app: typer.Typer) -> None:
         else:
             write_atomic(output, text)
             typer.echo(f"cass ci: report written to {output}", err=True)
-        if fmt != "text" and report.failed:
-            typer.echo(f"cass ci: FAILED ({sum(o.failed for o in report.outcomes)} pair(s))",
-                       err=True)
+        if fmt != "text" or output is not None:
+            if report.unverified_line():
+                typer.echo(report.unverified_line(), err=True)
+            if report.failed:
+                typer.echo(f"cass ci: FAILED ({sum(o.failed for o in report.outcomes)} pair(s))",
+                           err=True)
         raise typer.Exit(1 if report.failed else 0)

@@ -68,7 +68,7 @@ def test_orphan_mirror(repo, capsys) -> None:
 def test_verify_without_a_mirror(repo, capsys) -> None:
     repo.write("k.cu", CUDA)
     assert verify.main(["k.cu"]) == 1
-    assert "run cass-port on it first" in capsys.readouterr().out
+    assert "create it: `cass-port k.cu`" in capsys.readouterr().out
 
 
 def test_not_a_repository_is_a_usage_error(tmp_path, monkeypatch, capsys) -> None:

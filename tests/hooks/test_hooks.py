@@ -121,12 +121,18 @@ def test_spaces_and_non_ascii_names_and_a_parallel_tree(repo, capsys, example) -
     assert check.main([mirror]) == 0
 
 
-def test_a_source_that_does_not_parse_names_the_line_and_writes_nothing(project, capsys) -> None:
+def test_a_source_that_does_not_parse_names_the_line_and_lists_it_in_the_mirror(project,
+                                                                                capsys) -> None:
     project.write("src/broken.cu", "__global__ void k() {\n  /* never closed\n")
     assert port.main(["src/broken.cu"]) == 1
     out = capsys.readouterr().out
-    assert "src/broken.cu:2:" in out and ": error:" in out
-    assert not (project.root / "src/broken.hip").exists()
+    assert "src/broken.cu:2:" in out and ": error:" in out and "[port-untranslated]" in out
+    provenance, body = m.parse_mirror(project.read("src/broken.hip"))  # type: ignore[misc]
+    assert provenance.verdict == "untranslated"
+    assert body.startswith("// cass could not port 1 construct(s) of src/broken.cu")
+    assert "line 2:3:" in body and "[CASS001]" in body
+    assert port.main(["src/broken.cu"]) == 1  # still blocked, with the ways out
+    assert 'exclude = ["src/broken.cu"]' in capsys.readouterr().out
 
 
 def test_source_that_is_not_utf8(project, capsys) -> None:
@@ -197,7 +203,7 @@ def test_many_files_in_worker_processes_one_failure_does_not_stop_the_rest(proje
     project.write("src/broken.cu", "__global__ void k() {\n  /* never closed\n")
     assert port.main(["--jobs", "2", *names, "src/broken.cu"]) == 1
     out = capsys.readouterr().out
-    assert "review and stage 6 mirror(s)" in out and "src/broken.cu:2:" in out
+    assert "review and stage 7 mirror(s)" in out and "src/broken.cu:2:" in out
     for i, name in enumerate(names):
         assert f"{i}.0f" in project.read(name.replace(".cu", ".hip"))
     assert check.main(["--jobs", "2", *names]) == 0
