@@ -45,11 +45,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-verify", action="store_true", help="do not run the port")
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs())
     args = parser.parse_args(argv)
-    mode = os.environ.get(MODE_VARIABLE, "").strip()
-    if mode and not (args.force or args.merge or args.adopt):
-        if mode not in PORT_MODES:
-            parser.error(f"{MODE_VARIABLE}={mode!r}: use one of {', '.join(PORT_MODES)}")
-        setattr(args, mode, True)
+    chosen = os.environ.get(MODE_VARIABLE, "").strip()
+    if chosen and not (args.force or args.merge or args.adopt):
+        if chosen not in PORT_MODES:
+            parser.error(f"{MODE_VARIABLE}={chosen!r}: use one of {', '.join(PORT_MODES)}")
+        setattr(args, chosen, True)
     return args
 
 
