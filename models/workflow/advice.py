@@ -53,8 +53,9 @@ def for_state(state: MirrorState, source: str, config: MirrorConfig) -> str:
     if state is MirrorState.STALE:
         return f"regenerate it: `{port_command(src)}`"
     if state is MirrorState.HAND_EDITED:
-        return ('keep the edit by setting "hand-edited: yes" in its header, or regenerate it: '
-                f"`{port_command(src, 'force')}` (your version is backed up)")
+        return (f"keep the edit: `{port_command(src, 'adopt')}` (sets \"hand-edited: yes\" in "
+                f"its header), or regenerate it: `{port_command(src, 'force')}` (your version is "
+                "backed up)")
     if state is MirrorState.CONFLICT:
         return (f"carry your edits over: `{port_command(src, 'merge')}`, or regenerate: "
                 f"`{port_command(src, 'force')}` (your version is backed up)")

@@ -34,8 +34,9 @@ def body_findings(pair: Pair, status: mm.MirrorStatus,
     if marker:
         line = (status.body or "")[: marker.start()].count("\n") + 1 + mm.HEADER_LINES
         out.append(finding(pair.mirror, Severity.ERROR, "mirror-conflict-markers",
-                           "unresolved merge conflict markers; resolve them, then `git add "
-                           f"{advice.quoted([pair.mirror])}`", line))
+                           "unresolved merge conflict markers; resolve them by hand (then git "
+                           "add the file), or regenerate it: "
+                           f"`{advice.port_command([pair.source], 'force')}`", line))
     verdict = status.provenance.verdict if status.provenance else ""
     if status.state is mm.MirrorState.KEPT:
         return tuple(out)

@@ -357,7 +357,10 @@ def classify(
     """The state of a mirror given its source's hash (and, optionally, its relative path)."""
     if mirror_text is None:
         return MirrorStatus(MirrorState.MISSING, "no mirror yet")
-    parsed = parse_mirror(mirror_text)
+    try:
+        parsed = parse_mirror(mirror_text)
+    except CassError as exc:  # a damaged header: protected like a file of someone else's
+        return MirrorStatus(MirrorState.FOREIGN, f"its cass-mirror header is damaged ({exc.message})")
     if parsed is None:
         return MirrorStatus(MirrorState.FOREIGN, "a file without a cass-mirror header "
                             "(written by hand?) is where the mirror goes")

@@ -38,7 +38,8 @@ def port_pair(root: Path, pair: Pair, config: mm.MirrorConfig, options: PortOpti
     status = mm.classify(sha, read_mirror(root, pair.mirror), config, pair.source)
     if options.adopt:
         return _adopt(root, pair, config, status, sha)
-    if status.state in (mm.MirrorState.CURRENT, mm.MirrorState.KEPT):
+    if status.state is mm.MirrorState.CURRENT or (
+            status.state is mm.MirrorState.KEPT and not options.force):
         action = "unchanged" if status.state is mm.MirrorState.CURRENT else "kept"
         return Outcome(pair, action, body_findings(pair, status, config)
                        if status.provenance and status.provenance.verdict == mm.UNTRANSLATED
@@ -68,7 +69,7 @@ def _provenance(pair: Pair, config: mm.MirrorConfig, translation: Translation,
 def _write_new(root: Path, pair: Pair, config: mm.MirrorConfig, options: PortOptions,
                status: mm.MirrorStatus, translation: Translation, sha: str) -> Outcome:
     notes = []
-    if status.state.is_protected:
+    if status.state.is_protected or status.state is mm.MirrorState.KEPT:
         backup = save_backup(root, pair.mirror, (root / pair.mirror).read_bytes())
         notes.append(f"your version of {pair.mirror} is saved as {backup}")
     provenance = _provenance(pair, config, translation, sha)

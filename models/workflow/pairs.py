@@ -10,6 +10,7 @@ gone is reported as an orphan.
 from __future__ import annotations
 
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from cass.models.workflow.mirror import (
     relative_posix,
     sha256_bytes,
 )
-from cass.runner.diagnostics import CassError, Diagnostic, Severity
+from cass.runner.diagnostics import CassError, Diagnostic, Severity, WorkError
 
 
 @dataclass(frozen=True, order=True)
@@ -47,8 +48,7 @@ def read_source(root: Path, rel: str) -> tuple[str, str]:
     try:
         return data.decode("utf-8"), sha256_bytes(data)
     except UnicodeDecodeError as exc:
-        raise CassError(f"{rel}: byte {exc.start} is not UTF-8; save the file as UTF-8",
-                        exit_code=1) from None
+        raise WorkError(f"{rel}: byte {exc.start} is not UTF-8; save the file as UTF-8") from None
 
 
 def read_mirror(root: Path, rel: str) -> str | None:
@@ -119,7 +119,9 @@ def _mirror_pair(root: Path, rel: str, config: MirrorConfig) -> tuple[Pair | Non
     try:
         parsed = parse_mirror((root / rel).read_text(encoding="utf-8", errors="replace"))
     except CassError as exc:
-        return None, finding(rel, Severity.ERROR, "mirror-damaged", exc.message)
+        return None, finding(rel, Severity.ERROR, "mirror-damaged", f"{exc.message}; restore "
+                             f"the committed version: `git restore --source=HEAD --staged "
+                             f"--worktree {_quote(rel)}`")
     if parsed is None:
         return None, None  # a HIP file of the project's own, not a mirror
     source = parsed[0].source
@@ -132,4 +134,4 @@ def _mirror_pair(root: Path, rel: str, config: MirrorConfig) -> tuple[Pair | Non
 
 
 def _quote(path: str) -> str:
-    return f'"{path}"' if any(c.isspace() for c in path) else path
+    return shlex.quote(path)

@@ -56,7 +56,7 @@ def test_stale_and_hand_edited_mirrors(repo, capsys) -> None:
     repo.write("k.cu", CUDA)
     repo.write("k.hip", mirror_of(CUDA, BODY) + "// tweak\n")
     assert check.main(["k.cu"]) == 1
-    assert 'setting "hand-edited: yes"' in capsys.readouterr().out
+    assert 'keep the edit: `cass-port --adopt k.cu`' in capsys.readouterr().out
 
 
 def test_orphan_mirror(repo, capsys) -> None:
