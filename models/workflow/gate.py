@@ -27,6 +27,8 @@ from cass.models.workflow.repo import (
 from cass.models.workflow.report import Report
 from cass.runner.diagnostics import CassError, Diagnostic
 
+SOURCE_CAUSED = ("reference-", "mirror-stale", "mirror-conflict")
+
 
 def gate(start: Path, *, base: str | None = None, everything: bool = False,
          verify: bool | None = None, strict: bool = False, jobs: int | None = None) -> Report:
@@ -54,11 +56,13 @@ def gate(start: Path, *, base: str | None = None, everything: bool = False,
 
 def _at_changed_lines(outcome: Outcome, changed: dict[str, int]) -> Outcome:
     """Move findings that name no line (line 1) to the first changed line of their file, else
-    of the other file of the pair (a stale mirror: the source's change)."""
+    of the other file of the pair; findings caused by the source's change (a stale mirror or
+    reference) go to the source's first changed line."""
     def place(d: Diagnostic) -> Diagnostic:
         if d.line != 1:
             return d
-        for path in (d.path, outcome.pair.source, outcome.pair.mirror):
+        first = outcome.pair.source if d.code.startswith(SOURCE_CAUSED) else d.path
+        for path in (first, d.path, outcome.pair.source, outcome.pair.mirror):
             if path in changed:
                 return replace(d, path=path, line=changed[path])
         return d
