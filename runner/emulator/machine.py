@@ -54,6 +54,7 @@ class Machine(Scheduler, MemorySpaces, LdsSpace, Atomics):
         self.budget = budget
         self.steps = self.wave_instructions = self.lane_instructions = 0
         self.current = None
+        self.jit = None
         self.trace: int | None = None  # -1: every wave; n: wave n of each workgroup
         self._idle: dict[int, tuple[int, int]] = {}
         self.napping = np.zeros(waves, np.int64)  # step until which a wave that slept yields

@@ -39,6 +39,7 @@ class Scheduler:
     current: tuple | None
     trace: int | None
     _idle: dict[int, tuple[int, int]]
+    jit: Any  # a JitEngine when kernels run translated, else None
 
     def run(self) -> None:
         started, check_every = time.monotonic(), 1024
@@ -52,12 +53,25 @@ class Scheduler:
                 if picked is None:
                     return
                 pc, g, everyone = picked
+            if self.jit is not None and pc in self.jit.entries and self._native(g):
+                follow = None
+                self.budget.check(self, started)
+                continue
             nxt, flow = self.step(pc, g)
             follow = (nxt, g) if everyone and not flow else None
             self.steps += 1
             if self.steps % check_every == 0:
                 self.budget.check(self, started)
                 follow = None  # let the fairness rule look again
+
+    def _native(self, g: Group) -> bool:
+        """Run group `g` through the translated code (False: the interpreter steps it)."""
+        if not self.jit.run_group(self, g):
+            return False
+        self.steps += 1
+        if self.st.barrier.any():  # waves that ended may complete a barrier
+            self._release_barriers()
+        return True
 
     def _pick(self):
         """The next group: every runnable wave at the lowest PC (now and then the highest)."""
@@ -106,6 +120,8 @@ class Scheduler:
         if ins.op in IDLE_OPS and self.trace is None:
             count, end = self._idle_run(pc)
         self.st.PC[g.idx] = end
+        if self.jit is not None:
+            self.jit.interpreted[ins.op] += g.k * count
         self.wave_instructions += g.k * count
         self.lane_instructions += count * int(np.bitwise_count(self.st.S[EXEC, g.idx]).sum())
         try:

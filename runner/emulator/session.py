@@ -15,6 +15,7 @@ from cass.runner.emulator import memory as mem
 from cass.runner.emulator.build import cache_dir
 from cass.runner.emulator.device_heap import DeviceHeap
 from cass.runner.emulator.hostcall import HostcallBuffer
+from cass.runner.emulator.kinds import Engine, FaultKind
 from cass.runner.emulator.launch import (
     DYNAMIC_STACK_BYTES,
     Block,
@@ -26,6 +27,7 @@ from cass.runner.emulator.launch import (
     initial_state,
 )
 from cass.runner.emulator.machine import Machine
+from cass.runner.emulator.oracle import run_compared
 from cass.runner.emulator.program import Program
 from cass.runner.emulator.state import Fault
 from cass.runner.emulator.stats import EmulatorStats
@@ -82,11 +84,16 @@ class Device:
         self.kernel_timeout = float(os.environ.get("CASS_EMULATOR_KERNEL_TIMEOUT_S", "300"))
         self._saved_at = -STATS_INTERVAL_S  # monotonic time the statistics were last written
         self._launch_started = time.perf_counter()
+        self.engine = engine_from_env()
+        self.stats.engine = str(self.engine)
+        self._jits: dict[int, object] = {}
 
     # --- modules -----------------------------------------------------------------------------
     def load(self, image: bytes) -> int:
         co = codeobject.load(image)
-        self.modules.append((co, Program(co, cache_dir())))
+        program = Program(co, cache_dir())
+        self.modules.append((co, program))
+        self.jit(program)  # translated when loaded: not part of any kernel's emulation time
         return len(self.modules) - 1
 
     def symbol(self, module: int, name: str) -> tuple[int, int] | None:
@@ -97,6 +104,22 @@ class Device:
 
     def register(self, address: int, size: int, label: str) -> None:
         self.extra_regions.append(mem.Region(address, size, label))
+
+    def jit(self, program: Program):
+        """The translated code of `program` (built on first use), or None for the interpreter."""
+        if self.engine == Engine.INTERP:
+            return None
+        key = id(program)
+        if key not in self._jits:
+            from cass.runner.emulator.jit.engine import JitEngine
+
+            engine = JitEngine(program)
+            if engine.error:
+                print(f"cass emulator: kernels run interpreted: {engine.error}", file=sys.stderr)
+            self._jits[key] = engine
+            self.stats.translate_s += engine.translate_s
+            self.stats.compile_s += engine.compile_s
+        return self._jits[key]
 
     # --- launches ----------------------------------------------------------------------------
     def launch(
@@ -165,20 +188,28 @@ class Device:
             "private": private,
         }
         budget = Budget(self.kernel_timeout, heartbeat=self._heartbeat)
+        compare = self.engine == Engine.BOTH and not uses_hostcall  # host calls run once
         for first in range(0, dims.groups, per_batch):
             groups = min(per_batch, dims.groups - first)
-            m = Machine(
-                program,
-                kernel,
-                table,
-                groups * wpg,
-                groups,
-                lds_allocated,
-                private,
-                hostcall,
-                budget,
-            )
+
+            def make(first=first, groups=groups) -> Machine:
+                batch = Machine(
+                    program,
+                    kernel,
+                    table,
+                    groups * wpg,
+                    groups,
+                    lds_allocated,
+                    private,
+                    hostcall,
+                    budget,
+                )
+                initial_state(batch, kernel, dims, first, groups, pointers)
+                return batch
+
+            m = make()
             m.trace = self._trace_filter(kernel.name)
+            m.jit = None if m.trace is not None else self.jit(program)
             if lds > LDS_LIMIT:
                 self._report(
                     m,
@@ -187,15 +218,18 @@ class Device:
                     first,
                     wpg,
                     Fault(
-                        "lds",
+                        FaultKind.LDS,
                         f"the launch needs {lds} bytes of LDS per workgroup "
                         f"(static + dynamic); gfx1100 has {LDS_LIMIT}",
                     ),
                 )
-            initial_state(m, kernel, dims, first, groups, pointers)
             try:
                 with np.errstate(all="ignore"):
-                    m.run()
+                    if compare and m.jit is not None:
+                        run_compared(m, make, table.regions)
+                        self.stats.compared_launches += first == 0
+                    else:
+                        m.run()
             except Fault as fault:
                 self._account(m)
                 self._report(m, kernel, dims, first, wpg, fault)
@@ -210,6 +244,8 @@ class Device:
         return int(wave) if wave else -1
 
     def _account(self, m: Machine) -> None:
+        if m.jit is not None:
+            self.stats.account_jit(m.jit)
         self.stats.instructions += m.wave_instructions
         self.stats.lane_instructions += m.lane_instructions
         # modelled clock: 96 CUs x 2 SIMD32 at 2.5 GHz, one wave instruction per SIMD per cycle
@@ -243,6 +279,21 @@ class Device:
 
     def finish(self) -> None:
         self.save_stats()
+
+
+def engine_from_env() -> Engine:
+    """CASS_EMULATOR_ENGINE: interp (default), jit or both; anything else is reported once."""
+    raw = os.environ.get("CASS_EMULATOR_ENGINE", "") or Engine.INTERP
+    try:
+        return Engine(raw)
+    except ValueError:
+        choices = ", ".join(e.value for e in Engine)
+        print(
+            f"cass emulator: CASS_EMULATOR_ENGINE={raw!r} is not one of {choices}; "
+            "running the interpreter",
+            file=sys.stderr,
+        )
+        return Engine.INTERP
 
 
 class _Reported(Exception):

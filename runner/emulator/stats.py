@@ -3,7 +3,7 @@ JSON when it exits, and read back by `run_program` (one class for both sides).""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 WAVE_SIZE = 32
 
@@ -18,11 +18,19 @@ class EmulatorStats:
     emulation_cpu_s: float = 0.0
     peak_device_memory: int = 0
     faults: int = 0
+    engine: str = "interp"
+    native_instructions: int = 0  # wave instructions run by translated code
+    translate_s: float = 0.0  # translating code objects to C++ (not in emulation_wall_s)
+    compile_s: float = 0.0  # compiling them, 0 when the cache had them
+    interpreted: dict = field(default_factory=dict)  # op -> wave instructions interpreted
+    compared_launches: int = 0  # launches run by both engines and found identical
 
     @property
     def lane_utilisation(self) -> float:
         """Active lanes per wave instruction, as a fraction of the wave size."""
-        return self.lane_instructions / (WAVE_SIZE * self.instructions) if self.instructions else 0.0
+        return (
+            self.lane_instructions / (WAVE_SIZE * self.instructions) if self.instructions else 0.0
+        )
 
     @property
     def lane_instructions_per_s(self) -> float:
@@ -33,6 +41,30 @@ class EmulatorStats:
     def lane_instructions_per_cpu_s(self) -> float:
         """Per second of CPU time of the emulating process (robust on a shared machine)."""
         return self.lane_instructions / self.emulation_cpu_s if self.emulation_cpu_s else 0.0
+
+    def account_jit(self, engine) -> None:
+        """Take the translated code's counters (native and interpreted instructions)."""
+        self.native_instructions += engine.native_instructions
+        engine.native_instructions = 0
+        for op, n in engine.interpreted.items():
+            self.interpreted[op] = self.interpreted.get(op, 0) + n
+        engine.interpreted.clear()
+
+    def engine_summary(self) -> str:
+        """How much ran translated and what the interpreter ran instead (never silent)."""
+        if self.engine == "interp":
+            return ""
+        share = self.native_instructions / self.instructions if self.instructions else 0.0
+        text = (
+            f"; engine {self.engine}: {100 * share:.1f}% of wave instructions translated, "
+            f"translation {self.translate_s:.2f} s + compile {self.compile_s:.2f} s"
+        )
+        top = sorted(self.interpreted.items(), key=lambda kv: -kv[1])[:3]
+        if top:
+            text += "; interpreted: " + ", ".join(f"{op} {n:,}" for op, n in top)
+        if self.compared_launches:
+            text += f"; {self.compared_launches} launches identical under both engines"
+        return text
 
     def as_dict(self) -> dict:
         d = asdict(self)
@@ -49,5 +81,5 @@ class EmulatorStats:
             f"instructions, {self.lane_instructions:,} lane instructions, lane utilisation "
             f"{100 * self.lane_utilisation:.1f}%, device time {self.device_time_ns / 1e6:.3f}"
             f" ms, emulation {self.emulation_wall_s:.3f} s "
-            f"({self.lane_instructions_per_s / 1e6:.1f}M lane-instr/s)"
+            f"({self.lane_instructions_per_s / 1e6:.1f}M lane-instr/s)" + self.engine_summary()
         )

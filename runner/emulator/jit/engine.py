@@ -1,0 +1,107 @@
+"""The translated code of one code object, attached to the machines that run its launches: the
+scheduler calls `run_group` when a group of waves reaches an entry; the waves run natively (on
+worker threads) until each reaches an instruction left to the interpreter, a barrier, the end of
+the program or its step budget. A fault inside becomes the interpreter's own fault report."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import Counter
+
+import numpy as np
+from cass.runner.diagnostics import CassError
+from cass.runner.emulator.jit import native
+from cass.runner.emulator.jit.translate import translate
+from cass.runner.emulator.kinds import Access, FaultKind, Space
+from cass.runner.emulator.state import Fault, Group
+
+MAX_STEPS = 1 << 16  # wave instructions a wave runs per call before the scheduler looks again
+THREADS = int(os.environ.get("CASS_EMULATOR_THREADS", "0")) or (os.cpu_count() or 1)
+_KINDS = {1: Access.LOAD, 2: Access.STORE, 3: Access.SCALAR_LOAD}
+
+
+class JitEngine:
+    """Translation, compiled library and counters of one code object."""
+
+    def __init__(self, program) -> None:
+        self.program = program
+        self.threads = THREADS
+        started = time.perf_counter()
+        entries = [k.entry for k in program.co.kernels.values()]
+        self.translation = translate(program.instructions, entries)
+        self.translate_s = time.perf_counter() - started
+        started = time.perf_counter()
+        self.error = ""
+        try:
+            path = native.compile_source(
+                self.translation.source, native.library_path(program.co.elf)
+            )
+            self._lib, self._run = native.load(path)
+        except (CassError, OSError) as exc:
+            self.error, self._run = str(exc).splitlines()[0], None
+        self.compile_s = time.perf_counter() - started
+        self.entries = self.translation.entries if self._run else set()
+        self.native_instructions = 0
+        self.interpreted: Counter = Counter()  # op -> wave instructions run by the interpreter
+        self.ctx = native.Ctx()
+
+    def run_group(self, m, g: Group) -> bool:
+        """Run group `g` of machine `m` natively from its PC; False when it cannot (denormal
+        flushing, which the translated code does not model): the interpreter steps instead."""
+        if m.flush32 or m.flush64:
+            return False
+        st = m.st
+        waves = np.ascontiguousarray(m.waves_of(g), np.int64)
+        c = self._context(m)
+        status = self._run(c, waves.ctypes.data, waves.size)
+        st.sync_exec(waves)
+        g.reset_exec()
+        m.wave_instructions += c.wave_instructions
+        m.lane_instructions += c.lane_instructions
+        self.native_instructions += c.wave_instructions
+        if status:
+            raise self._fault(m, c)
+        return True
+
+    def _context(self, m) -> native.Ctx:
+        st, c = m.st, self.ctx
+        c.V, c.S, c.SCC, c.PC = (a.ctypes.data for a in (st.V, st.S, st.SCC, st.PC))
+        c.alive, c.wave_wg = st.alive.ctypes.data, m.wave_wg.ctypes.data
+        c.W, c.vgprs = st.W, st.V.shape[0]
+        table = m.table
+        c.bases, c.limits, c.regions = (
+            table.bases.ctypes.data,
+            table.limits.ctypes.data,
+            table.bases.size,
+        )
+        c.lds, c.lds_bytes, c.lds_stride = m.lds.ctypes.data, m.lds_bytes, m.lds_stride
+        c.code_base, c.max_steps = self.program.base, MAX_STEPS
+        c.threads = 1 if getattr(m, "deterministic", False) else self.threads
+        c.wave_instructions = c.lane_instructions = c.fault_code = 0
+        return c
+
+    def _fault(self, m, c: native.Ctx) -> Fault:
+        """The interpreter's report for the first faulting wave (as `_global_index` words it)."""
+        pc, wave = int(c.fault_pc), int(c.fault_wave)
+        m.current = (pc, self.program.instructions.get(pc), Group(slice(wave, wave + 1), 1, False))
+        kind = _KINDS.get(int(c.fault_code), Access.LOAD)
+        return Fault(
+            FaultKind.MEMORY,
+            f"{kind} of {int(c.fault_bytes)} bytes outside every allocation",
+            wave=wave,
+            lane=int(c.fault_lane),
+            address=int(c.fault_address),
+            space=Space.GLOBAL,
+        )
+
+    def summary(self) -> dict:
+        return {
+            "translated": self.translation.instructions
+            - sum(self.translation.untranslated.values()),
+            "instructions": self.translation.instructions,
+            "untranslated_ops": dict(self.translation.untranslated),
+            "translate_s": self.translate_s,
+            "compile_s": self.compile_s,
+            "error": self.error,
+        }

@@ -1,0 +1,98 @@
+"""Compiling a translation with clang++-16 (-O2 -march=native, no floating-point contraction so
+results round exactly as the interpreter's), caching the shared library by the hash of the code
+object and of the translator itself, and loading it in-process with ctypes."""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import subprocess
+from pathlib import Path
+
+from cass.runner.diagnostics import CassError
+from cass.runner.emulator.build import _publish, cache_dir
+
+CXX = "clang++-16"
+FLAGS = [
+    "-O2",
+    "-march=native",
+    "-ffp-contract=off",
+    "-fno-math-errno",
+    "-std=c++20",
+    "-shared",
+    "-fPIC",
+    "-pthread",
+    "-w",
+]
+HERE = Path(__file__).resolve().parent
+PRELUDE = HERE.parent / "native" / "jit_prelude.h"
+LIBRARY = "kernels.so"
+
+
+class Ctx(ctypes.Structure):
+    """Mirror of `struct Ctx` in native/jit_prelude.h, field by field."""
+
+    _fields_ = [
+        ("V", ctypes.c_void_p),
+        ("S", ctypes.c_void_p),
+        ("SCC", ctypes.c_void_p),
+        ("PC", ctypes.c_void_p),
+        ("alive", ctypes.c_void_p),
+        ("wave_wg", ctypes.c_void_p),
+        ("W", ctypes.c_int64),
+        ("vgprs", ctypes.c_int64),
+        ("bases", ctypes.c_void_p),
+        ("limits", ctypes.c_void_p),
+        ("regions", ctypes.c_int64),
+        ("lds", ctypes.c_void_p),
+        ("lds_bytes", ctypes.c_int64),
+        ("lds_stride", ctypes.c_int64),
+        ("code_base", ctypes.c_uint64),
+        ("max_steps", ctypes.c_int64),
+        ("threads", ctypes.c_int64),
+        ("wave_instructions", ctypes.c_int64),
+        ("lane_instructions", ctypes.c_int64),
+        ("fault_code", ctypes.c_int64),
+        ("fault_wave", ctypes.c_int64),
+        ("fault_lane", ctypes.c_int64),
+        ("fault_pc", ctypes.c_int64),
+        ("fault_address", ctypes.c_uint64),
+        ("fault_bytes", ctypes.c_int64),
+    ]
+
+
+def translator_key() -> str:
+    """Hash of everything that decides the generated code: the translator and its prelude."""
+    h = hashlib.sha256(" ".join([CXX, *FLAGS]).encode())
+    for path in sorted(HERE.glob("*.py")) + [PRELUDE]:
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def library_path(elf: bytes) -> Path:
+    return cache_dir() / f"jit-{hashlib.sha256(elf).hexdigest()[:20]}-{translator_key()}"
+
+
+def compile_source(source: str, final: Path) -> Path:
+    """The shared library for `source`, built once into `final` (atomic; first one wins)."""
+
+    def build(out: Path) -> None:
+        cpp = out / "kernels.cpp"
+        cpp.write_text(PRELUDE.read_text() + source)
+        cmd = [CXX, *FLAGS, str(cpp), "-o", str(out / LIBRARY)]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
+        except FileNotFoundError as exc:
+            raise CassError(f"{CXX} is not installed (run `make setup`)") from exc
+        if proc.returncode != 0:
+            raise CassError(f"{cpp}: translated kernels did not compile:\n{proc.stderr[-2000:]}")
+
+    return _publish(build, final) / LIBRARY
+
+
+def load(path: Path):
+    lib = ctypes.CDLL(str(path))
+    fn = lib.cass_jit_run
+    fn.argtypes = [ctypes.POINTER(Ctx), ctypes.c_void_p, ctypes.c_int64]
+    fn.restype = ctypes.c_int
+    return lib, fn

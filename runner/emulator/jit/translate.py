@@ -1,0 +1,171 @@
+"""The translator: a decoded code object -> one C++ function, `run_wave`, that runs a wave from
+its PC through every instruction the translator handles. Passes, top to bottom:
+
+  leaders      entries the scheduler may call into: kernel entries, branch targets, and the
+               instruction after each one left to the interpreter
+  translate    each instruction to C++ statements (scalar, vector, memory, control), or an exit
+               to the interpreter at its PC when the translator does not handle it
+  render       labels at the leaders, a switch from the wave's PC to them, and the exits
+
+Every executed instruction is counted exactly as the interpreter counts it (one wave
+instruction, the active lanes of EXEC before it runs as lane instructions)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from cass.runner.emulator.jit.memory import translate_memory
+from cass.runner.emulator.jit.operands import Untranslated
+from cass.runner.emulator.jit.scalar import translate_scalar
+from cass.runner.emulator.jit.vector import translate_vector
+from cass.runner.emulator.ops_control import NOOPS, _simm16
+
+BRANCHES = {
+    "s_branch": "true",
+    "s_cbranch_scc0": "scc == 0",
+    "s_cbranch_scc1": "scc != 0",
+    "s_cbranch_vccz": "s[106] == 0",
+    "s_cbranch_vccnz": "s[106] != 0",
+    "s_cbranch_execz": "s[126] == 0",
+    "s_cbranch_execnz": "s[126] != 0",
+}
+# left to the interpreter: they change which waves run (barriers, sleep), call host services,
+# read clocks or modes, or jump to computed addresses
+INTERPRETED = {"s_setreg_b32", "s_setreg_imm32_b32", "s_round_mode", "s_denorm_mode"}
+
+
+@dataclass
+class Translation:
+    """The C++ source of a code object's waves and what was left to the interpreter."""
+
+    source: str
+    entries: set[int]
+    untranslated: Counter = field(default_factory=Counter)  # op -> static count
+    instructions: int = 0
+
+
+def _body(ins) -> list[str]:
+    """C++ for one instruction (raises Untranslated when the interpreter must run it)."""
+    op = ins.op
+    if ins.mnemonic == "<unparsed>" or op in INTERPRETED:
+        raise Untranslated(op)
+    if op in NOOPS or (op == "s_sendmsg" and "INTERRUPT" not in ins.modifiers.get("raw", "")):
+        return []
+    if op == "s_endpgm":
+        return [f"c->alive[w] = 0; pc = {ins.pc + ins.size}; goto out;"]
+    if op == "s_getpc_b64":
+        from cass.runner.emulator.jit.operands import swrite
+
+        return [swrite(ins.operands[0].index, f"c->code_base + {ins.pc + ins.size}ull", True)]
+    if op.startswith(("global_", "flat_", "scratch_", "ds_", "s_load", "s_buffer_load")):
+        return translate_memory(ins)
+    if op.startswith("v_"):
+        return translate_vector(ins)
+    if op.startswith("s_") and op not in BRANCHES:
+        return translate_scalar(ins)
+    raise Untranslated(op)
+
+
+def _target(ins) -> int:
+    return ins.pc + 4 + 4 * _simm16(ins)
+
+
+def _branch(ins, labels: set[int]) -> list[str]:
+    target = _target(ins)
+    go = f"goto L_{target:x};" if target in labels else f"{{ pc = {target}; goto out; }}"
+    budget = f"if (k.wave - start >= c->max_steps) {{ pc = {target}; goto out; }}"
+    return [f"if ({BRANCHES[ins.op]}) {{ {budget} {go} }}"]
+
+
+def leaders(instructions: dict, kernel_entries: list[int], translated: set[int]) -> set[int]:
+    """PCs the scheduler may enter translated code at."""
+    out = set(kernel_entries)
+    pcs = sorted(instructions)
+    for pc, nxt in zip(pcs, pcs[1:] + [None]):
+        ins = instructions[pc]
+        if ins.op in BRANCHES:
+            out.add(_target(ins))
+            if nxt is not None:
+                out.add(nxt)
+        if pc not in translated and nxt is not None:
+            out.add(nxt)
+    return out & translated
+
+
+def translate(instructions: dict, kernel_entries: list[int]) -> Translation:
+    bodies: dict[int, list[str]] = {}
+    untranslated: Counter = Counter()
+    for pc, ins in sorted(instructions.items()):
+        if ins.op in BRANCHES:
+            continue
+        try:
+            bodies[pc] = _body(ins)
+        except (Untranslated, ValueError, IndexError, KeyError, AttributeError):
+            untranslated[ins.op] += 1
+    branches = {pc for pc, ins in instructions.items() if ins.op in BRANCHES}
+    entries = leaders(instructions, kernel_entries, set(bodies) | branches)
+    labels = entries | {_target(instructions[pc]) for pc in branches} & (set(bodies) | branches)
+    lines = [_header(entries, used_sgprs(instructions))]
+    for pc, ins in sorted(instructions.items()):
+        if pc in labels:
+            lines.append(f"L_{pc:x}:")
+        if pc in branches:
+            lines += ["CNT();", *_branch(ins, labels)]
+        elif pc in bodies:
+            lines += ["{", f"// {ins.text}", "CNT();", *bodies[pc], "}"]
+        else:
+            lines.append(f"pc = {pc}; goto out;  // interpreted: {ins.text}")
+    last = max(instructions) if instructions else 0
+    end = last + instructions[last].size if instructions else 0
+    lines += [f"pc = {end}; goto out;", _FOOTER]
+    return Translation("\n".join(lines) + "\n", entries, untranslated, len(instructions))
+
+
+def used_sgprs(instructions: dict) -> list[int]:
+    """SGPRs the code names (and the register after each, read by 64-bit operands), with
+    VCC, M0 and EXEC: only these are copied in and out of a wave's native run."""
+    used = {106, 107, 124, 125, 126, 127}
+    for ins in instructions.values():
+        for part in (ins, ins.second) if ins.second else (ins,):
+            for o in part.operands:
+                if o.kind == "s":
+                    used.update(range(o.index, min(o.index + max(o.count, 2), 128)))
+    return sorted(used)
+
+
+def _header(entries: set[int], sgprs: list[int]) -> str:
+    cases = " ".join(f"case {pc}: goto L_{pc:x};" for pc in sorted(entries))
+    listed = ", ".join(map(str, sgprs))
+    return f"""
+static const int SGPRS[] = {{{listed}}};
+
+static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f) {{
+    const int64_t W = c->W;
+    uint32_t s[128];
+    for (int i : SGPRS) s[i] = c->S[i * W + w];
+    uint32_t scc = c->SCC[w];
+    int64_t pc = c->PC[w];
+    uint32_t* const V0 = c->V + w * 32;
+    const int64_t VS = W * 32;
+    const int64_t start = k.wave;
+    int64_t hint = -1;
+    int rc = 0;
+#define VR(r) (V0 + (int64_t)(r) * VS)
+#define CNT() (k.wave += 1, k.lane += __builtin_popcount(s[126]))
+    switch (pc) {{ {cases} default: goto out; }}
+"""
+
+
+_FOOTER = """faulted:
+    rc = 1;
+    pc = f.pc;
+out:
+    for (int i : SGPRS) c->S[i * W + w] = s[i];
+    c->SCC[w] = scc;
+    c->PC[w] = pc;
+    return rc;
+#undef VR
+#undef CNT
+}
+"""

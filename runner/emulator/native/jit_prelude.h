@@ -1,0 +1,198 @@
+// The part of every translated kernel that does not depend on the kernel: the launch context
+// shared with Python (runner/emulator/jit/native.py mirrors it field by field), the checked
+// memory accesses, the floating-point helpers with the interpreter's semantics, and the entry
+// point that runs waves on worker threads. The translator (runner/emulator/jit/translate.py)
+// appends one function, run_wave, that executes one wave from its PC until it reaches an
+// instruction it does not translate, a barrier, the end of the program or its step budget.
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <thread>
+#include <vector>
+
+struct Ctx {
+    uint32_t* V;            // [vgprs][waves][32]
+    uint32_t* S;            // [128][waves]
+    uint32_t* SCC;          // [waves]
+    int64_t* PC;            // [waves]
+    uint8_t* alive;         // [waves]
+    const int64_t* wave_wg; // [waves]
+    int64_t W;
+    int64_t vgprs;
+    const uint64_t* bases;  // allocation table, sorted
+    const uint64_t* limits;
+    int64_t regions;
+    uint8_t* lds;
+    int64_t lds_bytes;
+    int64_t lds_stride;
+    uint64_t code_base;
+    int64_t max_steps;      // wave instructions one wave may run per call
+    int64_t threads;
+    int64_t wave_instructions;  // out
+    int64_t lane_instructions;  // out
+    int64_t fault_code;     // out: 0 none, else FAULT_*
+    int64_t fault_wave;
+    int64_t fault_lane;
+    int64_t fault_pc;
+    uint64_t fault_address;
+    int64_t fault_bytes;
+};
+
+enum { FAULT_LOAD = 1, FAULT_STORE = 2, FAULT_SCALAR = 3, FAULT_ATOMIC = 4, FAULT_MISALIGNED = 5 };
+
+struct Fault {
+    int64_t code = 0, lane = 0, pc = 0, bytes = 0;
+    uint64_t address = 0;
+};
+
+struct alignas(64) Counts {  // one cache line per thread: counted every instruction
+    int64_t wave = 0, lane = 0;
+};
+
+#define LANES _Pragma("clang loop vectorize(assume_safety)") for (int l = 0; l < 32; ++l)
+
+static inline float bf(uint32_t x) { return __builtin_bit_cast(float, x); }
+static inline uint32_t fb(float x) { return __builtin_bit_cast(uint32_t, x); }
+static inline double bd(uint64_t x) { return __builtin_bit_cast(double, x); }
+static inline uint64_t db(double x) { return __builtin_bit_cast(uint64_t, x); }
+static inline uint64_t u64of(uint32_t lo, uint32_t hi) { return (uint64_t)hi << 32 | lo; }
+static inline uint32_t sel(uint32_t exec, int l, uint32_t now, uint32_t old) {
+    return ((exec >> l) & 1u) ? now : old;
+}
+
+// IEEE-mode minimum and maximum as fpmath.ieee_min/ieee_max: a NaN operand yields the other
+static inline float fmin_ieee(float a, float b) {
+    if (b != b) return a;
+    if (a != a) return b;
+    return (a < b || (a == 0 && b == 0 && std::signbit(a) && !std::signbit(b))) ? a : b;
+}
+static inline float fmax_ieee(float a, float b) {
+    if (b != b) return a;
+    if (a != a) return b;
+    return (a > b || (a == 0 && b == 0 && !std::signbit(a) && std::signbit(b))) ? a : b;
+}
+static inline double dmin_ieee(double a, double b) {
+    if (b != b) return a;
+    if (a != a) return b;
+    return (a < b || (a == 0 && b == 0 && std::signbit(a) && !std::signbit(b))) ? a : b;
+}
+static inline double dmax_ieee(double a, double b) {
+    if (b != b) return a;
+    if (a != a) return b;
+    return (a > b || (a == 0 && b == 0 && !std::signbit(a) && std::signbit(b))) ? a : b;
+}
+static inline float fmed3(float a, float b, float c) {
+    if (a != a || b != b || c != c) return fmin_ieee(fmin_ieee(a, b), c);
+    float mx = fmax_ieee(fmax_ieee(a, b), c);
+    if (mx == a) return fmax_ieee(b, c);
+    if (mx == b) return fmax_ieee(a, c);
+    return fmax_ieee(a, b);
+}
+// saturating conversions as fpmath.to_int: NaN -> 0, truncation toward zero
+static inline uint32_t to_i32(double x) {
+    if (x != x) return 0;
+    x = std::trunc(x);
+    if (x <= -2147483648.0) return 0x80000000u;
+    if (x >= 2147483647.0) return 0x7FFFFFFFu;
+    return (uint32_t)(int32_t)x;
+}
+static inline uint32_t to_u32(double x) {
+    if (x != x) return 0;
+    x = std::trunc(x);
+    if (x <= 0.0) return 0;
+    if (x >= 4294967295.0) return 0xFFFFFFFFu;
+    return (uint32_t)x;
+}
+static inline float fract_f32(float x) {
+    if (std::isinf(x)) return bf(0x7FC00000u);
+    float f = x - std::floor(x);
+    const float limit = bf(0x3F7FFFFFu);
+    return (f != f || f < limit) ? f : limit;
+}
+static inline float ldexp_f32(float x, int32_t e) {
+    if (e < -2000) e = -2000;
+    if (e > 2000) e = 2000;
+    return std::ldexp(x, e);
+}
+static inline uint32_t bfe_u(uint32_t a, uint32_t off, uint32_t size) {
+    off &= 31; size &= 31;
+    return (a >> off) & ((1u << size) - 1u);
+}
+static inline uint32_t bfe_i(uint32_t a, uint32_t off, uint32_t size) {
+    off &= 31; size &= 31;
+    uint32_t r = (a >> off) & ((1u << size) - 1u);
+    if (size == 0) return 0;
+    uint32_t shift = (32 - size) & 31;
+    return (uint32_t)((int32_t)(r << shift) >> shift);
+}
+static inline uint64_t sbfe(uint64_t a, uint64_t b, bool is_signed, int width) {
+    uint64_t off = b & (width == 64 ? 0x3F : 0x1F);
+    uint64_t size = (b >> 16) & 0x7F;
+    if (size > (uint64_t)width) size = width;
+    uint64_t raw = (width == 64 ? a : (uint32_t)a) >> off;
+    uint64_t mask = size >= (uint64_t)width ? ~0ull : ((1ull << size) - 1);
+    if (width == 32) mask &= 0xFFFFFFFFull;
+    uint64_t r = raw & mask;
+    if (is_signed && size > 0 && size < (uint64_t)width && ((r >> (size - 1)) & 1)) r |= ~mask;
+    return width == 32 ? (r & 0xFFFFFFFFull) : r;
+}
+static inline uint32_t clz_or_ones(uint32_t a) { return a ? (uint32_t)__builtin_clz(a) : 0xFFFFFFFFu; }
+static inline uint32_t ctz_or_ones(uint64_t a) { return a ? (uint32_t)__builtin_ctzll(a) : 0xFFFFFFFFu; }
+static inline int32_t i24(uint32_t a) { return (int32_t)(a << 8) >> 8; }
+
+// global memory: every access inside one allocation of the table (device pointer == host pointer)
+static inline bool inside(const Ctx* c, uint64_t a, uint64_t n, int64_t& hint) {
+    int64_t h = hint;
+    if (h >= 0 && a >= c->bases[h] && a + n <= c->limits[h] && a + n >= a) return true;
+    int64_t lo = 0, hi = c->regions;  // last base <= a
+    while (lo < hi) {
+        int64_t mid = (lo + hi) / 2;
+        if (c->bases[mid] <= a) lo = mid + 1; else hi = mid;
+    }
+    h = lo - 1;
+    if (h < 0 || a + n > c->limits[h] || a + n < a) return false;
+    hint = h;
+    return true;
+}
+
+static inline void fault(Fault& f, int64_t code, int64_t lane, uint64_t address, int64_t bytes) {
+    f.code = code; f.lane = lane; f.address = address; f.bytes = bytes;
+}
+
+static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f);
+
+extern "C" int cass_jit_run(Ctx* c, const int64_t* waves, int64_t n) {
+    std::atomic<int64_t> next{0};
+    std::vector<Counts> counts(c->threads > 1 && n > 1 ? c->threads : 1);
+    std::vector<Fault> faults(n);
+    std::vector<int64_t> fault_of(counts.size(), -1);
+    // threads take runs of CHUNK waves: a wave's SGPRs share cache lines with its neighbours'
+    const int64_t CHUNK = 16;
+    auto work = [&](size_t t) {
+        for (int64_t first; (first = next.fetch_add(CHUNK)) < n;) {
+            for (int64_t i = first; i < first + CHUNK && i < n; ++i) {
+                if (run_wave(c, waves[i], counts[t], faults[i])) {
+                    if (fault_of[t] < 0 || i < fault_of[t]) fault_of[t] = i;
+                    return;  // the other threads finish their waves; the first is reported
+                }
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < counts.size(); ++t) pool.emplace_back(work, t);
+    work(0);
+    for (auto& th : pool) th.join();
+    for (auto& k : counts) {
+        c->wave_instructions += k.wave;
+        c->lane_instructions += k.lane;
+    }
+    int64_t first = -1;
+    for (int64_t i : fault_of)
+        if (i >= 0 && (first < 0 || i < first)) first = i;
+    if (first < 0) return 0;
+    const Fault& f = faults[first];
+    c->fault_code = f.code; c->fault_wave = waves[first]; c->fault_lane = f.lane;
+    c->fault_pc = f.pc; c->fault_address = f.address; c->fault_bytes = f.bytes;
+    return 1;
+}
