@@ -1,0 +1,163 @@
+"""`cass dataset build`: the whole pipeline, top to bottom.
+
+    collect -> deduplicate -> decontaminate -> [port -> compile -> align -> verify] per program
+            -> write (Parquet, instruction JSONL, card)
+
+The per-program stages run in parallel: local processes by default (one per core), or Ray tasks
+on a cluster (`ray="auto"` joins the running cluster, an address joins that one, "local" starts
+one on this machine). Every stage is cached under OUT/cache, so running the same command again
+after an interruption redoes only the programs that had not finished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cass.models.dataset import dedup
+from cass.models.dataset.collect import collect
+from cass.models.dataset.stages import Config, Unit, process_unit
+from cass.runner.diagnostics import CassError
+from cass.runner.outputs import OutputError, write_atomic
+
+MARKER = ".cass-dataset"
+
+
+@dataclass
+class BuildOptions:
+    sources: list[str]
+    out: Path
+    synthetic: int = 0
+    seed: int = 0
+    archs: tuple[str, ...] = ("sm_80",)
+    engine: str = "rules"
+    references: Path | None = None
+    include_dirs: list[Path] = field(default_factory=list)
+    workers: int = 0  # 0: one per core
+    ray: str | None = None  # None: local processes; "local", "auto" or a cluster address
+    verify: bool = True
+    run_unreferenced: bool = False
+    limit: int = 0  # process at most this many programs (after deduplication); 0: all
+    test_fraction: float = 0.05
+    force: bool = False
+
+
+@dataclass
+class Funnel:
+    """How many programs reached each stage (the card's yields)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    dropped: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+
+    def add(self, stage: str, n: int) -> None:
+        self.counts[stage] = n
+
+
+def prepare_out(out: Path, force: bool) -> None:
+    """OUT is new, empty, or a dataset folder cass made before (then the run resumes in it)."""
+    if out.exists() and not out.is_dir():
+        raise OutputError(f"{out}: is a file; give -o a folder for the dataset")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file() and not force:
+        raise OutputError(f"{out}: exists, is not empty and is no cass dataset; choose another -o or pass --force")
+    out.mkdir(parents=True, exist_ok=True)
+    write_atomic(out / MARKER, "a dataset folder written by `cass dataset build`; its cache/ makes a rerun resume\n")
+
+
+def load_references(path: Path | None) -> dict[str, dict[str, Any]]:
+    """{CUDA source sha256: NVIDIA record} from a JSON file written by
+    benchmarks/bench_dataset_record_nvidia.py (or None: no references)."""
+    if path is None:
+        return {}
+    import gzip
+
+    try:
+        raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+        data = json.loads(raw)
+    except FileNotFoundError:
+        raise CassError(f"{path}: no such references file; record one with benchmarks/bench_dataset_record_nvidia.py") from None
+    except (OSError, ValueError) as exc:
+        raise CassError(f"{path}: not a references file ({exc}); expected JSON mapping source sha256 to a record") from None
+    if not isinstance(data, dict):
+        raise CassError(f"{path}: not a references file; expected a JSON object mapping source sha256 to a record")
+    return data
+
+
+def select(units: list[Unit], funnel: Funnel) -> list[Unit]:
+    """Deduplicate, then drop what overlaps the benchmark's tasks."""
+    funnel.add("collected", len(units))
+    result = dedup.deduplicate([u.cuda for u in units])
+    funnel.dropped["exact-duplicate"] = [{"id": units[i].ident, "of": units[j].ident} for i, j in result.exact.items()]
+    funnel.dropped["near-duplicate"] = [{"id": units[i].ident, "of": units[j].ident} for i, j in result.near.items()]
+    kept = [units[i] for i in result.kept]
+    funnel.add("unique", len(kept))
+    checker = dedup.Decontaminator(dedup.benchmark_tasks())
+    clean, contaminated = [], []
+    for unit in kept:
+        task = checker.match(unit.cuda)
+        (contaminated if task else clean).append(unit if not task else {"id": unit.ident, "task": task})
+    funnel.dropped["benchmark-overlap"] = contaminated
+    funnel.add("decontaminated", len(clean))
+    return clean
+
+
+def run_units(units: list[Unit], config: Config, options: BuildOptions,
+              progress: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:  # fmt: skip
+    if options.ray:
+        from cass.models.dataset.distributed import run_on_ray
+
+        return run_on_ray(units, config, options.ray, options.workers, progress)
+    return list(_run_local(units, config, options.workers or os.cpu_count() or 1, progress))
+
+
+def _run_local(units: list[Unit], config: Config, workers: int,
+               progress: Callable[[dict[str, Any]], None]) -> Iterator[dict[str, Any]]:  # fmt: skip
+    """Records in input order; at most 2 x workers programs in flight (memory stays flat)."""
+    results: dict[int, dict[str, Any]] = {}
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: dict[Any, int] = {}
+        queue = iter(enumerate(units))
+        for i, unit in queue:
+            pending[pool.submit(process_unit, unit, config)] = i
+            if len(pending) >= 2 * workers:
+                break
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                i = pending.pop(future)
+                results[i] = future.result()
+                progress(results[i])
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending[pool.submit(process_unit, nxt[1], config)] = nxt[0]
+    return (results[i] for i in range(len(units)))
+
+
+def build(options: BuildOptions, progress: Callable[[str, dict[str, Any] | None], None] | None = None) -> dict[str, Any]:
+    """Run the pipeline; the summary (counts per stage, paths written)."""
+    import datasets
+
+    datasets.disable_progress_bars()
+    from cass.models.dataset.write import write_dataset
+
+    started = time.time()
+    report = progress or (lambda _stage, _record: None)
+    prepare_out(options.out, options.force)
+    cache = options.out / "cache"
+    references = load_references(options.references)
+    units = collect(options.sources, cache, synthetic=options.synthetic, seed=options.seed, include_dirs=options.include_dirs)
+    funnel = Funnel()
+    units = select(units, funnel)
+    if options.limit:
+        units = units[: options.limit]
+    report("selected", {"programs": len(units)})
+    config = Config(str(cache), tuple(options.archs), options.engine, options.verify, references,
+                    run_unreferenced=options.run_unreferenced)  # fmt: skip
+    records = run_units(units, config, options, lambda record: report("record", record))
+    summary = write_dataset(options.out, records, funnel, options, elapsed_s=time.time() - started)
+    return summary
