@@ -10,7 +10,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo -n)
 EXAMPLES_OUT ?= build/examples
 SHOWCASE ?= vector_add
 # Then one example ported by the rules engine and verified: recorded NVIDIA output vs the emulated
-# HIP port. Exit 2 (no record yet: `python runner/record.py examples/` on an NVIDIA machine) is
+# HIP port. Exit 2 (no record yet: `cass record examples/` on an NVIDIA machine) is
 # reported, not fatal; a mismatch (exit 1) fails the target.
 VERIFY_EXAMPLE ?= examples/verify/saxpy.cu
 # rocPRIM, hipCUB and rocThrust (what Thrust and CUB ports compile against): installed by `cass

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def import_runner() -> None:
     """Make `cass.runner` importable: the installed one, else a temporary `cass` namespace whose
-    `runner` links to this checkout's runner/ (as runner/record.py does for itself)."""
+    `runner` links to this checkout's runner/."""
     try:
         import cass.runner  # noqa: F401
     except ImportError:

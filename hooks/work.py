@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from cass.runner.diagnostics import CassError, Diagnostic
+from cass.runner.diagnostics import CassError, Diagnostic, WorkError
+from cass.runner.process import RunCancelled
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
@@ -27,6 +28,14 @@ def print_diagnostics(diagnostics: Sequence[Diagnostic], stream: TextIO | None =
         print(d.render(), file=stream)
 
 
+def exit_status(error: CassError) -> int:
+    """A hook's exit code for an expected error, from its class: the work failed (`WorkError`)
+    is a finding, anything else a usage mistake; interrupted is 130."""
+    if isinstance(error, RunCancelled):
+        return 130
+    return EXIT_FINDINGS if isinstance(error, WorkError) else EXIT_USAGE
+
+
 def guarded_main(hook: str, body: Callable[[], int]) -> int:
     """Run a hook's main body: CassError -> its message and exit code; anything unexpected ->
     exit 3 with the traceback in a log file."""
@@ -35,7 +44,7 @@ def guarded_main(hook: str, body: Callable[[], int]) -> int:
     except CassError as exc:
         print(f"{hook}: error: {exc.message}", file=sys.stderr)
         print_diagnostics(exc.diagnostics, sys.stderr)
-        return exc.exit_code
+        return exit_status(exc)
     except KeyboardInterrupt:
         print(f"{hook}: interrupted; no mirror was left half-written", file=sys.stderr)
         return 130

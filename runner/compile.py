@@ -6,9 +6,9 @@
 
 The file's suffix picks the stack (`.cu` CUDA, `.hip` HIP, `.s` RDNA3 assembly). Every requested
 artifact is written to `out_dir` (a fresh temporary folder when not given); text artifacts are
-also returned in memory. Compiler errors raise `CassError(exit_code=1)` carrying located
-diagnostics; bad input (missing, empty, binary, non-UTF-8 file, unknown arch or emit) raises
-`CassError(exit_code=2)` naming the file and the problem.
+also returned in memory. Compiler errors raise `CompileError` (a `WorkError`) carrying located
+diagnostics; bad input (missing, empty, binary, non-UTF-8 file, unknown arch or emit) raises a
+`CassError` naming the file and the problem.
 
 The pieces both stacks share (artifacts, results, running a step) are `compile_steps`.
 """

@@ -7,17 +7,21 @@ the two stacks, built on this module.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cass.runner import toolchain
 from cass.runner.compiler_output import error_summary, parse_compiler_output
-from cass.runner.diagnostics import CassError, Diagnostic
+from cass.runner.diagnostics import CassError, Diagnostic, WorkError
 from cass.runner.outputs import install_file
+from cass.runner.tools import ToolRun, run_tool
 
 COMPILE_TIMEOUT_S = 300
+
+
+class CompileError(WorkError):
+    """A compiler rejected the code; `diagnostics` locate its errors."""
 
 # What each stack can emit, and the file suffix of each artifact.
 EMITS: dict[str, dict[str, str]] = {
@@ -77,47 +81,28 @@ class CompileResult:
         }
 
 
-def run_step(
-    argv: list[str], source: Path, tool: str, *, cwd: Path | None = None
-) -> subprocess.CompletedProcess:
-    """Run one compiler step with a time limit; CassError(exit 1) with diagnostics on failure."""
-    try:
-        proc = subprocess.run(
-            argv,
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=COMPILE_TIMEOUT_S,
-            cwd=cwd,
-        )
-    except OSError as exc:
-        raise CassError(f"{source}: cannot run {argv[0]} ({exc.strerror})", exit_code=1) from None
-    except subprocess.TimeoutExpired:
-        raise CassError(
-            f"{source}: {tool} did not finish within {COMPILE_TIMEOUT_S} s", exit_code=1
-        ) from None
-    if proc.returncode != 0:
-        output = proc.stderr + proc.stdout
+def run_step(argv: Sequence[str | Path], source: Path, tool: str, *, cwd: Path | None = None) -> ToolRun:
+    """Run one compiler step with a time limit; a CompileError with diagnostics on failure."""
+    run = run_tool(argv, f"{source}: {tool}", COMPILE_TIMEOUT_S, cwd=cwd)
+    if not run.ok:
+        output = run.stderr + run.stdout
         diags = parse_compiler_output(output, tool, str(source))
         reason = error_summary(diags, output)
-        raise CassError(f"{source}: {tool} failed: {reason}", exit_code=1, diagnostics=tuple(diags))
-    return proc
+        raise CompileError(f"{source}: {tool} failed: {reason}", diagnostics=tuple(diags))
+    return run
 
 
-def step_warnings(proc: subprocess.CompletedProcess, source: Path, tool: str) -> list[Diagnostic]:
-    return parse_compiler_output(proc.stderr, tool, str(source))
+def step_warnings(run: ToolRun, source: Path, tool: str) -> list[Diagnostic]:
+    return parse_compiler_output(run.stderr, tool, str(source))
 
 
 def demangle(names: Sequence[str]) -> list[str]:
     """C++ names demangled with llvm-cxxfilt-16 (names unchanged where it is missing)."""
-    tool = toolchain.find_tool("llvm-cxxfilt-16")
-    if not names or isinstance(tool, toolchain.MissingTool):
+    if not names or not toolchain.has_tool("llvm-cxxfilt-16"):
         return list(names)
-    proc = subprocess.run(
-        [str(tool.path)], input="\n".join(names), capture_output=True, text=True, timeout=30
-    )
-    out = proc.stdout.splitlines()
-    return out if proc.returncode == 0 and len(out) == len(names) else list(names)
+    run = run_tool(["llvm-cxxfilt-16"], "demangling kernel names", 30, stdin="\n".join(names))
+    out = run.stdout.splitlines()
+    return out if run.ok and len(out) == len(names) else list(names)
 
 
 def artifact_path(result: CompileResult, emit: str) -> Path:

@@ -57,12 +57,19 @@ class Diagnostic:
 class CassError(Exception):
     """An expected failure caused by input or environment; front ends print it without a traceback.
 
-    `message` names the file, line and what to do. `exit_code` is the CLI's exit status for it:
-    2 for usage errors (missing file, bad option), 1 for a failure of the work itself.
+    `message` names the file, line and what to do; `diagnostics` locate it further. The class says
+    what kind of failure it is, and each front end picks its exit status from the class alone: a
+    plain CassError is a request that cannot be carried out as given (a missing file, a bad
+    option, a tool that is not installed); a `WorkError` is work that was carried out and failed.
+    Library code never chooses an exit status.
     """
 
-    def __init__(self, message: str, *, exit_code: int = 2, diagnostics: tuple[Diagnostic, ...] = ()):
+    def __init__(self, message: str, *, diagnostics: tuple[Diagnostic, ...] = ()):
         super().__init__(message)
         self.message = message
-        self.exit_code = exit_code
         self.diagnostics = diagnostics
+
+
+class WorkError(CassError):
+    """The work was attempted and failed: a compiler rejected the code, a tool failed or ran past
+    its limit, a translation has errors, an input could not be used as it is."""

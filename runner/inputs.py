@@ -14,7 +14,7 @@ import stat
 from pathlib import Path
 from typing import BinaryIO
 
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import CassError, WorkError
 from cass.runner.outputs import file_kind
 
 DEFAULT_LIMIT = 64 * 2**20
@@ -22,10 +22,11 @@ _CHUNK = 2**20
 
 
 class InputError(CassError):
-    """An input that cannot be read: missing, a special file, too large, unreadable."""
+    """An input that cannot be read: missing, a special file, unreadable."""
 
-    def __init__(self, message: str, exit_code: int = 2) -> None:
-        super().__init__(message, exit_code=exit_code)
+
+class UnusableInput(InputError, WorkError):
+    """An input that was read but cannot be used as it is: larger than the limit, not UTF-8."""
 
 
 def _open(path: Path, hint: str) -> int:
@@ -45,8 +46,8 @@ def _size(limit: int) -> str:
     return f"{limit // 2**20} MiB" if limit >= 2**20 else f"{limit} bytes"
 
 
-def _too_large(name: str, limit: int) -> InputError:
-    return InputError(f"{name}: larger than {_size(limit)}; split it and try again", exit_code=1)
+def _too_large(name: str, limit: int) -> UnusableInput:
+    return UnusableInput(f"{name}: larger than {_size(limit)}; split it and try again")
 
 
 def _read_capped(read, name: str, limit: int) -> bytes:
@@ -107,8 +108,8 @@ def decode_utf8(data: bytes, name: str, advice: str = "save the file as UTF-8 an
         before = data[: exc.start]
         line = before.count(b"\n") + 1
         column = exc.start - (before.rfind(b"\n") + 1) + 1
-        raise InputError(
-            f"{name}:{line}:{column}: invalid UTF-8 (byte 0x{data[exc.start]:02x}); {advice}", exit_code=1
+        raise UnusableInput(
+            f"{name}:{line}:{column}: invalid UTF-8 (byte 0x{data[exc.start]:02x}); {advice}"
         ) from None
 
 

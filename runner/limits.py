@@ -27,6 +27,7 @@ import subprocess
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from cass.runner.diagnostics import CassError
 
@@ -97,7 +98,7 @@ class RunLimits:
             sandbox=os.environ.get("CASS_SANDBOX", "").strip().lower() in ("1", "true", "yes"),
         )
 
-    def with_overrides(self, **given: object) -> RunLimits:
+    def with_overrides(self, **given: Any) -> RunLimits:
         """These limits with the given non-None values on top."""
         return replace(self, **{k: v for k, v in given.items() if v is not None})
 

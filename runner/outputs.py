@@ -8,17 +8,21 @@
 - permissions: an existing file keeps its mode; a new one gets 0666 (0777 for executables)
   less the umask, as `open()` or a compiler would give it.
 
-A refused write raises `OutputError` (a `CassError`, exit 2) whose one line names the path and
-what to do. Library code calls `check_output` (the policy) and `write_atomic` (the write);
-`write_output` does both.
+A refused write raises `OutputError` (a `CassError`) whose one line names the path and what to
+do. Library code calls `check_output` (the policy) and `write_atomic` (the write); `write_output`
+does both. What is too large to hold in memory is written through `staged_file` (a GGUF model);
+a whole folder through `staged_dir` (installed headers, the device-library folder). Nothing else
+in cass renames a file into place (a test keeps it so).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
@@ -34,9 +38,6 @@ _KINDS = (
 
 class OutputError(CassError):
     """A write the output policy refuses, or one the operating system failed."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message, exit_code=2)
 
 
 def file_kind(mode: int) -> str:
@@ -160,3 +161,43 @@ def write_output(
     """`check_output` then `write_atomic`: what a command does with a user-named output."""
     check_output(path, inputs=inputs, force=force)
     write_atomic(path, data, executable=executable)
+
+
+@contextlib.contextmanager
+def staged_file(path: Path) -> Iterator[Path]:
+    """A temporary path beside `path` for a writer that streams to a file itself; when the block
+    ends without an error it replaces `path` in one rename, otherwise it is removed. The caller
+    applies `check_output` first."""
+    path = Path(path)
+    _make_parent(path)
+    _refuse_special(path, _lstat(path))
+    staging = path.with_name(f".{path.name}.{os.getpid()}.cass-tmp")
+    try:
+        yield staging
+        os.replace(staging, path)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write it ({exc.strerror}); choose another output path") from None
+    finally:
+        staging.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def staged_dir(target: Path, *, replace: bool) -> Iterator[Path]:
+    """A private folder beside `target` to fill; when the block ends without an error it becomes
+    `target` in one rename, otherwise it is removed. An existing `target` is removed first with
+    `replace`; without it, an existing one is kept (another process built the same folder first)."""
+    target = Path(target)
+    _make_parent(target)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+    try:
+        yield staging
+        if replace and target.exists():
+            shutil.rmtree(target)
+        try:
+            os.rename(staging, target)
+        except OSError as exc:
+            if replace or not target.is_dir():  # not a lost race: a real failure
+                raise OutputError(f"{target}: cannot put the folder in place ({exc.strerror})") from None
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)

@@ -38,7 +38,7 @@ class RunCancelled(CassError):
     """The run was stopped by Ctrl-C or SIGTERM (see `stop_all_runs`)."""
 
     def __init__(self) -> None:
-        super().__init__("interrupted: the program and its processes were stopped", exit_code=130)
+        super().__init__("interrupted: the program and its processes were stopped")
 
 
 @dataclass(frozen=True)

@@ -1,48 +1,34 @@
 """Record reference outputs on this machine's NVIDIA GPU (`SOURCE.cu.recorded.toml` each).
 
-    python -m cass.runner.record examples/ models/bench/tasks/   # every .cu with a main()
-    python runner/record.py examples/                           # same, from a bare checkout
+    cass record examples/ models/bench/tasks/                  # every .cu with a main()
+    python3 benchmarks/record_references.py examples/          # same, from a bare checkout
 
-Needs only Python 3.11+'s standard library and nvcc (no cass install, no third-party packages),
-so it runs on a bare GPU machine. Programs build in parallel (`--jobs`, default: CPU cores) and
-run `--gpu-jobs` at a time (default 1, so that timings are not disturbed), each under its run
-spec's time limit (`--timeout` overrides). A fresh record (same
-source hash and run key) is kept unless `--force`. Exit status: 0 all recorded, 1 some failed,
-2 no NVIDIA GPU / nvcc.
+Needs only Python 3.11+'s standard library and nvcc (no third-party packages), so the benchmarks
+script runs it on a bare GPU machine where cass is not installed. Programs build in parallel
+(`jobs`, default: CPU cores) and run `gpu_jobs` at a time (default 1, so that timings are not
+disturbed), each under its run spec's time limit (`timeout_s` overrides). A fresh record (same
+source hash and run key) is kept unless `force`. Raises `Unavailable` without an NVIDIA GPU or
+nvcc; the front ends print the progress lines and choose the exit status.
 """
 
 from __future__ import annotations
 
-import sys
+import contextlib
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
 
-if __name__ == "__main__" and not __package__:  # run as a file from a checkout: make `cass.runner` importable
-    import atexit
-    import shutil
-    import tempfile
-    from pathlib import Path as _P
-
-    _ns = _P(tempfile.mkdtemp(prefix="cass-ns-")) / "cass"
-    _ns.mkdir()
-    (_ns / "runner").symlink_to(_P(__file__).resolve().parent)
-    atexit.register(shutil.rmtree, _ns.parent, True)
-    sys.path[0] = str(_ns.parent)  # instead of runner/ itself
-
-import argparse  # noqa: E402
-import contextlib  # noqa: E402
-import os  # noqa: E402
-import re  # noqa: E402
-import tempfile  # noqa: E402
-import threading  # noqa: E402
-from concurrent.futures import ThreadPoolExecutor  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-from cass.runner.backends.base import Unavailable  # noqa: E402
-from cass.runner.backends.nvidia import NvidiaBackend, machine_info  # noqa: E402
-from cass.runner.diagnostics import CassError  # noqa: E402
-from cass.runner.recorded import load_recorded, write_record  # noqa: E402
-from cass.runner.results import RunResult  # noqa: E402
-from cass.runner.spec import RunSpec, load_run_spec  # noqa: E402
+from cass.runner.backends.base import Unavailable
+from cass.runner.backends.nvidia import NvidiaBackend, machine_info
+from cass.runner.diagnostics import CassError
+from cass.runner.recorded import load_recorded, write_record
+from cass.runner.results import RunResult
+from cass.runner.spec import RunSpec, load_run_spec
 
 MAIN_RE = re.compile(r"\bint\s+main\s*\(")
 
@@ -122,16 +108,18 @@ def record_paths(
     timeout_s: float | None = None,
     force: bool = False,
     backend: NvidiaBackend | None = None,
+    report: Callable[[str], None] = lambda line: None,
 ) -> list[Recording]:
-    """Record every program under `paths` in parallel, printing one line per program."""
+    """Record every program under `paths` in parallel; `report` gets the machine line first,
+    then one line per program as it finishes (`[3/10] recorded a.cu: ...`)."""
     sources = find_programs(paths)
     backend = backend or NvidiaBackend()
     reason = backend.unavailable()
     if reason:
         raise Unavailable(f"cannot record on this machine: {reason}")
     info = machine_info()
-    print(f"recording {len(sources)} program(s) on {info['gpu'] or 'an unnamed GPU'} (compute capability "
-          f"{info['compute_capability']}, driver {info['driver']}, CUDA {info['cuda']})", flush=True)
+    report(f"recording {len(sources)} program(s) on {info['gpu'] or 'an unnamed GPU'} (compute capability "
+           f"{info['compute_capability']}, driver {info['driver']}, CUDA {info['cuda']})")
     lock, done, gpu_slots = threading.Lock(), [0], threading.Semaphore(gpu_jobs)
 
     def one(source: Path) -> Recording:
@@ -143,30 +131,14 @@ def record_paths(
             outcome = Recording(source, "failed", exc.message)
         with lock:
             done[0] += 1
-            print(f"[{done[0]}/{len(sources)}] {outcome.status:8} {source}: {outcome.detail}", flush=True)
+            report(f"[{done[0]}/{len(sources)}] {outcome.status:8} {source}: {outcome.detail}")
         return outcome
 
     with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
         return list(pool.map(one, sources))
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m cass.runner.record", description=__doc__.split("\n")[0])
-    parser.add_argument("paths", nargs="+", type=Path, help=".cu files or folders to search")
-    parser.add_argument("--jobs", "-j", type=int, default=None, help="builds at once (default: CPU cores)")
-    parser.add_argument("--gpu-jobs", type=int, default=1, help="programs running on the GPU at once (default 1)")
-    parser.add_argument("--timeout", type=float, default=None, help="seconds per run (default: the run spec's)")
-    parser.add_argument("--force", action="store_true", help="re-record programs whose record is up to date")
-    args = parser.parse_args(argv)
-    try:
-        outcomes = record_paths(args.paths, jobs=args.jobs, gpu_jobs=args.gpu_jobs, timeout_s=args.timeout, force=args.force)
-    except CassError as exc:
-        print(f"error: {exc.message}", file=sys.stderr)
-        return exc.exit_code
+def summary(outcomes: list[Recording]) -> str:
+    """`3 recorded, 1 up to date, 0 failed`."""
     counts = {s: sum(o.status == s for o in outcomes) for s in ("recorded", "fresh", "failed")}
-    print(f"{counts['recorded']} recorded, {counts['fresh']} up to date, {counts['failed']} failed")
-    return 1 if counts["failed"] else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return f"{counts['recorded']} recorded, {counts['fresh']} up to date, {counts['failed']} failed"

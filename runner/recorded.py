@@ -131,7 +131,7 @@ def make_record(source: Path, spec: RunSpec, result: RunResult) -> dict[str, Any
 def _header(source: Path) -> str:
     return (
         f"# Reference outputs of {source.name}, recorded on real NVIDIA hardware.\n"
-        f"# Written by `cass verify --record {source.name}` or `python -m cass.runner.record`;\n"
+        f"# Written by `cass verify --record {source.name}` or `cass record`;\n"
         "# one [[record]] per (source sha256, run key). Review it like code; re-record when the\n"
         "# source changes (a record whose hash differs from the source is refused).\n"
         f"format = {FORMAT}\n"

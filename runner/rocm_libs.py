@@ -28,6 +28,7 @@ from pathlib import Path
 
 from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
+from cass.runner.outputs import staged_dir, write_atomic
 
 ENV_VAR = "CASS_ROCM_LIBS"
 # library -> (folder under include/, its version header, the cass library names it provides)
@@ -203,26 +204,15 @@ def install(source: str) -> RocmLibs:
 
 def _publish(include_dir: Path, target: Path) -> None:
     """Copy into a private folder beside `target`, then rename it into place (replacing it)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
-    try:
+    with staged_dir(target, replace=True) as staging:
         for folder, _, _ in LIBRARIES.values():
             shutil.copytree(include_dir / folder, staging / "include" / folder)
         _copy_licences(include_dir, staging)
-        if target.exists():
-            shutil.rmtree(target)
-        os.rename(staging, target)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
 
 
 def _write_record(libs: RocmLibs) -> None:
     data = {"include_dir": str(libs.include_dir), "versions": libs.versions, "source": libs.source}
-    record = root() / RECORD
-    temporary = record.with_suffix(".tmp")
-    temporary.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    os.replace(temporary, record)
+    write_atomic(root() / RECORD, json.dumps(data, indent=2) + "\n")
 
 
 def describe() -> tuple[bool, str]:

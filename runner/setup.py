@@ -11,13 +11,13 @@ import importlib.resources
 import importlib.util
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cass.runner import rocm_libs, toolchain
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import CassError, WorkError
+from cass.runner.tools import run_tool
 
 APT_TIMEOUT_S = 1800
 PIP_TIMEOUT_S = 900
@@ -41,15 +41,10 @@ def missing_debian_packages(packages: list[str]) -> list[str]:
     dpkg = shutil.which("dpkg-query")
     if dpkg is None:
         return [p for p in packages]
-    proc = subprocess.run(
-        [dpkg, "-W", "-f=${Package} ${Status}\n", *packages],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = run_tool([dpkg, "-W", "-f=${Package} ${Status}\n", *packages], "asking dpkg what is installed", 60)
     installed = {
         line.split()[0].split(":")[0]
-        for line in proc.stdout.splitlines()
+        for line in run.stdout.splitlines()
         if line.endswith("install ok installed")
     }
     return [p for p in packages if p not in installed]
@@ -105,7 +100,7 @@ def plan_setup(rocm_libs_source: str = "") -> list[SetupStep]:
 
 
 def run_step(step: SetupStep) -> str:
-    """Carry out one step; returns a short detail line, raises CassError(exit 1) on failure."""
+    """Carry out one step; returns a short detail line, raises WorkError on failure."""
     if step.rocm_libs:
         rocm_libs.install(step.rocm_libs)
         return rocm_libs.describe()[1]
@@ -113,27 +108,11 @@ def run_step(step: SetupStep) -> str:
         arch = step.what.rsplit(" ", 1)[-1]
         return str(toolchain.hip_device_lib_dir(arch))
     if step.argv[0] == "sudo" and shutil.which("sudo") is None:
-        raise CassError(
-            f"not root and no sudo: run as root: {' '.join(step.argv[2:])}", exit_code=1
-        )
-    try:
-        proc = subprocess.run(
-            list(step.argv),
-            capture_output=True,
-            text=True,
-            errors="replace",
-            timeout=step.timeout_s,
-            env={**os.environ, **step.env},
-        )
-    except subprocess.TimeoutExpired:
-        raise CassError(
-            f"{step.what}: no result after {step.timeout_s:.0f} s", exit_code=1
-        ) from None
-    if proc.returncode != 0:
-        tail = " / ".join((proc.stderr or proc.stdout).strip().splitlines()[-5:])
-        raise CassError(
-            f"{step.what} failed: {tail}\n  command: {' '.join(step.argv)}", exit_code=1
-        )
+        raise WorkError(f"not root and no sudo: run as root: {' '.join(step.argv[2:])}")
+    run = run_tool(step.argv, step.what, step.timeout_s, env={**os.environ, **step.env})
+    if not run.ok:
+        tail = " / ".join((run.stderr or run.stdout).strip().splitlines()[-5:])
+        raise WorkError(f"{step.what} failed: {tail}\n  command: {' '.join(step.argv)}")
     toolchain.forget_tools()
     return "done"
 

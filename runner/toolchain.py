@@ -9,75 +9,24 @@ without the tool. The AMD side needs a device-library directory that Debian does
 from __future__ import annotations
 
 import functools
-import os
 import re
-import shutil
-import site
-import subprocess
-import sysconfig
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from cass.runner import rocm_libs
 from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
+from cass.runner.outputs import staged_dir
+from cass.runner.tools import APT, TOOL_ALIASES, ToolSpec, forget, locate, run_tool
+
+# Where tools are looked for lives with the tool runner (cass.runner.tools); named here too.
+from cass.runner.tools import CUDA_DIRS as CUDA_DIRS
+from cass.runner.tools import TOOL_SPECS as TOOL_SPECS
+from cass.runner.tools import wheel_bin_dirs as wheel_bin_dirs
 
 # The default AMD target: RDNA3, the architecture the cass emulator executes and the lifter emits.
 DEFAULT_GFX_ARCH = "gfx1100"
 VERSION_TIMEOUT_S = 20
-APT = "apt-get install -y"
-PIP = "python -m pip install"
-
-
-@dataclass(frozen=True)
-class ToolSpec:
-    """How to find one tool: executable names to try, extra folders, and the fix when absent."""
-
-    names: tuple[str, ...]
-    fix: str
-    dirs: tuple[str, ...] = ()
-    wheel_bin: bool = False  # also look in site-packages/nvidia/cu13/bin and cu12/bin
-    version_args: tuple[str, ...] = ("--version",)
-
-
-CUDA_DIRS = ("/usr/local/cuda/bin",)
-
-TOOL_SPECS: dict[str, ToolSpec] = {
-    "clang++-16": ToolSpec(("clang++-16",), f"{APT} clang-16"),
-    "clang-16": ToolSpec(("clang-16",), f"{APT} clang-16"),
-    "llc-16": ToolSpec(("llc-16",), f"{APT} llvm-16"),
-    "opt-16": ToolSpec(("opt-16",), f"{APT} llvm-16"),
-    "llvm-mc-16": ToolSpec(("llvm-mc-16",), f"{APT} llvm-16"),
-    "ld.lld-16": ToolSpec(("ld.lld-16",), f"{APT} lld-16"),
-    "llvm-objdump-16": ToolSpec(("llvm-objdump-16",), f"{APT} llvm-16"),
-    "llvm-readelf-16": ToolSpec(("llvm-readelf-16",), f"{APT} llvm-16"),
-    "llvm-as-16": ToolSpec(("llvm-as-16",), f"{APT} llvm-16"),
-    "llvm-dis-16": ToolSpec(("llvm-dis-16",), f"{APT} llvm-16"),
-    "llvm-link-16": ToolSpec(("llvm-link-16",), f"{APT} llvm-16"),
-    "llvm-extract-16": ToolSpec(("llvm-extract-16",), f"{APT} llvm-16"),
-    "llvm-nm-16": ToolSpec(("llvm-nm-16",), f"{APT} llvm-16"),
-    "llvm-cxxfilt-16": ToolSpec(("llvm-cxxfilt-16",), f"{APT} llvm-16"),
-    "clang-offload-bundler": ToolSpec(
-        ("clang-offload-bundler-16", "clang-offload-bundler"), f"{APT} clang-tools-16"
-    ),
-    "nvcc": ToolSpec(("nvcc",), f"{PIP} nvidia-cuda-nvcc", CUDA_DIRS, wheel_bin=True),
-    "ptxas": ToolSpec(("ptxas",), f"{PIP} nvidia-cuda-nvcc", CUDA_DIRS, wheel_bin=True),
-    "cuobjdump": ToolSpec(("cuobjdump",), f"{PIP} nvidia-cuda-cuobjdump", CUDA_DIRS, True),
-    "nvdisasm": ToolSpec(("nvdisasm",), f"{PIP} nvidia-cuda-nvdisasm", CUDA_DIRS, True),
-    "nvidia-smi": ToolSpec(
-        ("nvidia-smi",), "install the NVIDIA driver (only on a machine with an NVIDIA GPU)"
-    ),
-    "rocminfo": ToolSpec(("rocminfo",), f"{APT} rocminfo", ("/opt/rocm/bin",), version_args=()),
-    "hipcc": ToolSpec(("hipcc",), f"{APT} hipcc", ("/opt/rocm/bin",)),
-    "hipify-perl": ToolSpec(
-        ("hipify-perl",),
-        "install ROCm's HIPIFY (not packaged in Debian 12; optional)",
-        ("/opt/rocm/bin",),
-    ),
-}
-# clang-offload-bundler is also asked for under its versioned name.
-TOOL_ALIASES = {"clang-offload-bundler-16": "clang-offload-bundler"}
 
 # The tools without which `cass compile` cannot work on both stacks (doctor's exit status).
 CORE_TOOLS = (
@@ -125,33 +74,6 @@ class Gpu:
 # ---------------------------------------------------------------- discovery
 
 
-def wheel_bin_dirs() -> list[Path]:
-    """`nvidia/cu13/bin` and `nvidia/cu12/bin` in every site-packages this Python sees."""
-    roots = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
-    roots.update(site.getsitepackages())
-    found = []
-    for root in sorted(roots):
-        for cuda in ("cu13", "cu12"):
-            folder = Path(root) / "nvidia" / cuda / "bin"
-            if folder.is_dir():
-                found.append(folder)
-    return found
-
-
-def _locate(spec: ToolSpec) -> Path | None:
-    for exe in spec.names:
-        hit = shutil.which(exe)
-        if hit:
-            return Path(hit)
-    extra = [Path(d) for d in spec.dirs] + (wheel_bin_dirs() if spec.wheel_bin else [])
-    for folder in extra:
-        for exe in spec.names:
-            candidate = folder / exe
-            if candidate.is_file() and os.access(candidate, os.X_OK):
-                return candidate
-    return None
-
-
 _VERSION_RE = re.compile(r"(?:release |version |V|\b)(\d+\.\d+(?:\.\d+)*)")
 
 
@@ -165,16 +87,10 @@ def _version_of(path: Path, spec: ToolSpec) -> str:
     if not spec.version_args:
         return ""
     try:
-        proc = subprocess.run(
-            [str(path), *spec.version_args],
-            capture_output=True,
-            text=True,
-            timeout=VERSION_TIMEOUT_S,
-            errors="replace",
-        )
-    except (OSError, subprocess.TimeoutExpired):
+        run = run_tool([path, *spec.version_args], f"reading {path.name}'s version", VERSION_TIMEOUT_S)
+    except CassError:  # a tool that cannot say its version is still found; the version is unknown
         return ""
-    output = proc.stdout + proc.stderr
+    output = run.stdout + run.stderr
     # nvcc/ptxas print "release 13.0, V13.0.88": prefer the full V-number.
     full = re.search(r"\bV(\d+\.\d+\.\d+)", output)
     return full.group(1) if full else parse_version(output)
@@ -188,7 +104,7 @@ def find_tool(name: str) -> Tool | MissingTool:
     if spec is None:
         known = ", ".join(TOOL_SPECS)
         raise CassError(f"unknown tool '{name}' (known tools: {known})")
-    path = _locate(spec)
+    path = locate(spec)
     if path is None:
         return MissingTool(name, spec.fix)
     return Tool(name, path, _version_of(path, spec))
@@ -214,6 +130,7 @@ def all_tools() -> list[Tool | MissingTool]:
 def forget_tools() -> None:
     """Drop cached discovery results (after `cass setup` installed something)."""
     find_tool.cache_clear()
+    forget()
 
 
 # ---------------------------------------------------------------- AMD device libraries
@@ -294,17 +211,7 @@ def _populate_device_lib_dir(folder: Path, source: Path, arch: str) -> None:
         return
     ll = folder / "isa_version.ll"
     ll.write_text(ISA_LL.format(layout=AMDGCN_DATALAYOUT, value=isa_version_value(arch)))
-    llvm_as = require_tool("llvm-as-16")
-    proc = subprocess.run(
-        [str(llvm_as), str(ll), "-o", str(isa_bc)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    if proc.returncode != 0:
-        raise CassError(
-            f"llvm-as-16 could not build {isa_bc.name}: {proc.stderr.strip()}", exit_code=1
-        )
+    run_tool(["llvm-as-16", ll, "-o", isa_bc], f"building {isa_bc.name}", 60, check=True)
 
 
 def hip_device_lib_dir(arch: str = DEFAULT_GFX_ARCH) -> Path:
@@ -318,17 +225,8 @@ def hip_device_lib_dir(arch: str = DEFAULT_GFX_ARCH) -> Path:
     target = cache_dir() / "device-libs" / f"{arch}-{_bitcode_fingerprint(source)}"
     if (target / "ocml.bc").exists():
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{arch}-", dir=target.parent))
-    try:
+    with staged_dir(target, replace=False) as staging:
         _populate_device_lib_dir(staging, source, arch)
-        os.rename(staging, target)
-    except OSError:
-        if not (target / "ocml.bc").exists():  # not a lost race: a real failure
-            raise
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
     return target
 
 
@@ -371,13 +269,12 @@ def nvcc_command() -> list[str]:
 
 
 def _run_quiet(argv: list[str], timeout: float = 20) -> str:
+    """A GPU query's output; '' when it fails (no driver, no device: no GPU of that kind)."""
     try:
-        proc = subprocess.run(
-            argv, capture_output=True, text=True, timeout=timeout, errors="replace"
-        )
-    except (OSError, subprocess.TimeoutExpired):
+        run = run_tool(argv, f"asking {Path(argv[0]).name} for GPUs", timeout)
+    except CassError:
         return ""
-    return proc.stdout if proc.returncode == 0 else ""
+    return run.stdout if run.ok else ""
 
 
 def parse_nvidia_smi(csv_text: str) -> list[Gpu]:

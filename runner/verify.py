@@ -24,7 +24,6 @@ from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec, load_run_spec
 
 Status = Literal["match", "mismatch", "error", "unverifiable"]
-EXIT_CODES = {"match": 0, "mismatch": 1, "error": 1, "unverifiable": 2}
 HARDWARE = frozenset({"nvidia", "recorded", "rocm"})  # backends whose timings mean wall time on a GPU
 
 
@@ -42,10 +41,6 @@ class Verdict:
     original: str = ""
     port: str = ""
     notes: tuple[str, ...] = field(default_factory=tuple)  # e.g. why a backend was passed over
-
-    @property
-    def exit_code(self) -> int:
-        return EXIT_CODES[self.status]
 
     @property
     def accepted(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import CassError, WorkError
 from cass.server.lsp import serve
 
 
@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> int:
         serve(args.tcp, args.log_level)
     except CassError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
-        return exc.exit_code
+        return 1 if isinstance(exc, WorkError) else 2
     return 0
 
 

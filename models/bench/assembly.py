@@ -13,13 +13,13 @@ registers and launches kernels by those names. The SASS arch is `RunConfig.sass_
 
 from __future__ import annotations
 
-import subprocess
 import tempfile
 from pathlib import Path
 
 from cass.models.bench.attempt import Attempt, step_libraries, step_reference, verdict_status
 from cass.runner.diagnostics import CassError
 from cass.runner.toolchain import DEFAULT_GFX_ARCH
+from cass.runner.tools import run_tool
 
 OFFLOAD_ARCH = DEFAULT_GFX_ARCH
 BUNDLE_TARGETS = f"-targets=host-x86_64-unknown-linux-gnu,hipv4-amdgcn-amd-amdhsa--{OFFLOAD_ARCH}"
@@ -85,12 +85,7 @@ def bundle_code_object(code_object: Path, output: Path) -> Path:
     """Wrap a gfx1100 code object in the offload bundle clang embeds into a HIP host object."""
     cmd = ["clang-offload-bundler-16", "-type=o", "-bundle-align=4096", BUNDLE_TARGETS,
            "-input=/dev/null", f"-input={code_object}", f"-output={output}"]  # fmt: skip
-    try:
-        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
-    except (FileNotFoundError, subprocess.TimeoutExpired) as exc:
-        raise CassError(f"clang-offload-bundler-16 failed ({exc}); install clang-tools-16") from None
-    if proc.returncode != 0:
-        raise CassError(f"clang-offload-bundler-16 failed: {proc.stderr.strip()[:300]}")
+    run_tool(cmd, f"bundling {code_object.name} (clang-offload-bundler-16)", TOOL_TIMEOUT_S, check=True)
     return output
 
 

@@ -19,11 +19,11 @@ reported per task (`KernelSplit.notes`), and library kernels are never counted a
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import WorkError
+from cass.runner.tools import run_tool
 
 # Kernels in these namespaces come from the HIP libraries (rocPRIM, hipCUB, rocThrust's `thrust`).
 LIBRARY_PREFIXES = ("_ZN7rocprim", "_ZN6hipcub", "_ZN6thrust")
@@ -75,15 +75,10 @@ def is_library_kernel(name: str) -> bool:
 
 
 def _run(cmd: list[str], what: str) -> str:
-    try:
-        proc = subprocess.run(
-            cmd, check=False, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S
-        )
-    except (FileNotFoundError, subprocess.TimeoutExpired) as exc:
-        raise CassError(f"{what}: {cmd[0]} failed ({exc})") from None
-    if proc.returncode != 0:
-        raise CassError(f"{what} failed: {proc.stderr.strip()[:500]}")
-    return proc.stdout
+    run = run_tool(cmd, what, TOOL_TIMEOUT_S)
+    if not run.ok:
+        raise WorkError(f"{what} failed: {run.stderr.strip()[:500]}")
+    return run.stdout
 
 
 def _unquote(name: str) -> str:

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import tempfile
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -16,6 +15,7 @@ from pathlib import Path
 from cass.models.bench.catalog import LIBRARIES
 from cass.models.bench.tasks import Problem, Task, validate_task
 from cass.runner.diagnostics import CassError
+from cass.runner.tools import ToolError, run_tool
 
 DEFAULT_ARCHS = ("sm_90", "sm_80")
 COMPILE_TIMEOUT_S = 300
@@ -44,12 +44,12 @@ def compile_problems(nvcc: Path, task: Task, archs: tuple[str, ...]) -> list[Pro
     with tempfile.TemporaryDirectory(prefix="cass-bench-nvcc-") as work:
         cmd = nvcc_command(nvcc, task, archs, Path(work) / "task")
         try:
-            proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=COMPILE_TIMEOUT_S, cwd=work)
-        except subprocess.TimeoutExpired:
-            return [Problem(task.source, 1, f"nvcc took over {COMPILE_TIMEOUT_S} s")]
-    if proc.returncode == 0:
+            run = run_tool(cmd, "nvcc", COMPILE_TIMEOUT_S, cwd=Path(work))
+        except ToolError as exc:  # stuck: one problem for the task, the others go on
+            return [Problem(task.source, 1, exc.message)]
+    if run.ok:
         return []
-    return [_first_error(task.source, proc.stderr or proc.stdout)]
+    return [_first_error(task.source, run.stderr or run.stdout)]
 
 
 def _first_error(source: Path, output: str) -> Problem:

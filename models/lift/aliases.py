@@ -14,12 +14,13 @@ same declaration (compiled host-only, names read from the registration strings).
 from __future__ import annotations
 
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from cass.models.lift.params import demangle, signature_types
+from cass.runner.diagnostics import CassError
+from cass.runner.tools import run_tool
 
 VECTOR = re.compile(r"\b(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\b")
 HALF_TYPES = re.compile(r"\b__half2?\b")  # CUDA's and HIP's hip_fp16.h structs: the same mangling
@@ -167,10 +168,10 @@ def _clang(source: str, hip: bool) -> str:
         lang = ["-x", "hip", "--cuda-host-only", "-nogpulib", "-D__HIP_PLATFORM_AMD__", "--rocm-path=/usr"]
         argv = ["clang++-16", *(lang if hip else ["-x", "c++"]), "-S", "-emit-llvm", "-o", "-", str(src)]
         try:
-            proc = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=TIMEOUT_S)
-        except (FileNotFoundError, subprocess.TimeoutExpired):
+            run = run_tool(argv, "compiling the kernels' template names", TIMEOUT_S)
+        except CassError:  # no clang or stuck: no aliases, the names stay as the SASS has them
             return ""
-    return proc.stdout if proc.returncode == 0 else ""
+    return run.stdout if run.ok else ""
 
 
 def _registered_names(source: str) -> list[str]:

@@ -6,11 +6,11 @@ carries the exact parameter layout, which the text path otherwise has to reconst
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
 from cass.runner.inputs import read_input
+from cass.runner.tools import run_tool
 
 ELF_MAGIC = b"\x7fELF"
 FATBIN_MAGIC = b"\x50\xed\x55\xba"
@@ -29,20 +29,15 @@ def read_sass_input(path: Path, arch: str | None = None) -> str:
 
 
 def disassemble(path: Path, arch: str | None) -> str:
-    from cass.runner.toolchain import require_tool
-
-    argv = [str(require_tool("cuobjdump")), "-sass"]
+    argv = ["cuobjdump", "-sass"]
     if arch:
         argv.append(f"-arch={arch}")
     argv.append(str(path))
-    try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        raise CassError(f"{path}: cuobjdump took longer than {TIMEOUT_S} s") from None
-    if proc.returncode != 0 or "Function :" not in proc.stdout:
-        detail = proc.stderr.strip() or "no SASS in it (does it contain device code for this arch?)"
+    run = run_tool(argv, f"{path}: cuobjdump -sass", TIMEOUT_S)
+    if not run.ok or "Function :" not in run.stdout:
+        detail = run.stderr.strip() or "no SASS in it (does it contain device code for this arch?)"
         raise CassError(f"{path}: cuobjdump -sass failed: {detail[:300]}")
-    return proc.stdout
+    return run.stdout
 
 
 def cubin_info_for(path: Path, arch: str | None):
@@ -83,10 +78,10 @@ def _cached_cubin(source: Path, data: bytes, arch: str) -> Path | None:
             return None
         argv = [*nvcc, "-cubin", "-O3", f"-arch={arch}", "-o", str(out), str(source)]
         try:
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=source.parent)
-        except (FileNotFoundError, subprocess.TimeoutExpired):
+            run = run_tool(argv, f"{source}: nvcc -cubin", TIMEOUT_S, cwd=source.parent)
+        except CassError:  # stuck or not runnable: the lift goes on without the cubin's layout
             return None
-        if proc.returncode != 0 or not out.is_file():
+        if not run.ok or not out.is_file():
             return None
         write_atomic(target, out.read_bytes())
     return target

@@ -7,11 +7,11 @@
 from __future__ import annotations
 
 import re
-import subprocess
 
 from cass.models.lift.targets import OPT_FLAGS, LlvmTarget
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import WorkError
 from cass.runner.toolchain import DEFAULT_GFX_ARCH
+from cass.runner.tools import run_tool
 
 TOOL_TIMEOUT_S = 600
 
@@ -40,18 +40,10 @@ def module_text(kernel_texts: list[str], names: list[str], target: LlvmTarget) -
 
 def _run(argv: list[str], stdin: str, what: str) -> str:
     """Run an LLVM tool named by its cass name (found by the toolchain's discovery) on `stdin`."""
-    from cass.runner.toolchain import require_tool
-
-    argv = [str(require_tool(argv[0])), *argv[1:]]
-    try:
-        proc = subprocess.run(argv, check=False, input=stdin, capture_output=True, text=True, timeout=TOOL_TIMEOUT_S)
-    except FileNotFoundError:
-        raise CassError(f"{argv[0]} is not installed; install llvm-16 (run `cass setup`)") from None
-    except subprocess.TimeoutExpired:
-        raise CassError(f"{what}: {argv[0]} took longer than {TOOL_TIMEOUT_S} s") from None
-    if proc.returncode != 0:
-        raise CassError(f"{what} failed (a lifter defect, please report it):\n{proc.stderr.strip()[:2000]}")
-    return proc.stdout
+    run = run_tool(argv, what, TOOL_TIMEOUT_S, stdin=stdin)
+    if not run.ok:
+        raise WorkError(f"{what} failed (a lifter defect, please report it):\n{run.stderr.strip()[:2000]}")
+    return run.stdout
 
 
 def optimize(text: str, target: LlvmTarget) -> str:

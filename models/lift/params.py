@@ -9,11 +9,12 @@ guess is reported as a warning.
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
 from cass.models.lift.ir import CBank, Function
+from cass.runner.diagnostics import CassError
+from cass.runner.tools import run_tool
 
 PARAM_BASE = {"sm_90": 0x210, "sm_90a": 0x210, "sm_100": 0x380}
 DEFAULT_PARAM_BASE = 0x160  # sm_70 .. sm_89
@@ -64,10 +65,10 @@ def demangle(name: str) -> str:
     if not name.startswith("_Z"):
         return name
     try:
-        proc = subprocess.run(["llvm-cxxfilt-16", name], capture_output=True, text=True, timeout=10)
-    except (FileNotFoundError, subprocess.TimeoutExpired):
+        run = run_tool(["llvm-cxxfilt-16", name], f"demangling {name}", 10)
+    except CassError:  # not installed, or stuck: the mangled name still identifies the kernel
         return name
-    return proc.stdout.strip() or name
+    return run.stdout.strip() or name
 
 
 def signature_types(demangled: str) -> list[str] | None:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from cass.models.llm.safetensors_read import checkpoint_files, read_tensors
 from cass.runner.diagnostics import CassError
+from cass.runner.outputs import staged_file
 
 QUANTS = ("f16", "q8_0", "q4_0")
 ARCHITECTURES = ("Qwen2ForCausalLM",)
@@ -178,20 +179,16 @@ def convert_checkpoint(folder: Path, output: Path, quant: str = "q8_0", *, overw
         raise CassError(f"{output}: exists; pass --force to overwrite it")
     gguf = _gguf()
     config = read_config(folder)
-    partial = output.with_name(output.name + ".partial")
-    writer = gguf.GGUFWriter(str(partial), arch="qwen2")
-    try:
-        add_hyperparameters(writer, config, folder.name)
-        writer.add_file_type(_file_type(gguf, quant))
-        add_tokenizer(writer, gguf, folder, int(config.get("vocab_size", 0)))
-        count = add_tensors(writer, gguf, folder, config, quant, progress)
-        writer.write_header_to_file()
-        writer.write_kv_data_to_file()
-        writer.write_tensors_to_file()
-        writer.close()
-        partial.replace(output)  # never a half-written model under the real name
-    except BaseException:
-        writer.close()
-        partial.unlink(missing_ok=True)
-        raise
+    with staged_file(output) as partial:  # never a half-written model under the real name
+        writer = gguf.GGUFWriter(str(partial), arch="qwen2")
+        try:
+            add_hyperparameters(writer, config, folder.name)
+            writer.add_file_type(_file_type(gguf, quant))
+            add_tokenizer(writer, gguf, folder, int(config.get("vocab_size", 0)))
+            count = add_tensors(writer, gguf, folder, config, quant, progress)
+            writer.write_header_to_file()
+            writer.write_kv_data_to_file()
+            writer.write_tensors_to_file()
+        finally:
+            writer.close()
     return count

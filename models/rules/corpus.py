@@ -7,10 +7,10 @@ Shared by the test suite (a sample) and `benchmarks/bench_rules_port_tasks.py` (
 from __future__ import annotations
 
 import concurrent.futures
-import subprocess
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from cass.models.engine import Target
 from cass.models.rules.engine import port_unit
@@ -28,6 +28,16 @@ NOT_PACKAGED = {
     "rccl/": "RCCL",
 }
 INSTALLABLE = frozenset({"hipCUB", "rocThrust"})
+
+
+class Compiled(Protocol):
+    """What a compile function returns: its exit status and its diagnostics."""
+
+    @property
+    def returncode(self) -> int: ...
+
+    @property
+    def stderr(self) -> str: ...
 
 
 @dataclass
@@ -65,7 +75,7 @@ def port_and_check(
     programs: Iterable[Path],
     root: Path,
     workdir: Path,
-    compile_fn: Callable[[Path], subprocess.CompletedProcess],
+    compile_fn: Callable[[Path], Compiled],
     *,
     workers: int = 2,
     target: Target | None = None,

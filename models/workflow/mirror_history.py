@@ -13,7 +13,6 @@ the result hashes to `body-sha256`.
 
 from __future__ import annotations
 
-import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -21,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cass.models.workflow.mirror import Provenance, parse_mirror, sha256_bytes, sha256_text
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import CassError, WorkError
+from cass.runner.tools import run_tool
 
 MAX_COMMITS = 200  # how far back to look for the last generated text
 GIT_TIMEOUT_S = 30
@@ -45,11 +45,10 @@ def merge_texts(base: str, ours: str, theirs: str) -> MergeResult:
         command = ["git", "merge-file", "-p", "--diff3"]
         for label in labels:
             command += ["-L", label]
-        done = subprocess.run(command + paths, capture_output=True, timeout=GIT_TIMEOUT_S)
-    if done.returncode < 0 or done.returncode > 127:
-        raise CassError(f"git merge-file failed: {done.stderr.decode(errors='replace').strip()}",
-                        exit_code=1)
-    return MergeResult(done.stdout.decode("utf-8", errors="replace"), done.returncode)
+        done = run_tool(command + paths, "git merge-file", GIT_TIMEOUT_S)
+    if done.exit_code > 127:  # killed by a signal; otherwise the number of conflicts
+        raise WorkError(f"git merge-file failed: {done.stderr.strip()}")
+    return MergeResult(done.stdout, done.exit_code)
 
 
 def _open_repo(root: Path):  # -> git.Repo | None

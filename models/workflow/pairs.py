@@ -22,7 +22,7 @@ from cass.models.workflow.mirror import (
     relative_posix,
     sha256_bytes,
 )
-from cass.runner.diagnostics import CassError, Diagnostic, Severity
+from cass.runner.diagnostics import CassError, Diagnostic, Severity, WorkError
 
 
 @dataclass(frozen=True, order=True)
@@ -48,8 +48,7 @@ def read_source(root: Path, rel: str) -> tuple[str, str]:
     try:
         return data.decode("utf-8"), sha256_bytes(data)
     except UnicodeDecodeError as exc:
-        raise CassError(f"{rel}: byte {exc.start} is not UTF-8; save the file as UTF-8",
-                        exit_code=1) from None
+        raise WorkError(f"{rel}: byte {exc.start} is not UTF-8; save the file as UTF-8") from None
 
 
 def read_mirror(root: Path, rel: str) -> str | None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from cass.models.engine import Target, Translation, TranslationRequest
 from cass.models.registry import MODEL_ENGINES
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import CassError, WorkError
 from cass.runner.spec import RunSpec
 from cass.runner.toolchain import DEFAULT_GFX_ARCH
 from cass.runner.verify import Verdict, verify
@@ -113,7 +113,7 @@ def _port_with_model(original, engine, model, candidates, output, overwrite, spe
         chosen = run.chosen
         if chosen is None or chosen.verdict is None:
             reasons = "; ".join(f"candidate {a.number}: {a.message}" for a in run.attempts)
-            raise CassError(f"{original}: the model gave no port to verify in {len(run.attempts)} candidate(s): {reasons}", exit_code=1)
+            raise WorkError(f"{original}: the model gave no port to verify in {len(run.attempts)} candidate(s): {reasons}")
         port_path, temporary = _write_port(original, chosen.translation.text, output, overwrite)
         return PortOutcome(chosen.translation, port_path, chosen.verdict, temporary, tuple(run.attempts), run.notes)
     finally:

@@ -8,11 +8,11 @@ pull request may be missing: say how to fetch it), a merge / rebase / cherry-pic
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
+from cass.runner.tools import ToolRun, run_tool
 
 GIT_TIMEOUT_S = 60
 _IN_PROGRESS = {  # marker file in the git dir -> what is in progress
@@ -35,35 +35,28 @@ class RepoState:
     unmerged: frozenset[str]  # paths with unresolved conflicts
 
 
-def git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
-    """Run git in `root` (bytes out, time-limited); a failure raises CassError with git's words."""
-    try:
-        done = subprocess.run(["git", "-c", "core.quotepath=off", *args], cwd=root,
-                              capture_output=True, timeout=GIT_TIMEOUT_S)
-    except FileNotFoundError:
-        raise CassError("git is not installed or not on PATH; install git") from None
-    except subprocess.TimeoutExpired:
-        raise CassError(f"`git {' '.join(args)}` took over {GIT_TIMEOUT_S} s; try again",
-                        exit_code=1) from None
-    if check and done.returncode != 0:
-        words = done.stderr.decode(errors="replace").strip()
-        raise CassError(f"`git {' '.join(args)}` failed in {root}: {words}")
+def git(root: Path, *args: str, check: bool = True) -> ToolRun:
+    """Run git in `root` (time-limited, contained); a failure raises CassError with git's words."""
+    done = run_tool(["git", "-c", "core.quotepath=off", *args], f"`git {' '.join(args)}`",
+                    GIT_TIMEOUT_S, cwd=root)
+    if check and not done.ok:
+        raise CassError(f"`git {' '.join(args)}` failed in {root}: {done.stderr.strip()}")
     return done
 
 
-def _text(done: subprocess.CompletedProcess[bytes]) -> str:
-    return done.stdout.decode("utf-8", errors="surrogateescape").strip()
+def _text(done: ToolRun) -> str:
+    return done.out.decode("utf-8", errors="surrogateescape").strip()
 
 
 def open_repo(start: Path) -> RepoState:
     """The repository containing `start`; CassError when there is none."""
     probe = git(start, "rev-parse", "--show-toplevel", "--absolute-git-dir", check=False)
-    if probe.returncode != 0:
+    if probe.exit_code != 0:
         raise CassError(f"{start}: not inside a git repository; run this from a git checkout "
                         "(or `git init` first)")
     top, git_dir = _text(probe).splitlines()[:2]
     root, gdir = Path(top), Path(git_dir)
-    has_commits = git(root, "rev-parse", "--verify", "-q", "HEAD", check=False).returncode == 0
+    has_commits = git(root, "rev-parse", "--verify", "-q", "HEAD", check=False).exit_code == 0
     branch = _text(git(root, "symbolic-ref", "-q", "--short", "HEAD", check=False)) or None
     shallow = _text(git(root, "rev-parse", "--is-shallow-repository")) == "true"
     in_progress = next((what for name, what in _IN_PROGRESS.items() if (gdir / name).exists()),
@@ -73,8 +66,8 @@ def open_repo(start: Path) -> RepoState:
                      in_progress, unmerged)
 
 
-def _z(done: subprocess.CompletedProcess[bytes]) -> list[str]:
-    return [p.decode("utf-8", errors="surrogateescape") for p in done.stdout.split(b"\0") if p]
+def _z(done: ToolRun) -> list[str]:
+    return [p.decode("utf-8", errors="surrogateescape") for p in done.out.split(b"\0") if p]
 
 
 def describe(state: RepoState) -> list[str]:
@@ -96,14 +89,14 @@ def resolve_base(state: RepoState, base: str) -> str:
     if not state.has_commits:
         raise CassError("the repository has no commits yet; commit first or use --all")
     found = git(state.root, "rev-parse", "--verify", "-q", f"{base}^{{commit}}", check=False)
-    if found.returncode != 0:
+    if found.exit_code != 0:
         hint = " (the clone is shallow: fetch it with `git fetch --deepen=100 origin " \
                f"{base.removeprefix('origin/')}`)" if state.shallow else ""
         raise CassError(f"base {base!r} is not a commit here{hint}; fetch it "
                         f"(`git fetch origin {base.removeprefix('origin/')}`) and pass "
                         "--base origin/<branch>, or use --all")
     merge_base = git(state.root, "merge-base", _text(found), "HEAD", check=False)
-    if merge_base.returncode != 0:
+    if merge_base.exit_code != 0:
         deepen = " (the clone is shallow: use fetch-depth: 0 in CI or `git fetch --unshallow`)" \
             if state.shallow else ""
         raise CassError(f"no common ancestor of {base!r} and HEAD{deepen}; or use --all")
@@ -130,7 +123,7 @@ def first_changed_lines(state: RepoState, base: str) -> dict[str, int]:
     done = git(state.root, "diff", "-U0", "--no-renames", "--no-color", merge_base, "HEAD")
     first: dict[str, int] = {}
     path = None
-    for raw in done.stdout.split(b"\n"):
+    for raw in done.out.split(b"\n"):
         if raw.startswith(b"+++ "):
             name = raw[4:].decode("utf-8", errors="surrogateescape").rstrip("\t")
             path = name[2:] if name.startswith("b/") else None

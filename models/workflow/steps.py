@@ -12,7 +12,7 @@ from pathlib import Path
 
 from cass.models.engine import Engine, Translation, TranslationRequest
 from cass.models.workflow.mirror import MirrorConfig
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import CassError, WorkError
 
 FAILING_VERDICTS = ("mismatch", "error")
 
@@ -22,8 +22,7 @@ def engine_for(name: str) -> Engine:
     try:
         from cass.models.registry import get_engine
     except ImportError as exc:
-        raise CassError(f"this cass install has no engine registry ({exc}); reinstall cass",
-                        exit_code=1) from None
+        raise WorkError(f"this cass install has no engine registry ({exc}); reinstall cass") from None
     return get_engine(name)
 
 

@@ -22,25 +22,22 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from cass.runner import devmem
-from cass.runner.diagnostics import CassError, Diagnostic
+from cass.runner.diagnostics import CassError, Diagnostic, WorkError
 from cass.runner.limits import RunLimits
 from cass.runner.process import collect_outputs, prepare_run_dir, run_limited
 from cass.runner.results import RunResult, combine_runs
 from cass.runner.spec import RunSpec
 
 
-class BuildFailed(CassError):
+class BuildFailed(WorkError):
     """The source did not compile; `diagnostics` point at its lines."""
 
     def __init__(self, message: str, diagnostics: tuple[Diagnostic, ...] = ()):
-        super().__init__(message, exit_code=1, diagnostics=diagnostics)
+        super().__init__(message, diagnostics=diagnostics)
 
 
 class Unavailable(CassError):
     """This backend cannot run here (or cannot judge this program): the message says why."""
-
-    def __init__(self, message: str):
-        super().__init__(message, exit_code=2)
 
 
 class Backend(Protocol):

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from cass.runner.cache import cache_dir
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import CassError, WorkError
 from cass.runner.process import run_compiler
 from cass.runner.toolchain import AMDGPU_BACKEND_FIXES, DEFAULT_GFX_ARCH, hip_clang_command
 
@@ -208,7 +208,7 @@ def build_hip_program(
         raise CassError(f"{source}: clang took longer than {BUILD_TIMEOUT_S} s")
     if proc.exit_code != 0:
         stderr = proc.stderr.decode("utf-8", "replace")
-        raise CassError(f"{source}: HIP compilation failed:\n{_located_errors(stderr)}", exit_code=1)
+        raise WorkError(f"{source}: HIP compilation failed:\n{_located_errors(stderr)}")
     return output
 
 

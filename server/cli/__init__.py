@@ -1,7 +1,8 @@
 """The `cass` command line: one Typer app; each command group lives in its own module.
 
 Every module in `COMMAND_MODULES` defines `register(app: typer.Typer) -> None`. User mistakes
-raise `CassError` and are printed as one clear line (no traceback) with the error's exit code.
+raise `CassError` and are printed as one clear line (no traceback); the exit status follows from
+the error's class (`cass.server.cli.errors.exit_status`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import threading
 
 import typer
 from cass.runner.diagnostics import CassError
+from cass.server.cli.errors import exit_status
 from rich.console import Console
 from rich.markup import escape
 
@@ -23,6 +25,7 @@ COMMAND_MODULES = (
     "compile",  # cass compile
     "port",  # cass port
     "verify",  # cass verify
+    "record",  # cass record
     "emulate",  # cass emulate, cass run-hip
     "translate",  # cass translate-sass
     "bench",  # cass bench ...
@@ -109,7 +112,7 @@ def _run_app(app: typer.Typer, argv: list[str] | None) -> int:
         err_console.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False, soft_wrap=True)
         for d in exc.diagnostics:
             err_console.print(d.render(), highlight=False, soft_wrap=True, markup=False)
-        return exc.exit_code
+        return exit_status(exc)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except KeyboardInterrupt:

@@ -188,10 +188,23 @@ def _progress() -> Progress:
                     console=err, transient=True)  # fmt: skip
 
 
+def families_command(
+    check: Annotated[bool, typer.Option("--check", help="Only list generated files that are out of date; exit 1 if any.")] = False,
+) -> None:
+    """(Re)write the task folders generated from models/bench/family_templates/ (fam_* tasks)."""
+    from cass.models.bench.families import generate
+
+    stale = generate(check=check)
+    for path in stale:
+        typer.echo(f"{'out of date' if check else 'wrote'}: {path}")
+    raise typer.Exit(1 if check and stale else 0)
+
+
 def register(app: typer.Typer) -> None:
     bench = typer.Typer(help="The benchmark: tasks across GPU domains, scored by execution.", no_args_is_help=True)
     bench.command("list")(list_command)
     bench.command("validate")(validate_command)
     bench.command("run")(run_command)
     bench.command("report")(report_command)
+    bench.command("families")(families_command)
     app.add_typer(bench, name="bench")

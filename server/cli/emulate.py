@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from cass.runner.diagnostics import CassError
+from cass.server.cli.errors import EXIT_TIMEOUT, ProgramEnded
 from cass.server.cli.run_options import (
     CpuLimit,
     FileSizeLimit,
@@ -44,14 +44,12 @@ def _finish(run, stats: bool, max_output: int) -> None:
     if stats:
         sys.stderr.write(run.stats.summary() + "\n")
     if run.timed_out:
-        raise CassError(
-            "the program ran past its time limit and was stopped (use --timeout)", exit_code=124
-        )
+        raise ProgramEnded("the program ran past its time limit and was stopped (use --timeout)", EXIT_TIMEOUT)
     if run.limit:
         sys.stderr.write(f"cass: the program {run.limit}\n")
     number = run.signal or (-run.exit_code if run.exit_code < 0 else None)
     if number and not run.output_truncated:  # a signal ended it: name it, exit 128 + N
-        raise CassError(f"the program was killed by {signal_name(number)}", exit_code=128 + number)
+        raise ProgramEnded(f"the program was killed by {signal_name(number)}", 128 + number)
     raise typer.Exit(1 if run.output_truncated else run.exit_code)
 
 

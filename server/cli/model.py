@@ -13,6 +13,7 @@ import typer
 from cass.models.engine import Target
 from cass.runner.diagnostics import CassError
 from cass.runner.outputs import check_output
+from cass.server.cli.errors import VERDICT_STATUS
 from rich.console import Console
 from rich.table import Table
 
@@ -128,7 +129,7 @@ def port_with_model(source: Path | None, output: Path | None, target: Target, en
         sys.stdout.write(outcome.port_path.read_text(encoding="utf-8"))
         sys.stdout.flush()
         outcome.cleanup()
-    return outcome.verdict.exit_code
+    return VERDICT_STATUS[outcome.verdict.status]
 
 
 def register(app: typer.Typer) -> None:

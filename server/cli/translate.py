@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from cass.runner.diagnostics import CassError, Severity
+from cass.runner.diagnostics import CassError, Severity, WorkError
 from cass.runner.outputs import check_output, install_file, write_atomic
 from cass.runner.toolchain import DEFAULT_GFX_ARCH
 from rich.console import Console
@@ -49,7 +49,7 @@ def translate_sass(
         err.print(d.render(), markup=False)
     if not result.ok:
         errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
-        raise CassError(f"{file}: {errors} instruction(s) could not be translated; nothing written", exit_code=1)
+        raise WorkError(f"{file}: {errors} instruction(s) could not be translated; nothing written")
     if host is not None and destination is not None:
         _build_program(host, result.assembly, destination)
         return

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 from cass.runner.inputs import read_input
 from cass.runner.spec import RunSpec, load_run_spec
+from cass.server.cli.errors import VERDICT_STATUS
 from cass.server.cli.run_options import CpuLimit, FileSizeLimit, MemoryLimit, ProcessLimit, Sandbox
 from rich.console import Console
 
@@ -107,4 +108,4 @@ def register(app: typer.Typer) -> None:
             from cass.runner.report import print_verdict
 
             print_verdict(verdict, out)
-        raise typer.Exit(verdict.exit_code)
+        raise typer.Exit(VERDICT_STATUS[verdict.status])

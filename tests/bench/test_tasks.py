@@ -96,7 +96,7 @@ def test_comments_do_not_trip_the_source_rules_and_size_is_checked(tasks_root: P
 def test_generated_family_tasks_are_up_to_date() -> None:
     from cass.models.bench.families import generate
 
-    assert generate(check=True) == [], "run: python -m cass.models.bench.families"
+    assert generate(check=True) == [], "run: cass bench families"
 
 
 def test_families_render_into_a_fresh_root(tmp_path: Path) -> None:

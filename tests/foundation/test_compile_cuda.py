@@ -12,7 +12,7 @@ from cass.runner.compile_cuda import (
     split_sass,
     strip_device_blob,
 )
-from cass.runner.diagnostics import CassError, Severity
+from cass.runner.diagnostics import CassError, Severity, WorkError
 
 pytestmark = pytest.mark.toolchain
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -95,7 +95,7 @@ def test_syntax_error_is_a_located_diagnostic(tmp_path):
     src.write_text("__global__ void k(float* a) {\n  int i = threadIdx.x\n  a[i] = 1.0f;\n}\n")
     with pytest.raises(CassError) as info:
         compile_file(src, ["sass"], arch="sm_80")
-    assert info.value.exit_code == 1
+    assert isinstance(info.value, WorkError)
     errors = [d for d in info.value.diagnostics if d.severity is Severity.ERROR]
     assert errors[0].path == str(src) and (errors[0].line, errors[0].column) == (3, 3)
     assert errors[0].render().startswith(f'{src}:3:3: error: expected a ";"')

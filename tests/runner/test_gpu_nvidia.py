@@ -56,7 +56,7 @@ def test_record_writes_a_fresh_reference(tmp_path: Path):
 
 def test_batch_recorder_from_a_bare_checkout(tmp_path: Path):
     shutil.copy(EXAMPLES / "saxpy.cu", tmp_path / "saxpy.cu")
-    proc = subprocess.run([sys.executable, "-I", "-S", str(REPO / "runner" / "record.py"), str(tmp_path)],
+    proc = subprocess.run([sys.executable, "-I", "-S", str(REPO / "benchmarks" / "record_references.py"), str(tmp_path)],
                           capture_output=True, text=True, timeout=600)  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "saxpy.cu.recorded.toml").is_file()

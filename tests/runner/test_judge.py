@@ -35,7 +35,6 @@ def test_statuses(reference, candidate, status, fragment):
     verdict = judge(reference, candidate, SPEC, NAMES)
     assert verdict.status == status
     assert fragment in verdict.message
-    assert verdict.exit_code == {"match": 0, "mismatch": 1, "error": 1, "unverifiable": 2}[status]
     assert verdict.to_dict()["status"] == status
 
 
@@ -57,7 +56,7 @@ def test_ratios_need_comparable_measurements():
 def test_a_failing_original_is_unverifiable_even_when_the_port_fails_alike():
     failing = ref("", exit_code=1, stderr="cannot open in.txt\n")
     verdict = judge(failing, port("", exit_code=1), SPEC, NAMES)
-    assert (verdict.status, verdict.exit_code) == ("unverifiable", 2)
+    assert verdict.status == "unverifiable"
     assert "the original (recorded) exited with code 1 (cannot open in.txt), not 0" in verdict.message
     assert "expected_exit_code" in verdict.message
 

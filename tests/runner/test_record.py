@@ -36,9 +36,9 @@ def test_refuses_without_a_gpu(tmp_path: Path):
 
 
 def test_runs_from_a_bare_checkout_with_the_standard_library_only(tmp_path: Path):
-    """`python runner/record.py` with -I (no site-packages, no cass install): it must import."""
+    """`python3 benchmarks/record_references.py` with -I (no site-packages, no cass install)."""
     (tmp_path / "a.cu").write_text("int main() { return 0; }\n")
-    proc = subprocess.run([sys.executable, "-I", "-S", str(REPO / "runner" / "record.py"), str(tmp_path)],
+    proc = subprocess.run([sys.executable, "-I", "-S", str(REPO / "benchmarks" / "record_references.py"), str(tmp_path)],
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     if nvidia_gpus():
         assert proc.returncode == 0, proc.stderr
