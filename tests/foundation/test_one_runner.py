@@ -145,9 +145,17 @@ def test_only_outputs_renames_files_into_place():
     assert not stale, f"converted: take them off PENDING_RENAMES: {stale}"
 
 
+PENDING_SCRIPTS = {
+    "models/rules/generate.py": "being extended elsewhere today; becomes `cass tables generate` after",
+    "models/rules/docs.py": "being extended elsewhere today; becomes `cass tables docs` after",
+}
+
+
 def test_library_packages_choose_no_exit_status():
     front_ends = ("server/", "hooks/")
     found = {rel: hits for rel, tree in MODULES if not rel.startswith(front_ends) and (hits := exit_code_choices(tree))}
+    assert not _stale(PENDING_SCRIPTS, found), "converted: take them off PENDING_SCRIPTS"
+    found = {rel: hits for rel, hits in found.items() if not _listed(rel, PENDING_SCRIPTS)}
     assert not found, (
         "library packages raise typed errors (cass.runner.diagnostics: CassError, WorkError, ...); "
         f"argument parsing and exit statuses belong to the front ends (server/cli, hooks): {found}"
