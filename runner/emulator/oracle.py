@@ -21,7 +21,8 @@ def _view(region: mem.Region) -> np.ndarray:
 
 
 def _writable(regions: list[mem.Region]) -> list[mem.Region]:
-    return [r for r in regions if r.size and r.label != "code object"]
+    """Every region, the code object's too: it holds the program's __device__ variables."""
+    return [r for r in regions if r.size]
 
 
 def _run(m) -> Fault | None:

@@ -35,6 +35,29 @@ Trace = Annotated[
 ]
 Timeout = Annotated[float, typer.Option(help="Seconds before the program is stopped.")]
 Stats = Annotated[bool, typer.Option(help="Print the emulator statistics line on stderr.")]
+EngineOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--engine",
+        metavar="interp|jit|both",
+        help="How kernels run: the interpreter, translated to host code (the interpreter for "
+        "what is not translated), or both, compared launch by launch "
+        "(default: $CASS_EMULATOR_ENGINE, else interp).",
+    ),
+]
+
+
+def _engine_env(engine: str | None) -> dict[str, str] | None:
+    """The program's environment with CASS_EMULATOR_ENGINE set, or None to inherit ours."""
+    if engine is None:
+        return None
+    import os
+
+    from cass.runner.emulator.kinds import Engine
+
+    if engine not in {e.value for e in Engine}:
+        raise typer.BadParameter(f"{engine!r} is not one of interp, jit, both", param_hint="--engine")
+    return {**os.environ, "CASS_EMULATOR_ENGINE": engine}
 
 
 def _finish(run, stats: bool, max_output: int) -> None:
@@ -61,13 +84,13 @@ def signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def _run(program: Path, args, timeout: float, trace, max_output: int, limits):
+def _run(program: Path, args, timeout: float, trace, max_output: int, limits, engine=None):
     """Run on the emulator; its output is captured to files and then streamed to ours."""
     from cass.runner.emulator import run_program
 
     with tempfile.TemporaryDirectory(prefix="cass-output-") as logs:
         run = run_program(program, args or (), timeout_s=timeout, trace=trace, max_output_bytes=max_output,
-                          limits=limits, output_dir=Path(logs))  # fmt: skip
+                          limits=limits, output_dir=Path(logs), env=_engine_env(engine))  # fmt: skip
         print_captured(run.stdout_path, run.stderr_path, max_output)
     run.stdout_path = run.stderr_path = None
     return run
@@ -89,6 +112,7 @@ def register(app: typer.Typer) -> None:
         process_limit: ProcessLimit = None,
         file_size_limit: FileSizeLimit = None,
         sandbox: Sandbox = False,
+        engine: EngineOpt = None,
     ) -> None:
         """Run a HIP program (built with `cass run-hip --output`) on the emulated gfx1100."""
         from cass.runner.inputs import check_program
@@ -96,7 +120,7 @@ def register(app: typer.Typer) -> None:
         check_program(program, build_hint=" (build one with `cass run-hip FILE.hip -o PROGRAM`)")
         limits = limits_from(memory_limit, cpu_limit, process_limit, file_size_limit, sandbox)
         cap = output_limit(max_output)
-        _finish(_run(program, args, timeout, trace, cap, limits), stats, cap)
+        _finish(_run(program, args, timeout, trace, cap, limits, engine), stats, cap)
 
     @app.command("run-hip", context_settings=_PASS_THROUGH)
     def run_hip(
@@ -121,6 +145,7 @@ def register(app: typer.Typer) -> None:
         process_limit: ProcessLimit = None,
         file_size_limit: FileSizeLimit = None,
         sandbox: Sandbox = False,
+        engine: EngineOpt = None,
     ) -> None:
         """Compile a HIP program with clang-16 for gfx1100, link it against the cass HIP runtime
         and run it on the emulator."""
@@ -128,6 +153,7 @@ def register(app: typer.Typer) -> None:
 
         limits = limits_from(memory_limit, cpu_limit, process_limit, file_size_limit, sandbox)
         cap = output_limit(max_output)
+        _engine_env(engine)  # a bad --engine is reported before the build
 
         level = opt if opt.startswith("-O") else f"-O{opt}"
         from cass.runner.inputs import read_input
@@ -141,5 +167,5 @@ def register(app: typer.Typer) -> None:
             build_hip_program(source, exe, extra_args=[level, *(clang_arg or [])])
             if output is not None:
                 install_file(exe, output, inputs=[source], force=force)
-            run = _run(exe, args, timeout, trace, cap, limits)
+            run = _run(exe, args, timeout, trace, cap, limits, engine)
         _finish(run, stats, cap)

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
-import subprocess
 from pathlib import Path
 
+from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
-from cass.runner.emulator.build import _publish, cache_dir
+from cass.runner.outputs import staged_dir
+from cass.runner.tools import run_tool
 
 CXX = "clang++-16"
 FLAGS = [
@@ -75,19 +76,16 @@ def library_path(elf: bytes) -> Path:
 
 def compile_source(source: str, final: Path) -> Path:
     """The shared library for `source`, built once into `final` (atomic; first one wins)."""
-
-    def build(out: Path) -> None:
+    if (final / LIBRARY).exists():
+        return final / LIBRARY
+    with staged_dir(final, replace=False) as out:
         cpp = out / "kernels.cpp"
         cpp.write_text(PRELUDE.read_text() + source)
-        cmd = [CXX, *FLAGS, str(cpp), "-o", str(out / LIBRARY)]
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
-        except FileNotFoundError as exc:
-            raise CassError(f"{CXX} is not installed (run `make setup`)") from exc
-        if proc.returncode != 0:
-            raise CassError(f"{cpp}: translated kernels did not compile:\n{proc.stderr[-2000:]}")
-
-    return _publish(build, final) / LIBRARY
+        run = run_tool([CXX, *FLAGS, cpp, "-o", out / LIBRARY], "translated kernels", 600)
+        if not run.ok:
+            tail = run.err.decode("utf-8", "replace").strip().splitlines()[-3:]
+            raise CassError(f"{CXX} could not compile the translated kernels: {' | '.join(tail)}")
+    return final / LIBRARY
 
 
 def load(path: Path):

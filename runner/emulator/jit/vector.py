@@ -104,6 +104,7 @@ VALU: dict[str, tuple[str, tuple[str, ...], str]] = {
     "v_fmaak_f32": _FMA,
     "v_fmamk_f32": _FMA,
     "v_ldexp_f32": ("f32", ("f32", "i32"), "ldexp_f32({0}, {1})"),
+    "v_div_fixup_f32": ("f32", _F3, "div_fixup_f32({0}, {1}, {2})"),
     "v_sqrt_f32": ("f32", ("f32",), "std::sqrt({0})"),
     "v_rcp_f32": ("f32", ("f32",), "(float)(1.0 / (double){0})"),
     "v_rcp_iflag_f32": ("f32", ("f32",), "(float)(1.0 / (double){0})"),
@@ -355,6 +356,30 @@ def _mbcnt(ins) -> list[str]:
     return _lane_loop(hoist, [decl, *writes])
 
 
+def _div_scale(ins) -> list[str]:
+    """v_div_scale_f32 D, VCC, S0, S1, S2: the scaled operand and, in VCC, where it was scaled."""
+    _plain(ins)
+    dst, vcc = ins.operands[:2]
+    hoist = Hoist()
+    a, b, c = (typed(lane_bits(o, "f32", hoist), "f32") for o in ins.operands[2:5])
+    body = ["bool flag;", f"const uint32_t r = fb(div_scale_f32({a}, {b}, {c}, flag));"]
+    body += [f"VR({dst.index})[l] = sel(s[126], l, r, VR({dst.index})[l]);"]
+    body += ["bits |= (uint32_t)flag << l;"]
+    out = ["{", *hoist.lines, "uint32_t bits = 0;", "LANES {", *body, "}"]
+    return [*out, swrite(vcc.index, "bits & s[126]"), "}"]
+
+
+def _div_fmas(ins) -> list[str]:
+    _plain(ins)
+    dst = ins.operands[0]
+    hoist = Hoist()
+    a, b, c = (typed(lane_bits(o, "f32", hoist), "f32") for o in ins.operands[1:4])
+    vcc = hoist.name("uint32_t", "s[106]")
+    result = f"div_fmas_f32({a}, {b}, {c}, ({vcc} >> l) & 1u)"
+    decl, writes = _store("f32", dst, result, "r")
+    return _lane_loop(hoist, [decl, *writes])
+
+
 def translate_vector(ins) -> list[str]:
     """C++ statements for a vector ALU instruction; raises Untranslated otherwise."""
     op = ins.op
@@ -377,6 +402,10 @@ def translate_vector(ins) -> list[str]:
         return _writelane(ins)
     if op in ("v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32"):
         return _mbcnt(ins)
+    if op == "v_div_scale_f32":
+        return _div_scale(ins)
+    if op == "v_div_fmas_f32":
+        return _div_fmas(ins)
     if op == "v_nop":
         return []
     raise Untranslated(op)

@@ -115,6 +115,49 @@ static inline float ldexp_f32(float x, int32_t e) {
     if (e > 2000) e = 2000;
     return std::ldexp(x, e);
 }
+// the division helpers as fpmath.div_scale / div_fmas / div_fixup (f32)
+static inline int fexp(float x) { return (int)((fb(x) >> 23) & 0xFF); }
+static inline bool fdenorm(float x) { return fexp(x) == 0 && x != 0; }
+static inline float div_scale_f32(float s0, float s1, float s2, bool& vcc) {
+    const int e1 = fexp(s1), e2 = fexp(s2);
+    const double inv = 1.0 / (double)s1;
+    const float quo = s2 / s1;
+    const bool inv_den = inv != 0 && std::fabs(inv) < 1.1754943508222875e-38;
+    const bool quo_den = fdenorm(quo);
+    const float up = std::ldexp(s0, 64), down = std::ldexp(s0, -64);
+    const bool zero = s2 == 0 || s1 == 0;
+    const bool c1 = !zero && e2 - e1 >= 96;
+    const bool c2 = !zero && !c1 && fdenorm(s1);
+    const bool c3 = !zero && !c1 && !c2 && inv_den && quo_den;
+    const bool c4 = !zero && !c1 && !c2 && !c3 && inv_den;
+    const bool c5 = !zero && !c1 && !c2 && !c3 && !c4 && quo_den;
+    const bool c6 = !zero && !c1 && !c2 && !c3 && !c4 && !c5 && e2 <= 23;
+    float d = zero ? bf(0x7FC00000u) : s0;
+    if ((c1 || c3) && s0 == s1) d = up;
+    if (c2 || c6) d = up;
+    if (c4) d = down;
+    if (c5 && s0 == s2) d = up;
+    vcc = c1 || c3 || c5;
+    return d;
+}
+static inline float div_fmas_f32(float a, float b, float c, bool vcc) {
+    const float r = __builtin_fmaf(a, b, c);
+    return vcc ? std::ldexp(r, fexp(c) > 127 ? 64 : -64) : r;
+}
+static inline float div_fixup_f32(float s0, float s1, float s2) {
+    const bool sign = std::signbit(s1) != std::signbit(s2);
+    const float qnan = bf(0x7FC00000u);
+    if (s2 != s2 || s1 != s1) return qnan;
+    if (s1 == 0 && s2 == 0) return qnan;
+    if (std::isinf(s1) && std::isinf(s2)) return qnan;
+    if (s1 == 0 || std::isinf(s2)) return sign ? -INFINITY : INFINITY;
+    if (std::isinf(s1) || s2 == 0) return sign ? -0.0f : 0.0f;
+    const int e1 = fexp(s1), e2 = fexp(s2);
+    if (e2 - e1 < -150) return sign ? -0.0f : 0.0f;
+    if (e1 == 255) return sign ? -3.4028234663852886e38f : 3.4028234663852886e38f;
+    return sign ? -std::fabs(s0) : std::fabs(s0);
+}
+
 static inline uint32_t bfe_u(uint32_t a, uint32_t off, uint32_t size) {
     off &= 31; size &= 31;
     return (a >> off) & ((1u << size) - 1u);
