@@ -14,9 +14,12 @@ NUL byte) are returned, never raised.
 from __future__ import annotations
 
 import re
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import accumulate, repeat
 from operator import add, itemgetter, sub
+from typing import overload
 
 _NL = r"(?:\r\n|\n|\r)"
 _PREFIX = r"(?:u8|u|U|L)?"
@@ -54,11 +57,11 @@ class Token:
 
     __slots__ = ("kind", "pp", "start", "text")
 
-    def __init__(self, kind: str, text: str, start: int) -> None:
+    def __init__(self, kind: str, text: str, start: int, pp: int = -1) -> None:
         self.kind = kind
         self.text = text
         self.start = start
-        self.pp = -1
+        self.pp = pp
 
     @property
     def end(self) -> int:
@@ -66,6 +69,50 @@ class Token:
 
     def __repr__(self) -> str:
         return f"Token({self.kind}, {self.text!r}, {self.start})"
+
+
+# Token kinds, numbered for `Tokens.kinds` (one byte a token).
+KINDS = ("ident", "number", "punct", "string", "char", "comment", "header", "bad")
+_KIND_CODE = {kind: code for code, kind in enumerate(KINDS)}
+
+
+class Tokens:
+    """The significant tokens of a file as parallel arrays: texts (one shared string object per
+    distinct spelling), start offsets, kinds and directive numbers, about 17 bytes a token where a
+    `Token` object costs over 100. Indexing makes the `Token` on demand; passes that scan many
+    tokens read the arrays (`texts`, `pp`) directly."""
+
+    __slots__ = ("kinds", "pp", "starts", "texts")
+
+    def __init__(self, texts: list[str], starts: array, kinds: bytearray, pp: array) -> None:
+        self.texts = texts
+        self.starts = starts
+        self.kinds = kinds
+        self.pp = pp
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __bool__(self) -> bool:
+        return bool(self.texts)
+
+    @overload
+    def __getitem__(self, i: int) -> Token: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Token]: ...
+    def __getitem__(self, i: int | slice) -> Token | list[Token]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self.texts)))]
+        return Token(KINDS[self.kinds[i]], self.texts[i], self.starts[i], self.pp[i])
+
+    def __iter__(self) -> Iterator[Token]:
+        return map(Token, map(KINDS.__getitem__, self.kinds), self.texts, self.starts, self.pp)
+
+    def kind(self, i: int) -> str:
+        return KINDS[self.kinds[i]]
+
+    def end(self, i: int) -> int:
+        return self.starts[i] + len(self.texts[i])
 
 
 @dataclass(frozen=True)
@@ -79,7 +126,7 @@ class LexProblem:
 
 @dataclass
 class Lexed:
-    code: list[Token]  # the significant tokens, in order
+    code: Tokens  # the significant tokens, in order
     directives: list[tuple[int, int]]  # per directive: [first, last] indices into `code`
     problems: list[LexProblem]
     texts: list[str] = field(default_factory=list)  # the text of each token in `code`
@@ -114,15 +161,22 @@ def _offsets(blanks: list[str], texts: list[str]) -> list[int]:
 
 def _classify(
     kinds: list[str], texts: list[str], starts: list[int], source: str
-) -> list[LexProblem]:
-    """Settle the ambiguous kinds in place; report unterminated literals and NUL bytes."""
+) -> tuple[list[LexProblem], int | None]:
+    """Settle the ambiguous kinds in place; report unterminated literals and NUL bytes.
+
+    `texts` may come from scanning a piece of `source`: the second result is the index of the
+    first token whose extent in the whole source differs (a raw string or comment running past
+    the piece), before which the piece's tokens are exact; None when all are."""
     problems = []
     i = -1
     for _ in range(kinds.count(_AMBIGUOUS)):
         i = kinds.index(_AMBIGUOUS, i + 1)
         text = texts[i]
-        kind = _KIND_RE.match(source, starts[i]).lastgroup  # type: ignore[union-attr]
-        kind = _KIND_RENAMES.get(kind, kind)  # type: ignore[arg-type]
+        match = _KIND_RE.match(source, starts[i])
+        assert match is not None  # the `bad` alternative matches any character
+        if match.end() != starts[i] + len(text):
+            return problems, i
+        kind = _KIND_RENAMES.get(match.lastgroup, match.lastgroup)  # type: ignore[arg-type]
         if kind == "unterminated":
             comment = text.startswith("/*")
             kind = "comment" if comment else "string"
@@ -137,26 +191,59 @@ def _classify(
         elif kind == "bad" and text == "\0":
             problems.append(LexProblem(starts[i], "CASS003", "NUL byte in the source"))
         kinds[i] = kind
-    return problems
+    return problems, None
 
 
-def _tokens(text: str) -> tuple[list[Token], list[str], list[LexProblem]]:
-    """The significant tokens, their texts and the problems found."""
-    # [gap, blanks, token, raw-string delimiter] per match, then the trailing blanks
-    parts = _SCAN_RE.split(text)
-    texts = parts[2::4]
-    while texts and not texts[-1]:  # the end of the text
-        texts.pop()
-    starts = _offsets(parts[1::4], texts)
-    del parts  # the blanks' strings: as many objects as tokens, no longer needed
-    # One string object per distinct token text (identifiers and keywords repeat): the split made
-    # one per occurrence, ~50 bytes each, most of a large file's memory.
+# Characters scanned at a time: the scanner makes a few string objects per token, so a piece
+# bounds that temporary memory; only the compact arrays of `Tokens` grow with the file.
+_PIECE = 1 << 20
+
+
+def _tokens(text: str) -> tuple[Tokens, list[LexProblem]]:
+    """The significant tokens and the problems found, scanned a piece of the text at a time.
+
+    A piece's last two tokens may be cut by its end, so they are scanned again with the next piece;
+    a token whose extent in the whole text differs from the piece's (a raw string or comment
+    longer than the rest of the piece) ends the piece before it; a piece with nothing exact in it
+    is doubled until it has (a comment of megabytes) or reaches the end."""
+    texts: list[str] = []
+    starts = array("i" if len(text) < 2**31 else "q")
+    kinds = bytearray()
+    problems: list[LexProblem] = []
+    # One string object per distinct token text (identifiers and keywords repeat): the scanner
+    # makes one per occurrence, ~50 bytes each.
     distinct: dict[str, str] = {}
-    texts = list(map(distinct.setdefault, texts, texts))
-    del distinct
-    kinds = list(map(_KIND_OF_FIRST.get, map(itemgetter(0), texts), repeat(_AMBIGUOUS)))
-    problems = _classify(kinds, texts, starts, text)
-    return list(map(Token, kinds, texts, starts)), texts, problems
+    pos, size = 0, _PIECE
+    while True:
+        final = pos + size >= len(text)
+        parts = _SCAN_RE.split(text[pos:] if final else text[pos : pos + size])
+        piece_texts = parts[2::4]
+        while piece_texts and not piece_texts[-1]:  # the end of the piece
+            piece_texts.pop()
+        keep = len(piece_texts) if final else len(piece_texts) - 2
+        del piece_texts[max(keep, 0) :]
+        piece_starts = [pos + start for start in _offsets(parts[1::4], piece_texts)]
+        del parts  # the blanks' strings
+        piece_kinds = list(
+            map(_KIND_OF_FIRST.get, map(itemgetter(0), piece_texts), repeat(_AMBIGUOUS))
+        )
+        found, cut = _classify(piece_kinds, piece_texts, piece_starts, text)
+        if cut is not None:
+            keep = cut
+            problems += (p for p in found if p.offset < piece_starts[cut])
+        else:
+            problems += found
+        if keep <= 0 and not final:
+            size *= 2
+            continue
+        texts += map(distinct.setdefault, piece_texts[:keep], piece_texts[:keep])
+        starts.extend(piece_starts[:keep])
+        kinds += bytes(map(_KIND_CODE.__getitem__, piece_kinds[:keep]))
+        if final:
+            break
+        pos, size = piece_starts[keep - 1] + len(piece_texts[keep - 1]), _PIECE
+    pp = array("i", [-1]) * len(texts)
+    return Tokens(texts, starts, kinds, pp), problems
 
 
 _INCLUDE_WORDS = frozenset(("include", "include_next", "import"))
@@ -171,74 +258,72 @@ def _indices_of(texts: list[str], value: str) -> list[int]:
     return found
 
 
-def _mark_directives(
-    tokens: list[Token], texts: list[str], text: str
-) -> tuple[list[Token], list[str], list[tuple[int, int]]]:
+def _mark_directives(tokens: Tokens, text: str) -> tuple[Tokens, list[tuple[int, int]]]:
     """Number directive tokens (`pp`) and merge `#include <...>` names into 'header' tokens.
 
-    Returns the tokens, their texts and, per directive, its [first, last] indices among them.
+    Returns the tokens and, per directive, its [first, last] indices among them.
     """
-    starts = [i for i in _indices_of(texts, "#") if _starts_line(text, tokens[i].start)]
+    texts, starts, pp = tokens.texts, tokens.starts, tokens.pp
+    firsts = [i for i in _indices_of(texts, "#") if _starts_line(text, starts[i])]
     sizes = []
-    for number, i in enumerate(starts):
-        line_end = _LOGICAL_LINE.match(text, tokens[i].start).end()  # type: ignore[union-attr]
+    for number, i in enumerate(firsts):
+        line_end = _LOGICAL_LINE.match(text, starts[i]).end()  # type: ignore[union-attr]
         j = i
-        while j < len(tokens) and tokens[j].start < line_end:
-            tokens[j].pp = number
+        while j < len(texts) and starts[j] < line_end:
+            pp[j] = number
             j += 1
         sizes.append(j - i)
-    merges = [_header_name(tokens, i, text) for i in starts]
+    merges = [_header_name(tokens, i, text) for i in firsts]
     removed = [last - first if first >= 0 else 0 for first, last, _ in merges]
     sizes = [size - r for size, r in zip(sizes, removed)]
-    firsts = [i - r for i, r in zip(starts, accumulate([0, *removed]))]
+    firsts = [i - r for i, r in zip(firsts, accumulate([0, *removed]))]
     if any(removed):
-        tokens, texts = _spliced(tokens, texts, [m for m in merges if m[0] >= 0])
-    return tokens, texts, [(first, first + size - 1) for first, size in zip(firsts, sizes)]
+        tokens = _spliced(tokens, [m for m in merges if m[0] >= 0])
+    return tokens, [(first, first + size - 1) for first, size in zip(firsts, sizes)]
 
 
-_NO_HEADER = (-1, -1, None)
+_NO_HEADER = (-1, -1, "")
 
 
-def _header_name(tokens: list[Token], i: int, text: str) -> tuple[int, int, Token | None]:
-    """For `#include <...>` at tokens[i]: the indices of `<` and `>` and the 'header' token that
-    replaces them; `_NO_HEADER` for any other directive."""
-    number = tokens[i].pp
-    if (
-        i + 2 >= len(tokens)
-        or tokens[i + 1].text not in _INCLUDE_WORDS
-        or tokens[i + 2].text != "<"
-    ):
+def _header_name(tokens: Tokens, i: int, text: str) -> tuple[int, int, str]:
+    """For `#include <...>` at token i: the indices of `<` and `>` and the header name's text
+    (`<...>`, which replaces them); `_NO_HEADER` for any other directive."""
+    texts, pp = tokens.texts, tokens.pp
+    number = pp[i]
+    if i + 2 >= len(texts) or texts[i + 1] not in _INCLUDE_WORDS or texts[i + 2] != "<":
         return _NO_HEADER
     j = i + 2
-    while j < len(tokens) and tokens[j].pp == number and tokens[j].text not in (">", ">>", ">>>"):
+    while j < len(texts) and pp[j] == number and texts[j] not in (">", ">>", ">>>"):
         j += 1
-    if j == len(tokens) or tokens[j].pp != number or tokens[j].text != ">":
+    if j == len(texts) or pp[j] != number or texts[j] != ">":
         return _NO_HEADER
-    header = Token("header", text[tokens[i + 2].start : tokens[j].end], tokens[i + 2].start)
-    header.pp = number
-    return i + 2, j, header
+    return i + 2, j, text[tokens.starts[i + 2] : tokens.starts[j] + 1]
 
 
-def _spliced(
-    tokens: list[Token], texts: list[str], merges: list[tuple[int, int, Token | None]]
-) -> tuple[list[Token], list[str]]:
-    """Replace each [first, last] run of tokens by its merged token, in one pass."""
-    out_tokens: list[Token] = []
-    out_texts: list[str] = []
+def _spliced(tokens: Tokens, merges: list[tuple[int, int, str]]) -> Tokens:
+    """Replace each [first, last] run of tokens by one 'header' token, in one pass."""
+    texts: list[str] = []
+    starts = array(tokens.starts.typecode)
+    kinds = bytearray()
+    pp = array("i")
+    header = _KIND_CODE["header"]
     pos = 0
-    for first, last, merged in merges:
-        assert merged is not None
-        out_tokens += tokens[pos:first]
-        out_tokens.append(merged)
-        out_texts += texts[pos:first]
-        out_texts.append(merged.text)
+    for first, last, name in merges:
+        texts += tokens.texts[pos:first]
+        texts.append(name)
+        starts += tokens.starts[pos : first + 1]
+        kinds += tokens.kinds[pos:first]
+        kinds.append(header)
+        pp += tokens.pp[pos : first + 1]
         pos = last + 1
-    out_tokens += tokens[pos:]
-    out_texts += texts[pos:]
-    return out_tokens, out_texts
+    texts += tokens.texts[pos:]
+    starts += tokens.starts[pos:]
+    kinds += tokens.kinds[pos:]
+    pp += tokens.pp[pos:]
+    return Tokens(texts, starts, kinds, pp)
 
 
 def lex(text: str) -> Lexed:
-    tokens, texts, problems = _tokens(text)
-    tokens, texts, directives = _mark_directives(tokens, texts, text)
-    return Lexed(tokens, directives, problems, texts)
+    tokens, problems = _tokens(text)
+    tokens, directives = _mark_directives(tokens, text)
+    return Lexed(tokens, directives, problems, tokens.texts)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import bisect
 import re
+from array import array
 from dataclasses import dataclass, field
 
 from cass.models.engine import Target
 from cass.models.rules.codes import DIAGNOSTIC_CODES
-from cass.models.rules.lexer import Lexed, Token, lex
+from cass.models.rules.lexer import Lexed, Token, Tokens, lex
 from cass.runner.diagnostics import Diagnostic, Fix, Severity
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -34,15 +35,15 @@ class Unit:
     _edits: list[tuple[int, int, str]] = field(default_factory=list)
     _inserts: list[tuple[int, int, str]] = field(default_factory=list)
     _device: list[tuple[int, int]] | None = None
-    _index: dict[str, list[int]] | None = None
+    _index: dict[str, array] | None = None
     _line_starts: list[int] | None = None
-    _matches: dict[int, int] | None = None
+    _matches: array | None = None  # per token: index of its closing bracket, or -1
 
     def __post_init__(self) -> None:
         self.lexed = lex(self.text)
 
     @property
-    def code(self) -> list[Token]:
+    def code(self) -> Tokens:
         return self.lexed.code
 
     # ------------------------------------------------------------ positions and reports
@@ -144,15 +145,16 @@ class Unit:
     # ------------------------------------------------------------ token navigation
 
     @property
-    def index(self) -> dict[str, list[int]]:
-        """Token text (identifier, bracket, `<<<`, `##` ...) -> its indices in `code`, built in one
-        scan: passes visit only the tokens they need."""
+    def index(self) -> dict[str, array]:
+        """Token text (identifier, bracket, `<<<`, `##` ...) -> its indices in `code` (ascending,
+        an int array: 4 bytes an entry), built in one scan: passes visit only the tokens they
+        need."""
         if self._index is None:
-            index: dict[str, list[int]] = {}
+            index: dict[str, array] = {}
             for i, text in enumerate(self.lexed.texts):
                 found = index.get(text)
                 if found is None:
-                    index[text] = [i]
+                    index[text] = array("i", (i,))
                 else:
                     found.append(i)
             self._index = index
@@ -172,8 +174,11 @@ class Unit:
     def matching(self, index: int) -> int | None:
         """Index (into `code`) of the bracket closing the one at `index`, or None."""
         if self._matches is None:
-            self._matches = _match_brackets(self.code, self.lexed.texts, self.positions(_BRACKETS))
-        return self._matches.get(index)
+            self._matches = _match_brackets(
+                self.code.pp, self.lexed.texts, self.positions(_BRACKETS)
+            )
+        close = self._matches[index] if 0 <= index < len(self._matches) else -1
+        return None if close < 0 else close
 
     def call_args(self, open_index: int) -> tuple[list[tuple[int, int]], int] | None:
         """For `(` at `open_index`: ([(first, last) per argument], index of `)`), or None."""
@@ -205,15 +210,16 @@ class Unit:
         return self.code[j].text if j < len(self.code) else ""
 
 
-def _match_brackets(code: list[Token], texts: list[str], brackets: list[int]) -> dict[int, int]:
-    """Pair brackets; a directive's brackets pair only within that directive. A closer with no
-    opener of its kind on top pairs with the nearest one below (the ones above stay unpaired)."""
-    matches: dict[int, int] = {}
+def _match_brackets(pps: array, texts: list[str], brackets: list[int]) -> array:
+    """Pair brackets: per token, the index of the bracket closing it, -1 where none does. A
+    directive's brackets pair only within that directive. A closer with no opener of its kind on
+    top pairs with the nearest one below (the ones above stay unpaired)."""
+    matches = array("i", [-1]) * len(texts)
     stack: list[int] = []
     pp_stack: list[int] = []
     pp_current = -1
     for i in brackets:
-        pp = code[i].pp
+        pp = pps[i]
         if pp != pp_current:
             pp_stack, pp_current = [], pp
         active = stack if pp == -1 else pp_stack

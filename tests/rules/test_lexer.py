@@ -1,6 +1,7 @@
 """The lexer keeps every byte and classifies what the passes must never touch."""
 
 import pytest
+from cass.models.rules import lexer
 from cass.models.rules.lexer import lex
 
 SAMPLES = {
@@ -94,3 +95,34 @@ def test_include_names_merge_in_every_directive_of_a_long_file():
     assert sum(t.kind == "header" for t in lexed.code) == 3000
     assert [lexed.code[first].text for first, _ in lexed.directives] == ["#"] * 3000
     assert all(lexed.code[last].kind == "header" for _, last in lexed.directives)
+
+
+PIECE_TEXTS = [
+    'auto s = R"x(' + "cudaMalloc(p);\n" * 40 + ')x"; cudaFree(p);\n',
+    "int a; /*" + " long comment\n" * 50 + "*/ int b; // tail\n" * 3,
+    "int a; /* never closed" + " x" * 60,
+    'f("' + "abc" * 30 + '"); g(\'c\'); u8"s" L\'w\' R"(r)" 1.5e+3f .5 ... >>= <<< >>>\n' * 4,
+    "#include <cuda_runtime.h>\n#define K(a) \\\n  cudaMalloc(a)\nint x = K(1);\n" * 6,
+    "a\0b " * 30 + 'const char* s = "open\nint b;',
+]
+
+
+@pytest.mark.parametrize("piece", [3, 7, 16, 61])
+@pytest.mark.parametrize("text", PIECE_TEXTS)
+def test_scanning_in_pieces_gives_the_same_tokens_as_one_scan(monkeypatch, text, piece):
+    whole = lex(text)
+    monkeypatch.setattr(lexer, "_PIECE", piece)
+    pieces = lex(text)
+    assert [(t.kind, t.text, t.start, t.pp) for t in pieces.code] == [
+        (t.kind, t.text, t.start, t.pp) for t in whole.code
+    ]
+    assert pieces.directives == whole.directives
+    assert pieces.problems == whole.problems
+
+
+def test_tokens_are_compact_arrays_and_index_like_a_list():
+    code = lex("#include <a.h>\nint x = 1;\n").code
+    assert len(code) == 8 and code[-1].text == ";" and code[0].kind == "punct"
+    assert [t.text for t in code[1:3]] == ["include", "<a.h>"]
+    assert code[2].kind == "header" and code[2].pp == 0 and code[3].pp == -1
+    assert code.starts.itemsize <= 8 and len(code.kinds) == len(code)

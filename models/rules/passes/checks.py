@@ -21,15 +21,27 @@ def join_spaced_launch_brackets(unit: Unit) -> None:
             continue
         if code[i - 1].kind != "ident" and code[i - 1].text != ">":
             continue
-        close = next((j for j in range(i + 2, len(code) - 2) if code[j].text in (">>", ";", "{", "}")), None)
-        if close is None or code[close].text != ">>" or code[close + 1].text != ">" or code[close + 2].text != "(":
+        texts = unit.lexed.texts
+        close = next(
+            (j for j in range(i + 2, len(code) - 2) if texts[j] in (">>", ";", "{", "}")), None
+        )
+        if (
+            close is None
+            or code[close].text != ">>"
+            or code[close + 1].text != ">"
+            or code[close + 2].text != "("
+        ):
             continue
-        if unit.replace(code[i].start, code[i + 1].end, "<<<") and unit.replace(code[close].start, code[close + 1].end, ">>>"):
+        if unit.replace(code[i].start, code[i + 1].end, "<<<") and unit.replace(
+            code[close].start, code[close + 1].end, ">>>"
+        ):
+            inside = unit.text[code[i + 1].end : code[close].start]
             unit.report(
                 "CASS081",
                 code[i].start,
                 code[close + 1].end,
                 "spaced kernel-launch brackets `<< <` / `>> >` joined into `<<<` / `>>>` (clang reads only those)",
+                fix=("Join the launch brackets (nvcc reads both)", f"<<<{inside}>>>"),
             )
 
 
@@ -41,9 +53,8 @@ def check_launch_brackets(unit: Unit) -> None:
         if tok.pp != -1:
             continue
         close = unit.matching(i)
-        stop = next(
-            (j for j in range(i + 1, len(code)) if code[j].text in (";", "{", "}")), len(code)
-        )
+        texts = unit.lexed.texts
+        stop = next((j for j in range(i + 1, len(code)) if texts[j] in (";", "{", "}")), len(code))
         if close is None or close > stop:
             unit.report(
                 "CASS004",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from cass.models.rules.lexer import Token
+from cass.models.rules.lexer import KINDS, Token
 from cass.models.rules.tables import MappingEntry, family_table, header_entry, name_table
 from cass.models.rules.unit import Unit
 
@@ -93,15 +93,18 @@ def _check_namespace_member(unit: Unit, i: int, reported: set[tuple[str, int]]) 
         needs_newer(unit, member, entry)
 
 
+IDENT = KINDS.index("ident")
+
+
 def rename_identifiers(unit: Unit) -> None:
     """Every identifier found in the tables becomes its HIP name (or is reported)."""
     table, reported = name_table(), set()
     code = unit.code
     names = [n for n in unit.index if n in table or n in _NAMESPACE_RENAMES]
     for i in unit.positions(names):
-        tok = code[i]
-        if tok.kind != "ident":
+        if code.kinds[i] != IDENT:
             continue
+        tok = code[i]
         text = tok.text
         if text in _NAMESPACE_RENAMES and (
             unit.next_text(i) == "::" or unit.prev_text(i) == "namespace"
@@ -140,7 +143,7 @@ def report_token_pasting(unit: Unit) -> None:
 def _include_target(unit: Unit, first: int, last: int) -> Token | None:
     """The header-name token of an `#include` directive spanning code[first..last], or None."""
     code = unit.code
-    if last - first < 2 or code[first + 1].text not in ("include", "include_next"):
+    if last - first < 2 or code.texts[first + 1] not in ("include", "include_next"):
         return None
     tok = code[first + 2]
     return tok if tok.kind in ("header", "string") else None

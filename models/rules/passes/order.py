@@ -28,14 +28,14 @@ def _repeated_calls(unit: Unit) -> dict[str, list[int]]:
     texts, code = unit.lexed.texts, unit.code
     calls: dict[str, list[int]] = {}
     for i in unit.index.get("(", ()):
-        if i < 2 or code[i - 1].kind != "ident" or texts[i - 2] in (".", "->"):
+        if i < 2 or code.kind(i - 1) != "ident" or texts[i - 2] in (".", "->"):
             continue
         if texts[i - 1] in _PURE or texts[i - 1] in _NOT_CALLS:
             continue
         close = unit.matching(i)
         if close is None or close - i > 12:  # a short argument list: a state or a stream
             continue
-        key = unit.slice(code[i - 1], code[close])
+        key = unit.text[code.starts[i - 1] : code.end(close)]
         calls.setdefault(" ".join(key.split()), []).append(i - 1)
     return {name: found for name, found in calls.items() if len(found) > 1}
 
@@ -49,10 +49,9 @@ def _enclosing_call(unit: Unit, i: int) -> int | None:
         elif texts[j] == "(" and depth:
             depth -= 1
         elif texts[j] == "(":
-            before = unit.code[j - 1] if j else None
-            if before is None or before.text in _NOT_CALLS:
+            if not j or texts[j - 1] in _NOT_CALLS:
                 return None
-            if before.kind == "ident" or before.text == ">":
+            if unit.code.kind(j - 1) == "ident" or texts[j - 1] == ">":
                 return j
             # a grouping or cast parenthesis: the call, if any, is further out
         j -= 1

@@ -190,9 +190,10 @@ def rewrite_header_guards(unit: Unit) -> None:
     """CUDA header guards tested in `#if`/`#ifdef`/`defined()` become HIP's (or a value)."""
     table, own = guard_table(), None
     for first, last in unit.lexed.directives:
-        if last - first < 2 or unit.code[first + 1].text not in _GUARD_CONDITIONALS:
+        texts = unit.lexed.texts
+        if last - first < 2 or texts[first + 1] not in _GUARD_CONDITIONALS:
             continue
-        kind = unit.code[first + 1].text
+        kind = texts[first + 1]
         for i in range(first + 2, last + 1):
             tok = unit.code[i]
             if tok.kind != "ident" or unit.is_edited(tok):
