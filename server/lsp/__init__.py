@@ -1,7 +1,8 @@
 """The cass language server (pygls): code actions, diagnostics, hover, commands, progress.
 
 Modules, one per feature, each with `setup(server)`: configuration (settings), diagnostics
-(rules findings as you type), hover (CUDA -> HIP names), code_actions (listing + resolve),
+(rules findings as you type), mirror_state (the mirror's state on sources and mirrors),
+hover (CUDA -> HIP names), code_actions (listing + resolve, quick fixes, fix all),
 commands (executeCommand). Around them: server (the server object, imported by features for
 typing only), dispatch (the action table and what each action runs), actions / verification
 (what each action computes), mirrors (the hooks' mirror rule), bridge (engine results -> LSP
@@ -17,7 +18,14 @@ import logging
 import sys
 
 from cass.runner.diagnostics import CassError
-from cass.server.lsp import code_actions, commands, configuration, diagnostics, hover
+from cass.server.lsp import (
+    code_actions,
+    commands,
+    configuration,
+    diagnostics,
+    hover,
+    mirror_state,
+)
 from cass.server.lsp.server import CassServer
 
 __all__ = ["CassServer", "create_server", "serve", "parse_address"]
@@ -26,7 +34,7 @@ __all__ = ["CassServer", "create_server", "serve", "parse_address"]
 def create_server() -> CassServer:
     """A server with every feature registered (each feature module has one `setup(server)`)."""
     server = CassServer()
-    for feature in (configuration, diagnostics, hover, code_actions, commands):
+    for feature in (configuration, diagnostics, mirror_state, hover, code_actions, commands):
         feature.setup(server)
     return server
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from cass.runner.diagnostics import CassError
-from cass.server.lsp.bridge import LineIndex, fix_edit, fix_from_data
+from cass.server.lsp.bridge import RULES_PRODUCER, LineIndex, fix_edit, fix_from_data
 from cass.server.lsp.dispatch import (
     ACTIONS,
     BY_COMMAND,
@@ -26,8 +26,6 @@ from lsprotocol import types as lsp
 
 if TYPE_CHECKING:
     from cass.server.lsp.server import CassServer
-
-
 
 
 def _wanted(kind: str, only: list[str] | None) -> bool:
@@ -81,6 +79,32 @@ def quick_fixes(
     return fixes
 
 
+FIX_ALL_KIND = "source.fixAll.cass"
+
+
+def fix_all(server: CassServer, uri: str) -> lsp.CodeAction | None:
+    """Every fix the document's current findings carry, as one edit (overlaps skipped)."""
+    snap = server.open_snapshot(uri)
+    published = server.diagnostic_sets.get(uri, {}).get(RULES_PRODUCER, [])
+    fixes = [f for f in (fix_from_data(d.data) for d in published) if f is not None]
+    if snap is None or not fixes:
+        return None
+    index = LineIndex(snap.text, server.encoding)
+    edits: list[lsp.TextEdit] = []
+    for fix in sorted(fixes, key=lambda f: (f.line, f.column)):
+        edit = fix_edit(fix, index)
+        if edits and _before(edit.range.start, edits[-1].range.end):
+            continue
+        edits.append(edit)
+    title = f"Fix all cass findings ({len(edits)})"
+    return lsp.CodeAction(title=title, kind=FIX_ALL_KIND,
+                          edit=lsp.WorkspaceEdit(changes={uri: edits}))
+
+
+def _before(a: lsp.Position, b: lsp.Position) -> bool:
+    return (a.line, a.character) < (b.line, b.character)
+
+
 def list_actions(server: CassServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
     uri, selection = params.text_document.uri, params.range
     only = [str(getattr(k, "value", k)) for k in params.context.only or ()] or None
@@ -90,6 +114,9 @@ def list_actions(server: CassServer, params: lsp.CodeActionParams) -> list[lsp.C
     snap = server.open_snapshot(uri)
     if snap is None or snap.kind is None:
         return found
+    every = fix_all(server, uri) if snap.kind == "cuda" and _wanted(FIX_ALL_KIND, only) else None
+    if every is not None:
+        found.append(every)
     for spec in ACTIONS:
         if spec.document != snap.kind or not _wanted(spec.kind, only):
             continue
@@ -117,7 +144,7 @@ async def resolve(server: CassServer, action: lsp.CodeAction) -> lsp.CodeAction:
 
 
 def setup(server: CassServer) -> None:
-    kinds = sorted({spec.kind for spec in ACTIONS} | {lsp.CodeActionKind.QuickFix})
+    kinds = sorted({spec.kind for spec in ACTIONS} | {lsp.CodeActionKind.QuickFix, FIX_ALL_KIND})
 
     @server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION,

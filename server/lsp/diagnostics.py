@@ -12,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from cass.runner.diagnostics import CassError
-from cass.server.lsp import engines
+from cass.server.lsp import engines, mirror_state
 from cass.server.lsp.bridge import RULES_PRODUCER, VERDICT_PRODUCER, LineIndex, to_lsp_diagnostic
 from cass.server.lsp.documents import Snapshot, require_size
 from lsprotocol import types as lsp
@@ -97,6 +97,7 @@ def setup(server: CassServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(params: lsp.DidOpenTextDocumentParams) -> None:
         schedule(server, params.text_document.uri, 0)
+        mirror_state.refresh(server, params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(params: lsp.DidChangeTextDocumentParams) -> None:

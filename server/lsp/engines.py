@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import replace
-from pathlib import Path
 
 from cass.models import registry
 from cass.models.engine import Engine, Target, Translation, TranslationRequest
@@ -19,8 +18,9 @@ from cass.runner.diagnostics import CassError
 from cass.server.lsp.documents import sass_arch_of
 from cass.server.lsp.settings import Settings
 
-# The root of a source checkout (editable installs), where docs/ lies; wheels link only URLs.
-_CHECKOUT = Path(__file__).resolve().parents[2]
+# The published documentation: docs/ of the repository on its default branch (pyproject's
+# Repository URL; a test keeps them equal). A link works from any install, not only a checkout.
+DOCS_BASE = "https://github.com/cass-project/cass/blob/main/"
 
 
 def target_of(settings: Settings, sass_arch: str | None = None) -> Target:
@@ -128,8 +128,4 @@ def diagnostic_docs() -> dict[str, str]:
 
 def _docs_uri(anchor: str) -> str:
     page, _, fragment = anchor.lstrip("/").partition("#")
-    path = _CHECKOUT / page
-    if not path.is_file():
-        return ""
-    return path.as_uri() + (f"#{fragment}" if fragment else "")
-
+    return DOCS_BASE + page + (f"#{fragment}" if fragment else "")

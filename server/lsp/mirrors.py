@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cass.models.engine import Translation
-from cass.models.workflow import mirror
+from cass.models.workflow import advice, mirror
 from cass.runner.diagnostics import CassError
 from cass.server.lsp.settings import Settings
 
@@ -94,9 +94,11 @@ def plan_mirror(
     source_sha = mirror.sha256_text(source_text)
     status = mirror.classify(source_sha, current, config, rel)
     if status.is_protected or status.state is mirror.MirrorState.KEPT:
+        fix = advice.for_state(status.state, rel, config) or (
+            f"regenerate it: `{advice.port_command([rel], 'force')}` (your version is backed up)")
         raise CassError(
             f"{target}: {status.reason}. Nothing was changed: cass never overwrites "
-            f"a mirror edited by hand (delete it, or run `cass-port --force {rel}`)"
+            f"a mirror edited by hand; {fix}"
         )
     provenance = mirror.Provenance(
         source=rel,

@@ -24,9 +24,9 @@ async def test_open_cuda_file_shows_portability_findings(
     assert "CASS061" in codes  # __launch_bounds__(256, 2): the minimum-blocks hint is dropped
     launch_bounds = next(d for d in found if d.code == "CASS061")
     assert launch_bounds.range.start.line == 4
-    docs = Path(__file__).resolve().parents[2] / "docs" / "rules-diagnostics.md"
-    if client.client_name == "vscode" and docs.is_file():  # Emacs takes no codeDescription
-        assert launch_bounds.code_description.href == docs.as_uri() + "#cass061"
+    published = "https://github.com/cass-project/cass/blob/main/docs/rules-diagnostics.md"
+    if client.client_name == "vscode":  # Emacs takes no codeDescription
+        assert launch_bounds.code_description.href == published + "#cass061"
     else:
         assert launch_bounds.code_description is None
 

@@ -59,6 +59,7 @@ def _lane_arithmetic(unit: Unit, i: int) -> None:
             tok.start,
             nxt.end,
             f"`{tok.text} {nxt.text}` assumes 32 lanes -> `{LANE_ARITHMETIC[key]}` for wave64",
+            fix=("Use warpSize (32 on NVIDIA, so CUDA behaves the same)", LANE_ARITHMETIC[key]),
         )
 
 
@@ -83,6 +84,7 @@ def _shuffle_tree_start(unit: Unit, i: int) -> None:
             code[i].start,
             code[i].end,
             "shuffle tree starts at 16 (32 lanes) -> `warpSize / 2` for wave64",
+            fix=("Start the shuffle tree at warpSize / 2 (16 on NVIDIA)", "warpSize / 2"),
         )
 
 
@@ -105,8 +107,8 @@ def _report_fixed_arrays(unit: Unit, i: int) -> None:
 def _one_shifted_by_lane(unit: Unit, i: int) -> None:
     """`1u << lane` overflows 32 bits for lanes 32..63."""
     tok, prev = unit.code[i], unit.code[i - 1] if i else None
-    if tok.text != "<<" or prev is None or _number(prev.text) != "1":
-        return
+    if tok.text != "<<" or prev is None or _number(prev.text) != "1" or "ll" in prev.text.lower():
+        return  # `1ull << lane` is 64-bit already
     rhs = unit.code[i + 1]
     if (
         rhs.kind == "ident"
@@ -119,6 +121,7 @@ def _one_shifted_by_lane(unit: Unit, i: int) -> None:
             rhs.end,
             f"`{prev.text} << {rhs.text}` -> `1ull << {rhs.text}` "
             "(lane masks are 64-bit on wave64)",
+            fix=("Shift a 64-bit one", "1ull" + unit.text[prev.end : rhs.end]),
         )
         _widen_declaration(unit, i - 1)
 
@@ -143,6 +146,8 @@ def _widen_declaration(unit: Unit, first: int) -> None:
             types[0].start,
             code[j - 1].end,
             f"`{code[j - 1].text}` holds a lane mask: widened to `unsigned long long` for wave64",
+            fix=(f"Declare `{code[j - 1].text}` unsigned long long",
+                 "unsigned long long" + unit.text[types[-1].end : code[j - 1].end]),
         )
 
 
