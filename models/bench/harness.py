@@ -15,6 +15,9 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import multiprocessing
+import os
+import signal
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -33,6 +36,7 @@ from cass.models.bench.attempt import (
 from cass.models.bench.tasks import Task
 from cass.runner.diagnostics import CassError
 from cass.runner.outputs import write_atomic
+from cass.runner.process import stop_all_runs
 
 HARNESS_VERSION = "1"
 
@@ -241,7 +245,8 @@ def _evaluate_all(todo: list[tuple[Task, str, str]], config: RunConfig) -> Itera
         for task, engine, key in todo:
             yield _evaluate_keyed(task, engine, config, key)
         return
-    with ProcessPoolExecutor(max_workers=config.jobs) as pool:
+    pool = ProcessPoolExecutor(max_workers=config.jobs, initializer=_worker_started)
+    try:
         futures = {pool.submit(_evaluate_keyed, task, engine, config, key): (task, engine, key) for task, engine, key in todo}
         for future in as_completed(futures):
             try:
@@ -250,3 +255,35 @@ def _evaluate_all(todo: list[tuple[Task, str, str]], config: RunConfig) -> Itera
                 task, engine, key = futures[future]
                 failed = _failed(task, engine, config, f"the worker process failed: {type(exc).__name__}: {exc}")
                 yield TaskResult.from_dict({**failed.to_dict(), "key": ""})  # not cached: retried next run
+    except BaseException:  # Ctrl-C, SIGTERM or an error in the caller: stop now, not after the tasks
+        _stop_workers(pool)
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_started() -> None:
+    """In each worker process: Ctrl-C reaches the terminal's whole process group, but the parent
+    decides (it stops the workers); SIGTERM from the parent kills the programs the worker runs,
+    with their process trees, before the worker exits."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _worker_stop)
+
+
+def _worker_stop(signum: int, _frame: object) -> None:
+    stop_all_runs()
+    os._exit(128 + signum)
+
+
+def _stop_workers(pool: ProcessPoolExecutor, grace_s: float = 5.0) -> None:
+    """Cancel the queued tasks and end the workers (SIGTERM, then SIGKILL after `grace_s`)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    workers = multiprocessing.active_children()
+    for worker in workers:
+        worker.terminate()
+    deadline = time.monotonic() + grace_s
+    for worker in workers:
+        worker.join(max(0.0, deadline - time.monotonic()))
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
