@@ -158,6 +158,20 @@ def build(options: BuildOptions, progress: Callable[[str, dict[str, Any] | None]
     report("selected", {"programs": len(units)})
     config = Config(str(cache), tuple(options.archs), options.engine, options.verify, references,
                     run_unreferenced=options.run_unreferenced)  # fmt: skip
-    records = run_units(units, config, options, lambda record: report("record", record))
-    summary = write_dataset(options.out, records, funnel, options, elapsed_s=time.time() - started)
-    return summary
+    finished: dict[str, dict[str, Any]] = {}
+
+    def done(record: dict[str, Any]) -> None:
+        finished[record["id"]] = record
+        report("record", record)
+
+    try:
+        records = run_units(units, config, options, done)
+    except BaseException:
+        # Interrupted (Ctrl-C, SIGTERM, a failure): the programs that finished are written now;
+        # the cache keeps them, and the same command resumes with the rest.
+        partial = [finished[u.ident] for u in units if u.ident in finished]
+        if partial:
+            funnel.add("interrupted-after", len(partial))
+            write_dataset(options.out, partial, funnel, options, elapsed_s=time.time() - started)
+        raise
+    return write_dataset(options.out, records, funnel, options, elapsed_s=time.time() - started)
