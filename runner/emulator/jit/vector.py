@@ -19,7 +19,7 @@ from cass.runner.emulator.state import EXEC, width_of
 _U3 = ("u32",) * 3
 _I3 = ("i32",) * 3
 _F3 = ("f32",) * 3
-_FMA = ("f32", _F3, "__builtin_fmaf({0}, {1}, {2})")
+_FMA = ("f32", _F3, "fma_f32({0}, {1}, {2})")
 _MED3 = "std::max(std::min({0}, {1}), std::min(std::max({0}, {1}), {2}))"
 
 VALU: dict[str, tuple[str, tuple[str, ...], str]] = {
@@ -270,15 +270,18 @@ def _compare(ins) -> list[str]:
     parts = ins.op.split("_")
     writes_exec = parts[1] == "cmpx"
     rel, typ = parts[2], parts[3]
-    if rel not in _RELATIONS or typ not in _CMP_TYPES:
+    classify = rel == "class" and typ == "f32"
+    if not classify and (rel not in _RELATIONS or typ not in _CMP_TYPES):
         raise Untranslated(ins.op)
     ops = list(ins.operands)
     dst = None if writes_exec else ops.pop(0)
     hoist = Hoist()
-    a, b = (typed(lane_bits(o, typ, hoist), typ) for o in ops[:2])
+    styps = ("f32", "u32") if classify else (typ, typ)
+    a, b = (typed(lane_bits(o, t, hoist), t) for o, t in zip(ops[:2], styps))
+    relation = "(b >> fclass(a)) & 1u" if classify else _RELATIONS[rel]
     body = [
         f"const auto a = {a}; const auto b = {b};",
-        f"bits |= (uint32_t)({_RELATIONS[rel]}) << l;",
+        f"bits |= (uint32_t)({relation}) << l;",
     ]
     out = ["{", *hoist.lines, "uint32_t bits = 0;", "LANES {", *body, "}", "bits &= s[126];"]
     if dst is None:  # v_cmpx: the result is the new EXEC

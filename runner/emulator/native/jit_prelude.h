@@ -61,6 +61,14 @@ static inline uint32_t sel(uint32_t exec, int l, uint32_t now, uint32_t old) {
     return ((exec >> l) & 1u) ? now : old;
 }
 
+// fused multiply-add propagating NaNs as the interpreter's (fpmath.fma): b's, else a's, else c's
+static inline float fma_f32(float a, float b, float c) {
+    if (b != b) return bf(fb(b) | 0x400000u);
+    if (a != a) return bf(fb(a) | 0x400000u);
+    if (c != c) return bf(fb(c) | 0x400000u);
+    return __builtin_fmaf(a, b, c);
+}
+
 // IEEE-mode minimum and maximum as fpmath.ieee_min/ieee_max: a NaN operand yields the other
 static inline float fmin_ieee(float a, float b) {
     if (b != b) return a;
@@ -115,6 +123,18 @@ static inline float ldexp_f32(float x, int32_t e) {
     if (e > 2000) e = 2000;
     return std::ldexp(x, e);
 }
+// the class index of v_cmp_class (fpmath.cmp_class): bit of the mask tested for x
+static inline uint32_t fclass(float x) {
+    const uint32_t b = fb(x);
+    const int e = (int)((b >> 23) & 0xFF);
+    const bool neg = b >> 31;
+    if (x != x) return (b >> 22) & 1u;
+    if (e == 255) return neg ? 2 : 9;
+    if (e > 0) return neg ? 3 : 8;
+    if (x != 0) return neg ? 4 : 7;
+    return neg ? 5 : 6;
+}
+
 // the division helpers as fpmath.div_scale / div_fmas / div_fixup (f32)
 static inline int fexp(float x) { return (int)((fb(x) >> 23) & 0xFF); }
 static inline bool fdenorm(float x) { return fexp(x) == 0 && x != 0; }
@@ -141,7 +161,7 @@ static inline float div_scale_f32(float s0, float s1, float s2, bool& vcc) {
     return d;
 }
 static inline float div_fmas_f32(float a, float b, float c, bool vcc) {
-    const float r = __builtin_fmaf(a, b, c);
+    const float r = fma_f32(a, b, c);
     return vcc ? std::ldexp(r, fexp(c) > 127 ? 64 : -64) : r;
 }
 static inline float div_fixup_f32(float s0, float s1, float s2) {
