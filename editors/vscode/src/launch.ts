@@ -64,3 +64,21 @@ export const EDITOR_COMMANDS: Record<string, { server: string; selection: boolea
   "cass.editor.portAndVerify": { server: "cass.portAndVerify", selection: false },
   "cass.editor.translateSass": { server: "cass.translateSass", selection: true },
 };
+
+/** What pip installs when the chosen Python lacks cass (the pin of the README's configurations). */
+export const INSTALL_SPEC = "cass @ git+https://github.com/cass-project/cass@9d3b39ac527b72a8834771d5c930e67e1ec49366";
+
+/** Arguments that make the interpreter prove it can run the server (exit 0) before it starts. */
+export const PROBE_ARGS = ["-c", "import cass.server.lsp"];
+
+/** What the user is told, and the install command offered, when the interpreter lacks cass. */
+export function missingServer(python: string, detail: string): { message: string; install: string } {
+  const quoted = /[\s"'$]/.test(python) ? `"${python.replace(/"/g, '\\"')}"` : python;
+  const why = detail.trim().split("\n").filter((line) => line.trim() !== "").pop() ?? "no details";
+  return {
+    message:
+      `cass: ${python} cannot start the cass language server (${why}). Install cass into that ` +
+      "Python, or set cass.server.pythonPath to a Python that has it.",
+    install: `${quoted} -m pip install "${INSTALL_SPEC}"`,
+  };
+}

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 
-import { EDITOR_COMMANDS, followUp, serverLaunch, serverSettings } from "../src/launch";
+import { EDITOR_COMMANDS, followUp, INSTALL_SPEC, missingServer, serverLaunch, serverSettings } from "../src/launch";
 
 describe("serverLaunch", () => {
   it("prefers the configured interpreter", () => {
@@ -54,5 +54,15 @@ describe("package.json", () => {
     for (const [key, value] of Object.entries(manifest.contributes.configuration.properties)) {
       assert.ok("default" in (value as object), `${key} has no default`);
     }
+  });
+});
+
+describe("missingServer", () => {
+  it("names the interpreter, the last line of its error, and an install command", () => {
+    const told = missingServer("/opt/my py/bin/python", "Traceback ...\nModuleNotFoundError: No module named 'cass'\n");
+    assert.match(told.message, /\/opt\/my py\/bin\/python cannot start the cass language server \(ModuleNotFoundError: No module named 'cass'\)/);
+    assert.match(told.message, /cass\.server\.pythonPath/);
+    assert.equal(told.install, `"/opt/my py/bin/python" -m pip install "${INSTALL_SPEC}"`);
+    assert.match(INSTALL_SPEC, /^cass @ git\+https:\/\/github\.com\/cass-project\/cass@[0-9a-f]{40}$/);
   });
 });
