@@ -1,7 +1,7 @@
 """Record NVIDIA reference outputs for many small CUDA programs at once (the dataset's synthetic
 programs) on a machine with an NVIDIA GPU: standard library and nvcc only.
 
-    python3 benchmarks/bench_dataset_record_nvidia.py PROGRAMS_DIR -o references.json [--batch 20] [--jobs 16]
+    python3 benchmarks/bench_dataset_record_nvidia.py PROGRAMS_DIR -o references.jsonl [--batch 20] [--jobs 16] [--deadline-s 200]
 
 nvcc's fixed cost per call (two host-compiler passes over the CUDA headers) dominates a small
 program's build, so programs are built `--batch` to a translation unit: each program's text,
@@ -10,9 +10,11 @@ driver `main` that runs program `argv[1]`. Every program still runs in its own p
 own CUDA context, its exit code and `exit()` calls unchanged). A batch that fails to compile is
 rebuilt one program per file, so one bad program costs only itself.
 
-The output maps each program's source sha256 (line endings normalised, as cass.runner.spec's
-source_digest) to its record: stdout, stderr, exit code, GPU, compute capability, driver, CUDA
-version, date, and how it was built. `cass dataset build --references references.json` reads it.
+The output has one JSON line per program, written as each run finishes (a call stopped at its
+time limit keeps what it recorded; `--deadline-s` stops starting new work in time): the
+program's source sha256 (line endings normalised, as cass.runner.spec's source_digest), stdout,
+stderr, exit code, GPU, compute capability, driver, CUDA version, date, and how it was built.
+`cass dataset build --references references.jsonl` reads it.
 """
 
 from __future__ import annotations
@@ -23,9 +25,12 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -53,7 +58,7 @@ def batch_source(programs: list[Path]) -> str:
 
 
 def nvcc(source: Path, exe: Path, arch: str) -> tuple[bool, str]:
-    cmd = ["nvcc", f"-arch={arch}", "-O3", "-o", str(exe), str(source)]
+    cmd = [shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc", f"-arch={arch}", "-O3", "-o", str(exe), str(source)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
     return proc.returncode == 0, proc.stderr[-2000:]
 
@@ -87,40 +92,67 @@ def run(exe: Path, argv: list[str], timeout: float) -> dict:
 
 def machine() -> dict:
     def query(field: str) -> str:
-        proc = subprocess.run(["nvidia-smi", f"--query-gpu={field}", "--format=csv,noheader"], capture_output=True, text=True, check=False)
+        try:
+            proc = subprocess.run(["nvidia-smi", f"--query-gpu={field}", "--format=csv,noheader"], capture_output=True, text=True, check=False)
+        except OSError:
+            return ""
         return proc.stdout.strip().splitlines()[0] if proc.returncode == 0 and proc.stdout.strip() else ""
 
-    version = subprocess.run(["nvcc", "--version"], capture_output=True, text=True, check=False).stdout
+    nvcc_path = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    version = subprocess.run([nvcc_path, "--version"], capture_output=True, text=True, check=False).stdout
     cuda = re.search(r"release ([\d.]+), V([\d.]+)", version)
     return {"gpu": query("name"), "compute_capability": query("compute_cap"), "driver": query("driver_version"),
             "cuda": cuda.group(2) if cuda else "", "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Size: argument parsing, the build phase and the run phase, each a few lines."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("programs", type=Path)
-    parser.add_argument("-o", "--output", type=Path, required=True)
+    parser.add_argument("-o", "--output", type=Path, required=True, help="JSON lines, one record per line, written as runs finish")
     parser.add_argument("--batch", type=int, default=20)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--gpu-jobs", type=int, default=8)
     parser.add_argument("--arch", default="sm_90")
     parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--deadline-s", type=float, default=0.0, help="start no build or run after this many seconds")
     args = parser.parse_args(argv)
+    started = time.monotonic()
+
+    def late() -> bool:
+        return bool(args.deadline_s) and time.monotonic() - started > args.deadline_s
+
     sources = sorted(args.programs.rglob("*.cu"))
     batches = [sources[i : i + args.batch] for i in range(0, len(sources), args.batch)]
     info = machine()
+    how = f"nvcc -arch={args.arch} -O3, {args.batch} programs per translation unit (each in its own namespace), one process per program"
     print(f"{len(sources)} programs in {len(batches)} batches on {info['gpu'] or 'no GPU found'}", flush=True)
-    with tempfile.TemporaryDirectory(prefix="cass-record-batch-") as name, ThreadPoolExecutor(args.jobs) as pool:
-        built = list(pool.map(lambda ib: build(ib[1], Path(name), ib[0], args.arch), enumerate(batches)))
-        print(f"built in {sum(len(b) for b in built)} program slots", flush=True)
+    lock, counts = threading.Lock(), {"runs": 0, "passed": 0}
+    with tempfile.TemporaryDirectory(prefix="cass-record-batch-") as name, open(args.output, "w", encoding="utf-8") as sink:
+
+        def build_one(item: tuple[int, list[Path]]) -> list[tuple[Path, list[str]]]:
+            return [] if late() else build(item[1], Path(name), item[0], args.arch)
+
+        def run_one(job: tuple[Path, Path, list[str]]) -> None:
+            if late():
+                return
+            result = run(job[1], job[2], args.timeout)
+            line = json.dumps({"sha256": digest(job[0]), "source": job[0].name, **info, "build": how, **result}, sort_keys=True)
+            with lock:
+                sink.write(line + "\n")
+                sink.flush()
+                counts["runs"] += 1
+                counts["passed"] += result.get("exit_code") == 0
+                if counts["runs"] % 100 == 0:
+                    print(f"{counts['runs']} run, {counts['passed']} exited 0, {time.monotonic() - started:.0f} s", flush=True)
+
+        with ThreadPoolExecutor(args.jobs) as pool:
+            built = list(pool.map(build_one, enumerate(batches)))
+        print(f"built {sum(len(b) for b in built)} programs in {time.monotonic() - started:.0f} s", flush=True)
         jobs = [(src, exe, rest) for batch, outs in zip(batches, built) for src, (exe, rest) in zip(batch, outs)]
         with ThreadPoolExecutor(args.gpu_jobs) as gpu:
-            results = list(gpu.map(lambda job: run(job[1], job[2], args.timeout), jobs))
-    how = f"nvcc -arch={args.arch} -O3, {args.batch} programs per translation unit (each in its own namespace), one process per program"
-    records = {digest(src): {"source": src.name, **info, "build": how, **res} for (src, _, _), res in zip(jobs, results)}
-    args.output.write_text(json.dumps(records, indent=1, sort_keys=True), encoding="utf-8")
-    passed = sum(r.get("exit_code") == 0 for r in records.values())
-    print(f"{len(records)} recorded, {passed} exited 0, written to {args.output}")
+            list(gpu.map(run_one, jobs))
+    print(f"{counts['runs']} recorded, {counts['passed']} exited 0, in {time.monotonic() - started:.0f} s: {args.output}")
     return 0
 
 

@@ -70,18 +70,22 @@ def prepare_out(out: Path, force: bool) -> None:
 
 
 def load_references(path: Path | None) -> dict[str, dict[str, Any]]:
-    """{CUDA source sha256: NVIDIA record} from a JSON file written by
-    benchmarks/bench_dataset_record_nvidia.py (or None: no references)."""
+    """{CUDA source sha256: NVIDIA record} from the JSON lines benchmarks/bench_dataset_record_nvidia.py
+    writes (`.jsonl`, optionally gzipped), or a JSON object of that mapping; {} for None."""
     if path is None:
         return {}
     import gzip
 
     try:
-        raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-        data = json.loads(raw)
+        raw = (gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()).decode("utf-8")
+        if ".jsonl" in path.name:
+            lines = [json.loads(line) for line in raw.splitlines() if line.strip()]
+            data = {line["sha256"]: line for line in lines}
+        else:
+            data = json.loads(raw)
     except FileNotFoundError:
         raise CassError(f"{path}: no such references file; record one with benchmarks/bench_dataset_record_nvidia.py") from None
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, KeyError, TypeError) as exc:
         raise CassError(f"{path}: not a references file ({exc}); expected JSON mapping source sha256 to a record") from None
     if not isinstance(data, dict):
         raise CassError(f"{path}: not a references file; expected a JSON object mapping source sha256 to a record")
