@@ -36,7 +36,7 @@ class Unit:
     _inserts: list[tuple[int, int, str]] = field(default_factory=list)
     _device: list[tuple[int, int]] | None = None
     _index: dict[str, array] | None = None
-    _line_starts: list[int] | None = None
+    _line_starts: array | None = None
     _matches: array | None = None  # per token: index of its closing bracket, or -1
 
     def __post_init__(self) -> None:
@@ -51,7 +51,9 @@ class Unit:
     def position(self, offset: int) -> tuple[int, int]:
         """1-based (line, column) of a character offset."""
         if self._line_starts is None:
-            self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.text)]
+            starts = array("i" if len(self.text) < 2**31 else "q", (0,))
+            starts.extend(m.end() for m in _LINE_BREAK.finditer(self.text))
+            self._line_starts = starts
         line = bisect.bisect_right(self._line_starts, offset)
         return line, offset - self._line_starts[line - 1] + 1
 
