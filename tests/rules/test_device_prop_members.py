@@ -1,6 +1,7 @@
 """cudaDeviceProp members that HIP 5.2's hipDeviceProp_t lacks (Rodinia's gaussian prints
-`deviceOverlap`): each access is an error at its line, never a rename that silently leaves a port
-which does not compile; HIP 6 targets, which have most of the members, are not told."""
+`deviceOverlap`, huffman tests it): reading `deviceOverlap` becomes 1 (what every AMD GPU answers)
+with a warning; every other access is an error at its line, never a rename that silently leaves a
+port which does not compile; HIP 6 targets, which have most of the members, are not told."""
 
 from __future__ import annotations
 
@@ -22,12 +23,36 @@ int main() {
 
 
 def test_missing_members_are_errors_where_they_are_read(port_snippet) -> None:
-    _, codes = port_snippet(SOURCE)
-    found = sorted((d.line, d.column) for d in codes["CASS080"])
-    assert [line for line, _ in found] == [6, 6]
-    messages = " ".join(d.message for d in codes["CASS080"])
-    assert "`deviceOverlap`" in messages and "`asyncEngineCount`" in messages
-    assert "multiProcessorCount" not in messages
+    out, codes = port_snippet(SOURCE)
+    found = sorted((d.line, d.severity.value, d.message.split("`")[1]) for d in codes["CASS080"])
+    assert found == [(6, "error", "asyncEngineCount"), (6, "warning", "prop.deviceOverlap")]
+    assert 'printf("%d %d %d\\n", 1, p->asyncEngineCount, prop.multiProcessorCount);' in out
+    assert "int deviceOverlap = 1;" in out and "return deviceOverlap;" in out
+
+
+OVERLAP_READS = """#include <cstdio>
+struct Info { cudaDeviceProp props[2]; };
+int main() {
+    Info info; cudaDeviceProp prop; cudaDeviceProp *p = &prop;
+    cudaGetDeviceProperties(&prop, 0);
+    if (!prop.deviceOverlap) return 1;
+    printf("%s %d\\n", info.props[0]. deviceOverlap ? "Allowed" : "Not Allowed", p->deviceOverlap);
+    prop.deviceOverlap = 0;
+    return 0;
+}
+"""
+
+
+@pytest.mark.toolchain
+def test_device_overlap_reads_become_one_and_writes_stay_errors(port_snippet, tmp_path: Path, hip_compile) -> None:
+    out, codes = port_snippet(OVERLAP_READS)
+    assert "if (!1) return 1;" in out
+    assert 'printf("%s %d\\n", 1 ? "Allowed" : "Not Allowed", 1);' in out
+    by_severity = sorted((d.line, d.severity.value) for d in codes["CASS080"])
+    assert by_severity == [(6, "warning"), (7, "warning"), (7, "warning"), (8, "error")]
+    source = tmp_path / "overlap.hip"
+    source.write_text(out.replace("    prop.deviceOverlap = 0;\n", ""))
+    assert hip_compile(source, "-fsyntax-only").returncode == 0
 
 
 def test_hip_6_targets_are_not_told(port_snippet) -> None:

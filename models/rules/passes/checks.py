@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cass.models.rules.tables import parse_version
 from cass.models.rules.unit import Unit
+from cass.runner.diagnostics import Severity
 
 
 def report_lex_problems(unit: Unit) -> None:
@@ -110,6 +111,8 @@ def check_device_prop_members(unit: Unit) -> None:
         return
     for i in unit.positions(tuple(MISSING_DEVICE_PROP_MEMBERS)):
         tok = unit.code[i]
+        if tok.text == "deviceOverlap" and _read_as_constant(unit, i, "1"):
+            continue
         if unit.prev_text(i) in (".", "->"):
             unit.report(
                 "CASS080",
@@ -119,6 +122,56 @@ def check_device_prop_members(unit: Unit) -> None:
                 f"{unit.target.hip_version}: use hipDeviceGetAttribute where HIP has the attribute, "
                 "or a value you choose (AMD GPUs overlap copies with kernels)",
             )
+
+
+_WRITES = frozenset(("=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "<<=", ">>=", "++", "--"))
+
+
+def _read_as_constant(unit: Unit, i: int, value: str) -> bool:
+    """`prop.deviceOverlap` (or `p->deviceOverlap`, `props[d].deviceOverlap`) read, not written:
+    replace the whole member access by `value` (what every AMD GPU reports) and warn."""
+    texts = unit.lexed.texts
+    start = _object_start(texts, i - 1)
+    if start is None or unit.next_text(i) in _WRITES or unit.prev_text(start) in ("&", "++", "--"):
+        return False
+    first, tok = unit.code[start], unit.code[i]
+    expression = unit.slice(first, tok)
+    if not unit.replace(first.start, tok.end, value):
+        return False
+    unit.report(
+        "CASS080",
+        first.start,
+        tok.end,
+        f"`{expression}`: hipDeviceProp_t has no `{tok.text}` in HIP {unit.target.hip_version}; "
+        f"AMD GPUs copy between host and device while kernels run, so the port reads {value}",
+        severity=Severity.WARNING,
+    )
+    return True
+
+
+def _object_start(texts: list[str], dot: int) -> int | None:
+    """Index of the first token of the object expression before the `.`/`->` at `dot`: an
+    identifier chain with subscripts (`a.b[i]->c`); None for anything else (calls, casts)."""
+    if texts[dot] not in (".", "->"):
+        return None
+    k = dot - 1
+    while k >= 0:
+        if texts[k] == "]":
+            depth = 0
+            while k >= 0:
+                depth += {"]": 1, "[": -1}.get(texts[k], 0)
+                if depth == 0:
+                    break
+                k -= 1
+            k -= 1
+            continue
+        if not (texts[k][:1].isalpha() or texts[k][:1] == "_"):
+            return None
+        if k >= 1 and texts[k - 1] in (".", "->"):
+            k -= 2
+            continue
+        return k
+    return None
 
 
 def check_constant_warp_size(unit: Unit) -> None:
