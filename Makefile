@@ -16,6 +16,8 @@ VERIFY_EXAMPLE ?= examples/verify/saxpy.cu
 # rocPRIM, hipCUB and rocThrust (what Thrust and CUB ports compile against): installed by `cass
 # setup` from this archive when it exists beside the repository (see ../shared/deps/README.md).
 ROCM_LIBS ?= $(wildcard ../shared/deps/rocm-libs-5.2.3.tar.gz)
+# hipBLAS, hipFFT and hipSOLVER API headers (what cuBLAS/cuFFT/cuSOLVER ports compile against).
+ROCM_API_HEADERS ?= $(wildcard ../shared/deps/rocm-api-headers-5.2.3.tar.gz)
 
 .PHONY: setup system-packages run test clean vsix
 
@@ -36,7 +38,7 @@ $(VENV)/.installed: pyproject.toml | system-packages
 	touch $@
 
 setup: system-packages $(VENV)/.installed
-	$(PY) -m cass.server.cli setup $(if $(ROCM_LIBS),--rocm-libs $(ROCM_LIBS))
+	$(PY) -m cass.server.cli setup $(if $(ROCM_LIBS),--rocm-libs $(ROCM_LIBS)) $(if $(ROCM_API_HEADERS),--rocm-api-headers $(ROCM_API_HEADERS))
 
 run: setup
 	@mkdir -p $(EXAMPLES_OUT)

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from cass.runner import rocm_libs, toolchain
+from cass.runner import rocm_api_headers, rocm_libs, toolchain
 from cass.runner.diagnostics import CassError, WorkError
 from cass.runner.tools import run_tool
 
@@ -63,6 +63,7 @@ class SetupStep:
     timeout_s: float = 600
     env: dict[str, str] = field(default_factory=dict)
     rocm_libs: str = ""  # install rocPRIM/hipCUB/rocThrust from this archive, folder or URL
+    rocm_api_headers: str = ""  # install the hipBLAS/hipFFT/hipSOLVER headers from this source
 
 
 def _apt_steps(missing: list[str]) -> list[SetupStep]:
@@ -79,7 +80,7 @@ def _apt_steps(missing: list[str]) -> list[SetupStep]:
     ]
 
 
-def plan_setup(rocm_libs_source: str = "") -> list[SetupStep]:
+def plan_setup(rocm_libs_source: str = "", api_headers_source: str = "") -> list[SetupStep]:
     """Every step still needed on this machine, in the order they must run.
 
     `rocm_libs_source` (else `$CASS_ROCM_LIBS`) names where rocPRIM, hipCUB and rocThrust come
@@ -96,6 +97,10 @@ def plan_setup(rocm_libs_source: str = "") -> list[SetupStep]:
     if rocm_libs.needs_install(source):
         what = f"install rocPRIM, hipCUB and rocThrust from {source}"
         steps.append(SetupStep(what, rocm_libs=source))
+    headers = api_headers_source or rocm_api_headers.configured_source()
+    if rocm_api_headers.needs_install(headers):
+        what = f"install the hipBLAS, hipFFT and hipSOLVER headers from {headers}"
+        steps.append(SetupStep(what, rocm_api_headers=headers))
     return steps
 
 
@@ -104,6 +109,9 @@ def run_step(step: SetupStep) -> str:
     if step.rocm_libs:
         rocm_libs.install(step.rocm_libs)
         return rocm_libs.describe()[1]
+    if step.rocm_api_headers:
+        rocm_api_headers.install(step.rocm_api_headers)
+        return rocm_api_headers.describe()[1]
     if not step.argv:
         arch = step.what.rsplit(" ", 1)[-1]
         return str(toolchain.hip_device_lib_dir(arch))
@@ -120,9 +128,10 @@ def run_step(step: SetupStep) -> str:
 def run_setup(
     report: Callable[[SetupStep, str], None] = lambda step, detail: None,
     rocm_libs_source: str = "",
+    api_headers_source: str = "",
 ) -> list[SetupStep]:
     """Plan, then run every step (reporting each); returns the steps that ran."""
-    steps = plan_setup(rocm_libs_source)
+    steps = plan_setup(rocm_libs_source, api_headers_source)
     for step in steps:
         report(step, run_step(step))
     return steps
@@ -147,6 +156,8 @@ class Environment:
     device_libs: str  # the gfx1100 folder, or why it cannot be built
     rocm_libs: str = ""  # rocPRIM/hipCUB/rocThrust versions and folder, or how to install them
     rocm_libs_found: bool = False
+    api_headers: str = ""  # hipBLAS/hipFFT/hipSOLVER header versions and folder, or how to install
+    api_headers_found: bool = False
 
     @property
     def core_complete(self) -> bool:
@@ -198,4 +209,7 @@ def check_environment() -> Environment:
     gpus = toolchain.detect_gpus()
     found_libs, rocm = rocm_libs.describe()
     backends = _backends(found, gpus, libs_ok)
-    return Environment(tools, gpus, backends, missing, libs, rocm, found_libs)
+    found_headers, headers = rocm_api_headers.describe()
+    return Environment(
+        tools, gpus, backends, missing, libs, rocm, found_libs, headers, found_headers
+    )

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.runner import rocm_libs
+from cass.runner import rocm_api_headers, rocm_libs
 from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
 from cass.runner.outputs import staged_dir
@@ -257,6 +257,7 @@ def hip_clang_command(offload_arch: str = DEFAULT_GFX_ARCH) -> list[str]:
         "-Wno-unused-command-line-argument",
         *(arg for option in AMDGPU_BACKEND_FIXES for arg in ("-mllvm", option)),
         *rocm_libs.include_args(),
+        *rocm_api_headers.include_args(),
     ]
 
 

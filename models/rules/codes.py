@@ -406,6 +406,28 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "not with clang, which reads only `<<<` and `>>>` as launch brackets: cass joins them."
         ),
     ),
+    (
+        "CASS082",
+        W,
+        "CUDA library name without a mapping",
+        (
+            "A cuBLAS, cuRAND, cuFFT, cuSPARSE, cuSOLVER, cuDNN, NVRTC, NVTX, cuTENSOR or NCCL "
+            "name, a driver enumerator (`CU_...`) or a `cu*`/`cuda*` call that no mapping table "
+            "lists and the file does not declare itself: it is left unchanged and the port will "
+            "not compile until it is rewritten. Look it up in docs/rules-support-matrix.md."
+        ),
+    ),
+    (
+        "CASS083",
+        I,
+        "library enumerator argument retyped",
+        (
+            "hipBLAS before 2.0 types the data-type and compute-type arguments of its `Ex` "
+            "routines `hipblasDatatype_t` (`HIPBLAS_R_32F`, other values than `HIP_R_32F`), and "
+            "hipSOLVER has its own fill-mode/operation/side enumerators: literals in those "
+            "argument lists are written as the HIP library expects them."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

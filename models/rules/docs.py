@@ -39,13 +39,59 @@ def _summary_rows(entries: list[MappingEntry]) -> list[str]:
     return rows
 
 
+# Names HIPIFY maps to a HIP name, from its published tables (ROCm/HIPIFY docs/tables/*.md at
+# 014177bc, 2024-10: rows whose HIP column is filled; ../shared/research/hipify.md section 3.1).
+# The runtime and driver counts include their data types, which cass keeps in `types`.
+HIPIFY_MAPPED: dict[str, tuple[tuple[str, ...], int]] = {
+    "CUDA runtime + driver API and their types": (("runtime", "driver", "types"), 920 + 1105),
+    "Device functions and types": (("device",), 513),
+    "cuBLAS": (("cublas",), 844),
+    "cuRAND": (("curand",), 117),
+    "cuFFT": (("cufft",), 87),
+    "cuSPARSE": (("cusparse",), 684),
+    "cuSOLVER": (("cusolver",), 342),
+    "NVRTC": (("nvrtc",), 27),
+    "CUB": (("cub",), 11),
+    "cuDNN -> MIOpen": ((), 555),
+}
+
+
+FAMILY = {f.name: f for f in FAMILIES}
+
+
+def _coverage_rows(entries: list[MappingEntry]) -> list[str]:
+    rows = []
+    for library, (families, hipify) in HIPIFY_MAPPED.items():
+        mine = [e for e in entries if e.family in families]
+        mapped = [e for e in mine if e.status != "unsupported"]
+        checked = sum(
+            1 for e in mapped if not _row_check(FAMILY[e.family], e).startswith("no header")
+        )
+        in_52 = sum(1 for e in mine if e.available_in("5.2"))
+        diagnosed = len(mine) - len(mapped)
+        rows.append(f"| {library} | {hipify} | {len(mapped)} | {in_52} | {checked} | {diagnosed} |")
+    return rows
+
+
 def _checked(family: Family) -> str:
     """Where the family's HIP names are checked, or why they are not."""
     if family.headers:
         return ", ".join(f"/usr/include/{h}" for h in family.headers)
+    if family.api_headers:
+        return f"{family.api_headers}/ of `cass setup --rocm-api-headers` (rocm-api-headers 5.2.3)"
     if family.unpackaged:
         return f"not packaged by Debian 12 ({family.unpackaged}): unverified"
     return "file paths (checked where the folder is installed)"
+
+
+def _row_check(family: Family, entry: MappingEntry) -> str:
+    """A generated row's own check; a hand-written row of a family whose names the tests check
+    against installed headers names them; any other row says nothing confirms it."""
+    if entry.checked:
+        return entry.checked
+    if family.headers and entry.status != "unsupported":
+        return ", ".join(f"/usr/include/{h}" for h in family.headers) + " (tests/rules)"
+    return "no header here confirms it"
 
 
 def _family_section(family: Family, entries: list[MappingEntry]) -> list[str]:
@@ -57,11 +103,11 @@ def _family_section(family: Family, entries: list[MappingEntry]) -> list[str]:
         "",
         f"{len(mine)} names; HIP names checked against: {verified}.",
         "",
-        "| CUDA | HIP | status | since HIP | note |",
-        "| --- | --- | --- | --- | --- |",
+        "| CUDA | HIP | status | since HIP | note | checked against |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     lines += [
-        f"| `{e.cuda}` | {('`' + e.hip + '`') if e.hip else '—'} | {e.status} | {_cell(e.since)} | {_cell(e.note)} |"
+        f"| `{e.cuda}` | {('`' + e.hip + '`') if e.hip else '—'} | {e.status} | {_cell(e.since)} | {_cell(e.note)} | {_cell(_row_check(family, e))} |"
         for e in sorted(mine, key=lambda e: e.cuda.lower())
     ]
     return lines + [""]
@@ -84,6 +130,22 @@ def support_matrix() -> str:
         "| family | names | supported | rewritten | unsupported | HIP name in HIP 5.2 | HIP names checked against |",
         "| --- | --- | --- | --- | --- | --- | --- |",
         *_summary_rows(entries),
+        "",
+        "## Coverage next to HIPIFY",
+        "",
+        (
+            "`HIPIFY maps`: names HIPIFY's published tables map to a HIP name (ROCm/HIPIFY "
+            "docs/tables at 014177bc). `cass maps`: rows renamed or rewritten (any HIP version); "
+            "`in HIP 5.2`: of those, available for the default target; `header-checked`: mapped "
+            "rows whose HIP name a real header declares (Debian's HIP 5.2.3, hipRAND, hipSPARSE; "
+            "hipBLAS 0.51.0, hipFFT 1.0.8, hipSOLVER 1.4.0 from rocm-api-headers 5.2.3); "
+            "`diagnosed`: rows reported as an error where used. A CUDA library name in no "
+            "table is reported too (CASS082), never left unchanged without a word."
+        ),
+        "",
+        "| library | HIPIFY maps | cass maps | in HIP 5.2 | header-checked | diagnosed |",
+        "| --- | --- | --- | --- | --- | --- |",
+        *_coverage_rows(entries),
         "",
     ]
     for family in FAMILIES:

@@ -16,6 +16,7 @@ from cass.models.rules.passes import (
     checks,
     groups,
     intrinsics,
+    library_calls,
     limits,
     names,
     order,
@@ -63,8 +64,10 @@ PIPELINE: tuple[Pass, ...] = (
     intrinsics.add_signed_64bit_atomics,
     wavesize.rewrite_warp_size_assumptions,
     names.report_token_pasting,
+    library_calls.rewrite_library_enum_arguments,
     names.map_headers,
     names.rename_identifiers,
+    library_calls.report_unknown_library_names,
     add_prelude,
 )
 

@@ -1,9 +1,11 @@
 """The mapping tables: one TSV file per API family under `tables/`, loaded once.
 
-Columns: `cuda  hip  status  since  note`. `status` is one of
+Columns: `cuda  hip  status  since  note  checked`. `status` is one of
 - `supported`: renamed 1:1 to `hip` (present since HIP version `since`);
 - `rewritten`: a pass rewrites the construct (the `hip` column says into what);
 - `unsupported`: no HIP counterpart known; reported as an error where used.
+`checked` (generated tables) names the header that confirms the row (its HIP name declared
+there, or for an unsupported row its absence), or says that no header here confirms it.
 Lines starting with `#` are comments (generated tables say how to regenerate them).
 """
 
@@ -25,6 +27,8 @@ class Family:
     headers: tuple[str, ...]  # installed HIP headers (under /usr/include) that define its names
     # the HIP library's header folder when Debian 12 does not package it (names unverified)
     unpackaged: str = ""
+    # where `cass setup --rocm-api-headers` installs that folder instead (names checked there)
+    api_headers: str = ""
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -33,11 +37,13 @@ FAMILIES: tuple[Family, ...] = (
     Family("types", "Types, enums, macros and error codes", ("hip",)),
     Family("device", "Device functions and intrinsics", ("hip",)),
     Family("headers", "Headers", ()),
-    Family("cublas", "cuBLAS -> hipBLAS", (), unpackaged="hipblas"),
+    Family("cublas", "cuBLAS -> hipBLAS", (), unpackaged="hipblas", api_headers="hipblas"),
     Family("curand", "cuRAND (host and device) -> hipRAND", ("hiprand",)),
-    Family("cufft", "cuFFT -> hipFFT", (), unpackaged="hipfft"),
+    Family("cufft", "cuFFT -> hipFFT", (), unpackaged="hipfft", api_headers="hipfft"),
     Family("cusparse", "cuSPARSE -> hipSPARSE", ("hipsparse",)),
-    Family("cusolver", "cuSOLVER -> hipSOLVER", (), unpackaged="hipsolver"),
+    Family(
+        "cusolver", "cuSOLVER -> hipSOLVER", (), unpackaged="hipsolver", api_headers="hipsolver"
+    ),
     Family("cub", "CUB -> hipCUB", (), unpackaged="hipcub"),
     Family("nccl", "NCCL -> RCCL", (), unpackaged="rccl"),
     Family("nvrtc", "NVRTC -> hipRTC", ("hip",)),
@@ -64,6 +70,7 @@ class MappingEntry:
     since: str  # HIP version that introduced `hip` ('' when unsupported)
     family: str
     note: str = ""
+    checked: str = ""  # the header that confirms the row, or why none does
 
     def available_in(self, hip_version: str) -> bool:
         if self.status == "unsupported" or not self.since:
@@ -83,7 +90,8 @@ def _read_family(family: Family) -> list[MappingEntry]:
                 f"{path}:{number}: expected cuda<TAB>hip<TAB>status<TAB>since[<TAB>note]"
             )
         note = cols[4] if len(cols) > 4 else ""
-        entries.append(MappingEntry(cols[0], cols[1], cols[2], cols[3], family.name, note))
+        checked = cols[5] if len(cols) > 5 else ""
+        entries.append(MappingEntry(cols[0], cols[1], cols[2], cols[3], family.name, note, checked))
     return entries
 
 

@@ -18,6 +18,7 @@ import sysconfig
 import tempfile
 from pathlib import Path
 
+from cass.runner import emulated_libraries
 from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError, WorkError
 from cass.runner.process import run_compiler
@@ -200,7 +201,10 @@ def build_hip_program(
         raise CassError(f"{source}: no such HIP source file")
     lib = runtime_library()
     output.parent.mkdir(parents=True, exist_ok=True)
-    cmd = hip_compile_command(source, output, offload_arch, tuple(extra_args))
+    # a program that includes a HIP math library gets cass's reference implementation of it
+    references = emulated_libraries.needed(source.read_text(encoding="utf-8", errors="replace"))
+    extra = (*extra_args, *(str(ref.source) for ref in references))
+    cmd = hip_compile_command(source, output, offload_arch, extra)
     cmd += [f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}", "-lcasship", "-lm"]
     # contained like every run: killed as a tree on timeout or Ctrl-C (stop_all_runs)
     proc = run_compiler(cmd, cwd=Path.cwd(), timeout_s=BUILD_TIMEOUT_S)

@@ -64,9 +64,30 @@ def environment_json(env: runner_setup.Environment) -> dict:
         "backends": [b.__dict__ for b in env.backends],
         "device_libs": env.device_libs,
         "rocm_libs": {"installed": env.rocm_libs_found, "detail": env.rocm_libs},
+        "rocm_api_headers": {"installed": env.api_headers_found, "detail": env.api_headers},
         "core_complete": env.core_complete,
         "missing_core": env.missing_core,
     }
+
+
+RocmLibsOption = Annotated[
+    str,
+    typer.Option(
+        "--rocm-libs",
+        metavar="PATH_OR_URL",
+        help="Install rocPRIM, hipCUB and rocThrust (Thrust and CUB ports) from this archive, "
+        "folder or URL (default: $CASS_ROCM_LIBS).",
+    ),
+]
+ApiHeadersOption = Annotated[
+    str,
+    typer.Option(
+        "--rocm-api-headers",
+        metavar="PATH_OR_URL",
+        help="Install the hipBLAS, hipFFT and hipSOLVER API headers (cuBLAS, cuFFT and cuSOLVER "
+        "ports) from this archive, folder or URL (default: $CASS_ROCM_API_HEADERS).",
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -86,6 +107,7 @@ def register(app: typer.Typer) -> None:
                 console.print(table)
             console.print(f"device libraries (gfx1100): {env.device_libs}", markup=False)
             console.print(f"rocPRIM, hipCUB, rocThrust: {env.rocm_libs}", markup=False)
+            console.print(f"hipBLAS, hipFFT, hipSOLVER headers: {env.api_headers}", markup=False)
             if env.core_complete:
                 console.print("[green]core toolchain complete[/]")
             else:
@@ -97,27 +119,21 @@ def register(app: typer.Typer) -> None:
         dry_run: Annotated[
             bool, typer.Option("--dry-run", help="Only list what would be done.")
         ] = False,
-        rocm_libs: Annotated[
-            str,
-            typer.Option(
-                "--rocm-libs",
-                metavar="PATH_OR_URL",
-                help="Install rocPRIM, hipCUB and rocThrust (Thrust and CUB ports) from this "
-                "archive, folder or URL (default: $CASS_ROCM_LIBS).",
-            ),
-        ] = "",
+        rocm_libs: RocmLibsOption = "",
+        rocm_api_headers: ApiHeadersOption = "",
     ) -> None:
         """Install what is missing: Debian packages (as root), PyPI CUDA tools, device libraries,
-        and rocPRIM/hipCUB/rocThrust where --rocm-libs or $CASS_ROCM_LIBS names them."""
+        rocPRIM/hipCUB/rocThrust where --rocm-libs or $CASS_ROCM_LIBS names them, and the
+        hipBLAS/hipFFT/hipSOLVER headers where --rocm-api-headers or $CASS_ROCM_API_HEADERS does."""
         if dry_run:
-            for step in runner_setup.plan_setup(rocm_libs):
+            for step in runner_setup.plan_setup(rocm_libs, rocm_api_headers):
                 console.print(
                     f"- {step.what}" + (f": {' '.join(step.argv)}" if step.argv else ""),
                     markup=False,
                 )
             return
         with console.status("checking what is installed") as status:
-            for step in runner_setup.plan_setup(rocm_libs):
+            for step in runner_setup.plan_setup(rocm_libs, rocm_api_headers):
                 status.update(step.what)
                 detail = runner_setup.run_step(step)
                 console.print(

@@ -38,7 +38,6 @@ PENDING_PROCESSES = {
 }
 PENDING_RENAMES = {
     "runner/emulator/": EMULATOR,
-    "runner/rocm_api_headers.py": "new module in progress elsewhere; convert to write_atomic/staged_dir",
     "models/training/run.py": "new module in progress elsewhere; staged_dir(final, replace=True) does it",
 }
 PROCESS_CALLS = {

@@ -511,11 +511,11 @@ CASES = [
         [],
     ),
     (
-        "3.10 cuSOLVER needs a newer HIP",
+        "3.10 cuSOLVER through hipSOLVER's compatibility API (hipSOLVER 1.4.0, ROCm 5.2.3)",
         "#include <cusolverDn.h>\nvoid f(cusolverDnHandle_t* h){ cusolverDnCreate(h); }",
-        None,
-        None,
-        ["CASS011"],
+        "hipsolverDnCreate(h)",
+        "cusolverDn",
+        ["CASS012"],
     ),
     (
         "3.10 cuDNN has no HIP header",

@@ -1,0 +1,54 @@
+"""cass's reference implementations for emulated verification.
+
+The cass RDNA3 emulator has no rocBLAS, and Debian's rocRAND/rocSPARSE hold no gfx1100 code. So
+a port that calls a HIP math library is built, for the emulator only, with cass's own
+implementation of the part of that library's API it covers: HIP source compiled for gfx1100 with
+the program (`build_hip_program` adds it), checked against numpy in tests/emulator. On an AMD GPU
+the real libraries are linked instead; a verdict that used one of these says so.
+
+    needed(source_text) -> tuple[Reference, ...]   # the implementations a HIP program calls
+    Reference.source, .covers                      # the HIP file and what it implements
+
+Covered today: hipBLAS (`hipblas.hip`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).parent
+TITLE = "cass's reference implementations for emulated verification"
+
+
+@dataclass(frozen=True)
+class Reference:
+    library: str
+    source: Path
+    covers: str  # what of the library's API it implements
+    include: re.Pattern[str]  # an #include that makes a program need it
+
+
+REFERENCES: tuple[Reference, ...] = (
+    Reference(
+        "hipBLAS",
+        HERE / "hipblas.hip",
+        "handle/stream/pointer mode, Set/Get Vector/Matrix, S/D axpy, dot, nrm2, scal, copy, "
+        "asum, iamax, gemv, gemm, gemmBatched, gemmStridedBatched, GemmEx, GemmBatchedEx, "
+        "GemmStridedBatchedEx (f16/f32/f64 data, f32/f64 compute)",
+        re.compile(r"^\s*#\s*include\s*[<\"](hipblas/)?hipblas\.h[>\"]", re.MULTILINE),
+    ),
+)
+
+
+def needed(source_text: str) -> tuple[Reference, ...]:
+    """The reference implementations a HIP program's source includes the library of."""
+    return tuple(ref for ref in REFERENCES if ref.include.search(source_text))
+
+
+def describe(refs: tuple[Reference, ...]) -> str:
+    """One line for a verdict or a report: which libraries ran as cass's own code."""
+    if not refs:
+        return ""
+    return f"{', '.join(r.library for r in refs)} ran as {TITLE}, not AMD's library"
