@@ -5,10 +5,10 @@ Other engines add their line to `ENGINES` when they land.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 from cass.models.engine import Engine
+from cass.models.llm.catalog import resolve_model
 from cass.runner.diagnostics import CassError
 
 
@@ -21,7 +21,7 @@ def _rules() -> Engine:
 def _model(model: str = "") -> Engine:
     from cass.models.llm.engine import ModelEngine
 
-    return ModelEngine(model or os.environ.get("CASS_MODEL", ""))
+    return ModelEngine(resolve_model(model))
 
 
 def _lift() -> Engine:
@@ -33,7 +33,7 @@ def _lift() -> Engine:
 def _auto(model: str = "") -> Engine:
     from cass.models.llm.engine import AutoEngine
 
-    return AutoEngine(model or os.environ.get("CASS_MODEL", ""))
+    return AutoEngine(resolve_model(model))
 
 
 ENGINES: dict[str, Callable[..., Engine]] = {
@@ -53,7 +53,7 @@ def get_engine(name: str, model: str = "") -> Engine:
         known = ", ".join(sorted(ENGINES))
         raise CassError(f"unknown engine '{name}' (known: {known})")
     if name in MODEL_ENGINES:
-        if not (model or os.environ.get("CASS_MODEL")) and name == "model":
+        if not resolve_model(model) and name == "model":
             raise CassError("the model engine needs a model: --model PATH.gguf, a checkpoint directory, "
                             "or an http:// URL (or set CASS_MODEL)")
         return factory(model)

@@ -37,6 +37,39 @@ PUBLISHED: tuple[PublishedModel, ...] = (
 )
 
 
+@dataclass(frozen=True)
+class BundledModel:
+    """The model that ships with cass: what the model engines use when no model is named."""
+
+    name: str
+    file: str
+    parameters: str
+    trained_on: str
+
+
+BUNDLED = BundledModel(
+    "cass-scratch-10m",
+    "cass-scratch-10m-q4_0.gguf",
+    "8.4M",
+    "the benchmark's tasks (source and assembly), from scratch on an H200 in 260 s",
+)
+BUNDLED_DIR = Path(__file__).resolve().parent / "bundled"
+
+
+def bundled_model_path() -> Path | None:
+    """The bundled GGUF, or None in an install that left it out."""
+    path = BUNDLED_DIR / BUNDLED.file
+    return path if path.is_file() else None
+
+
+def resolve_model(model: str = "") -> str:
+    """The model a caller means: the one named, else $CASS_MODEL, else the bundled GGUF."""
+    if model or os.environ.get("CASS_MODEL"):
+        return model or os.environ["CASS_MODEL"]
+    bundled = bundled_model_path()
+    return str(bundled) if bundled is not None else ""
+
+
 def model_dirs(extra: list[Path] | None = None) -> list[Path]:
     env = os.environ.get("CASS_MODELS")
     default = Path(env) if env else Path.home() / ".cache" / "cass" / "models"

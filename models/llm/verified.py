@@ -11,7 +11,6 @@ what is delivered (with its own verdict).
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import Any
 
 from cass.models.engine import Target, Translation, TranslationRequest
 from cass.models.llm.backend import ModelOptions
+from cass.models.llm.catalog import resolve_model
 from cass.models.llm.engine import AutoEngine, ModelEngine
 from cass.models.registry import MODEL_ENGINES
 from cass.runner.diagnostics import CassError
@@ -134,7 +134,7 @@ def port_verified(
     if candidates < 1:
         raise CassError("--candidates must be at least 1")
     original = Path(original)
-    model = model or os.environ.get("CASS_MODEL", "")
+    model = resolve_model(model)
     text = original.read_text(encoding="utf-8")
     request = TranslationRequest("source", text, str(original), target or Target())
     workdir = Path(tempfile.mkdtemp(prefix="cass-candidates-"))

@@ -61,7 +61,7 @@ def write_card(o: TrainOptions, r: TrainResult, counts: dict[str, int]) -> None:
     write_atomic(o.output / "loss.png", loss_png(r.losses, r.eval_loss, title))
     lines = [f"# {title}", "", "| | |", "| --- | --- |"]
     lines += [f"| {k} | {v} |" for k, v in _rows(o, r, counts)]
-    lines += ["", "![loss](loss.png)", "", "Next: `cass model convert model --quant q8_0 -o MODEL.gguf`, "
+    lines += ["", "![loss](loss.png)", "", f"Next: `cass model convert {o.output / 'model'} --quant q8_0 -o MODEL.gguf`, "
               "then `cass bench run --engine model --model MODEL.gguf`.", ""]  # fmt: skip
     write_atomic(o.output / "README.md", "\n".join(lines))
     facts = {"options": asdict(o), "result": asdict(r), "examples": counts}

@@ -168,7 +168,7 @@ def sft_config(o: TrainOptions, bf16_ok: bool, on_gpu: bool) -> Any:
         gradient_checkpointing=o.gradient_checkpointing, optim=o.optim, seed=o.seed,
         use_liger_kernel=on_gpu and importlib.util.find_spec("liger_kernel") is not None,
         deepspeed=deepspeed_config(o.deepspeed, o.output), report_to=[], disable_tqdm=True,
-        include_num_input_tokens_seen="non_padding", dataloader_num_workers=0,
+        include_num_input_tokens_seen="non_padding", dataloader_num_workers=0, dataloader_pin_memory=on_gpu,
         dataset_num_proc=min(8, (os.cpu_count() or 2) - 1) if on_gpu else None,
     )  # fmt: skip
 
