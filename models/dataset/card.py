@@ -182,7 +182,7 @@ one kernel each (its SASS, addresses and encodings removed as the CASS paper str
 hip, sass, rdna3, cuda_host_asm, hip_host_asm (device fatbin removed), sass_arch, nvidia (per SASS
 arch: arch, status, error, sass, host_asm), port_status/error, engine, cuda_compile_status/error,
 hip_compile_status/error, verification, verification_detail, port_stdout, reference_stdout,
-reference_gpu, kernels, tokens_{cuda,hip,sass,rdna3,cuda_host_asm,hip_host_asm} (code tokens:
+reference_gpu, kernels, cache_hits (stages reused from the cache), tokens_{cuda,hip,sass,rdna3,cuda_host_asm,hip_host_asm} (code tokens:
 identifiers, numbers and punctuation marks; not a model tokenizer's count), blocks, features,
 value_type (synthetic programs), runnable, seconds. `data/kernels-*.parquet`: id, program_id,
 domain, split, kernel, demangled, arch, sass, rdna3, tokens_sass, tokens_rdna3, nv_registers,

@@ -5,7 +5,8 @@ Exact duplicates: the same text once comments and whitespace are removed. Near d
 MinHash over 5-token shingles of that text, 128 permutations, LSH at Jaccard >= 0.85 (The
 Stack's near-deduplication setting); the first program of a near-duplicate group is kept.
 Decontamination drops a program whose MinHash Jaccard with any benchmark task's `main.cu` is
->= 0.5, or that shares a 100-token window with one (a copied kernel inside a larger file).
+>= 0.5, or that shares a 100-token window with exactly one of them (a copied kernel inside a
+larger file; windows several tasks share are boilerplate and do not count).
 """
 
 from __future__ import annotations
@@ -75,12 +76,14 @@ class Decontaminator:
 
     def __init__(self, tasks: dict[str, str], threshold: float = CONTAMINATION_THRESHOLD) -> None:
         self.lsh = MinHashLSH(threshold=threshold, num_perm=PERMUTATIONS)
-        self.windows: dict[str, str] = {}
+        owners: dict[str, set[str]] = {}
         for name, text in tasks.items():
             toks = tokens(text)
             self.lsh.insert(name, minhash(toks))
             for w in _windows(toks):
-                self.windows.setdefault(w, name)
+                owners.setdefault(w, set()).add(name)
+        # A window two tasks share is boilerplate (a check macro, a generator), not one task's code.
+        self.windows = {w: next(iter(names)) for w, names in owners.items() if len(names) == 1}
 
     def match(self, text: str) -> str | None:
         """The benchmark task `text` overlaps, or None."""

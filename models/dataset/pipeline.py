@@ -12,10 +12,10 @@ after an interruption redoes only the programs that had not finished.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -119,26 +119,19 @@ def run_units(units: list[Unit], config: Config, options: BuildOptions,
     return list(_run_local(units, config, options.workers or os.cpu_count() or 1, progress))
 
 
+def _indexed(item: tuple[int, Unit, Config]) -> tuple[int, dict[str, Any]]:
+    return item[0], process_unit(item[1], item[2])
+
+
 def _run_local(units: list[Unit], config: Config, workers: int,
                progress: Callable[[dict[str, Any]], None]) -> Iterator[dict[str, Any]]:  # fmt: skip
-    """Records in input order; at most 2 x workers programs in flight (memory stays flat)."""
+    """Records in input order, computed by `workers` processes. Leaving early (Ctrl-C, SIGTERM)
+    terminates the workers: the programs they had not finished are redone by the next run."""
     results: dict[int, dict[str, Any]] = {}
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: dict[Any, int] = {}
-        queue = iter(enumerate(units))
-        for i, unit in queue:
-            pending[pool.submit(process_unit, unit, config)] = i
-            if len(pending) >= 2 * workers:
-                break
-        while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                i = pending.pop(future)
-                results[i] = future.result()
-                progress(results[i])
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending[pool.submit(process_unit, nxt[1], config)] = nxt[0]
+    with multiprocessing.Pool(workers) as pool:  # __exit__ terminates the workers
+        for i, record in pool.imap_unordered(_indexed, ((i, u, config) for i, u in enumerate(units))):
+            results[i] = record
+            progress(record)
     return (results[i] for i in range(len(units)))
 
 

@@ -66,6 +66,7 @@ def program_row(record: dict[str, Any], split: str) -> dict[str, Any]:
         **{f"tokens_{k}": count_tokens(v) for k, v in texts.items()},
         "blocks": list(record.get("blocks", [])), "features": list(record.get("features", [])),
         "value_type": record.get("value_type", ""), "runnable": record["runnable"], "seconds": record.get("seconds", 0.0),
+        "cache_hits": record.get("cache_hits", 0),
     }  # fmt: skip
 
 
