@@ -121,7 +121,7 @@ class Scheduler:
             count, end = self._idle_run(pc)
         self.st.PC[g.idx] = end
         if self.jit is not None:
-            self.jit.interpreted[ins.op] += g.k * count
+            self.jit.count_interpreted(ins.op, g.k * count)
         self.wave_instructions += g.k * count
         self.lane_instructions += count * int(np.bitwise_count(self.st.S[EXEC, g.idx]).sum())
         try:

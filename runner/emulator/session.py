@@ -8,6 +8,7 @@ import json
 import os
 import sys
 import time
+from typing import Any
 
 import numpy as np
 from cass.runner.emulator import codeobject
@@ -86,7 +87,7 @@ class Device:
         self._launch_started = time.perf_counter()
         self.engine = engine_from_env()
         self.stats.engine = str(self.engine)
-        self._jits: dict[int, object] = {}
+        self._jits: dict[int, Any] = {}
 
     # --- modules -----------------------------------------------------------------------------
     def load(self, image: bytes) -> int:
@@ -106,20 +107,25 @@ class Device:
         self.extra_regions.append(mem.Region(address, size, label))
 
     def jit(self, program: Program):
-        """The translated code of `program` (built on first use), or None for the interpreter."""
+        """The translated code of `program` (started on first use), or None for the interpreter.
+        Under `both` every launch waits for it; under `jit` kernels run interpreted until the
+        background compile is done."""
         if self.engine == Engine.INTERP:
             return None
         key = id(program)
         if key not in self._jits:
             from cass.runner.emulator.jit.engine import JitEngine
 
-            engine = JitEngine(program)
-            if engine.error:
-                print(f"cass emulator: kernels run interpreted: {engine.error}", file=sys.stderr)
-            self._jits[key] = engine
-            self.stats.translate_s += engine.translate_s
-            self.stats.compile_s += engine.compile_s
-        return self._jits[key]
+            self._jits[key] = JitEngine(program, background=self.engine == Engine.JIT)
+        engine = self._jits[key]
+        if engine.error and not engine.reported:
+            engine.reported = True
+            print(f"cass emulator: kernels run interpreted: {engine.error}", file=sys.stderr)
+        return engine
+
+    def _jit_times(self, stats: EmulatorStats) -> None:
+        stats.translate_s = sum(e.translate_s for e in self._jits.values())
+        stats.compile_s = sum(e.compile_s for e in self._jits.values())
 
     # --- launches ----------------------------------------------------------------------------
     def launch(
@@ -210,6 +216,8 @@ class Device:
             m = make()
             m.trace = self._trace_filter(kernel.name)
             m.jit = None if m.trace is not None else self.jit(program)
+            if compare and m.jit is not None:
+                m.jit.wait()
             if lds > LDS_LIMIT:
                 self._report(
                     m,
@@ -272,6 +280,7 @@ class Device:
         if not path or (throttled and time.monotonic() - self._saved_at < STATS_INTERVAL_S):
             return
         self._saved_at = time.monotonic()
+        self._jit_times(stats or self.stats)
         partial = f"{path}.{os.getpid()}.part"
         with open(partial, "w") as fh:
             json.dump((stats or self.stats).as_dict(), fh)

@@ -23,6 +23,7 @@ class EmulatorStats:
     translate_s: float = 0.0  # translating code objects to C++ (not in emulation_wall_s)
     compile_s: float = 0.0  # compiling them, 0 when the cache had them
     interpreted: dict = field(default_factory=dict)  # op -> wave instructions interpreted
+    warmup_instructions: int = 0  # wave instructions interpreted while the JIT compiled
     compared_launches: int = 0  # launches run by both engines and found identical
 
     @property
@@ -46,6 +47,8 @@ class EmulatorStats:
         """Take the translated code's counters (native and interpreted instructions)."""
         self.native_instructions += engine.native_instructions
         engine.native_instructions = 0
+        self.warmup_instructions += engine.warmup
+        engine.warmup = 0
         for op, n in engine.interpreted.items():
             self.interpreted[op] = self.interpreted.get(op, 0) + n
         engine.interpreted.clear()
@@ -59,6 +62,8 @@ class EmulatorStats:
             f"; engine {self.engine}: {100 * share:.1f}% of wave instructions translated, "
             f"translation {self.translate_s:.2f} s + compile {self.compile_s:.2f} s"
         )
+        if self.warmup_instructions:
+            text += f"; {self.warmup_instructions:,} interpreted while compiling"
         top = sorted(self.interpreted.items(), key=lambda kv: -kv[1])[:3]
         if top:
             text += "; interpreted: " + ", ".join(f"{op} {n:,}" for op, n in top)

@@ -6,8 +6,10 @@ the program or its step budget. A fault inside becomes the interpreter's own fau
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections import Counter
+from typing import Any
 
 import numpy as np
 from cass.runner.diagnostics import CassError
@@ -24,27 +26,51 @@ _KINDS = {1: Access.LOAD, 2: Access.STORE, 3: Access.SCALAR_LOAD}
 class JitEngine:
     """Translation, compiled library and counters of one code object."""
 
-    def __init__(self, program) -> None:
+    def __init__(self, program, background: bool = True) -> None:
+        """Translate now; compile in the background (kernels run interpreted until the library
+        is loaded, so a short program never waits for the compiler) or, without `background`,
+        before returning. A library already in the cache is loaded at once."""
         self.program = program
         self.threads = THREADS
         started = time.perf_counter()
         entries = [k.entry for k in program.co.kernels.values()]
         self.translation = translate(program.instructions, entries)
         self.translate_s = time.perf_counter() - started
-        started = time.perf_counter()
-        self.error = ""
-        try:
-            path = native.compile_source(
-                self.translation.source, native.library_path(program.co.elf)
-            )
-            self._lib, self._run = native.load(path)
-        except (CassError, OSError) as exc:
-            self.error, self._run = str(exc).splitlines()[0], None
-        self.compile_s = time.perf_counter() - started
-        self.entries = self.translation.entries if self._run else set()
-        self.native_instructions = 0
+        self.compile_s, self.error, self.reported = 0.0, "", False
+        self.entries: set[int] = set()  # empty until the library is loaded
+        self._run: Any = None
+        self.native_instructions = self.warmup = 0
         self.interpreted: Counter = Counter()  # op -> wave instructions run by the interpreter
         self.ctx = native.Ctx()
+        self._path = native.library_path(program.co.elf)
+        self._builder: threading.Thread | None = None
+        if (self._path / native.LIBRARY).exists() or not background:
+            self._build()
+        else:
+            self._builder = threading.Thread(target=self._build, name="cass-jit", daemon=True)
+            self._builder.start()
+
+    def _build(self) -> None:
+        started = time.perf_counter()
+        try:
+            path = native.compile_source(self.translation.source, self._path)
+            self._lib, self._run = native.load(path)
+            self.entries = self.translation.entries  # from now on the scheduler calls in
+        except (CassError, OSError) as exc:
+            self.error = str(exc).splitlines()[0]
+        self.compile_s = time.perf_counter() - started
+
+    def count_interpreted(self, op: str, n: int) -> None:
+        """Wave instructions the interpreter ran: while compiling, or not translated."""
+        if self.entries:
+            self.interpreted[op] += n
+        else:
+            self.warmup += n
+
+    def wait(self) -> None:
+        """Until the library is loaded (or failed): for runs that must use it."""
+        if self._builder is not None:
+            self._builder.join()
 
     def run_group(self, m, g: Group) -> bool:
         """Run group `g` of machine `m` natively from its PC; False when it cannot (denormal
