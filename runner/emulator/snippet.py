@@ -63,6 +63,9 @@ def assemble(lines: list[str]) -> list[tuple[str, tuple[int, ...]]]:
 class _Listing:
     def __init__(self, instructions: dict[int, Instruction]) -> None:
         self.instructions = instructions
+        self.kernels = {"snippet": _Kernel()}
+        # what the translator's cache is keyed by: the snippet's encoding
+        self.elf = b"".join(w.to_bytes(4, "little") for i in instructions.values() for w in i.words)
         self.base = 0
         self.max_vgpr = 255
         self.handlers: dict[int, object] = {}
@@ -107,6 +110,7 @@ class Snippet:
     exec_mask: int = 0xFFFFFFFF
     buffers: list[np.ndarray] = field(default_factory=list)
     lds_bytes: int = 0
+    engine: str = "interp"  # or "jit": translated code, the interpreter for the rest
 
     def run(self) -> Machine:
         program = {}
@@ -136,5 +140,11 @@ class Snippet:
             st.S[reg, 0] = value & 0xFFFFFFFF
         st.S[EXEC, 0] = self.exec_mask
         st.sync_exec()
+        if self.engine == "jit":
+            from cass.runner.emulator.jit.engine import JitEngine
+
+            m.jit = JitEngine(m.program, background=False)
+            if m.jit.error:
+                raise CassError(m.jit.error)
         m.run()
         return m

@@ -1,0 +1,154 @@
+"""The translated code (JIT) against the interpreter, its oracle: instruction tables run by both
+engines must leave identical registers; whole programs under CASS_EMULATOR_ENGINE=both must be
+identical launch by launch; a fault is reported exactly as the interpreter reports it; what the
+translator leaves to the interpreter is counted; a difference is a located report."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cass.runner.emulator import build_hip_program, run_program
+from cass.runner.emulator import memory as mem
+from cass.runner.emulator.kinds import FaultKind
+from cass.runner.emulator.oracle import first_difference, run_compared
+from cass.runner.emulator.snippet import Snippet
+from cass.runner.emulator.state import Fault
+
+from tests.emulator.test_instructions import F64_CASES, VALU_CASES, f64
+
+pytestmark = pytest.mark.toolchain
+_REG = re.compile(r"\bv(\d+)\b|\bv\[(\d+):(\d+)\]")
+
+
+def _renumber(text: str, base: int) -> str:
+    def shift(m: re.Match) -> str:
+        if m.group(1) is not None:
+            return f"v{base + int(m.group(1))}"
+        return f"v[{base + int(m.group(2))}:{base + int(m.group(3))}]"
+
+    return _REG.sub(shift, text)
+
+
+def _table_snippet(cases, stride: int) -> Snippet:
+    """Every case of a table in one snippet, case i on VGPRs stride*i and up."""
+    lines, vgpr = [], {}
+    for i, (text, regs) in enumerate(cases):
+        lines.append(_renumber(text, stride * i))
+        vgpr.update({stride * i + r: v for r, v in regs.items()})
+    return Snippet(lines, vgpr=vgpr, sgpr={106: 0xFFFFFFFF})
+
+
+def _both(snippet: Snippet):
+    reference = snippet.run()
+    snippet.engine = "jit"
+    translated = snippet.run()
+    return reference, translated
+
+
+def test_valu_table_runs_identically_translated():
+    cases = [(text, regs) for text, regs, _ in VALU_CASES]
+    assert len(cases) * 4 <= 256
+    reference, translated = _both(_table_snippet(cases, 4))
+    for i, (text, _) in enumerate(cases):
+        want, got = reference.st.V[4 * i, 0], translated.st.V[4 * i, 0]
+        assert np.array_equal(want, got), f"{text}: 0x{int(want[0]):08x} vs 0x{int(got[0]):08x}"
+    assert first_difference(reference, translated, [], []) == ""
+    jit = translated.jit
+    untranslated = sum(jit.translation.untranslated.values())
+    assert untranslated <= len(cases) // 4, jit.translation.untranslated
+    assert jit.native_instructions >= len(cases) - untranslated
+
+
+def test_f64_table_runs_identically_translated():
+    cases = []
+    for text, a, b, _ in F64_CASES:
+        regs = dict(zip((2, 3), f64(a)))
+        if b is not None:
+            regs.update(zip((4, 5), f64(b)) if "v4," not in text else {4: 4})
+        if "v[6:7]" in text:
+            regs.update(zip((6, 7), f64(-1.0)))
+        cases.append((text, regs))
+    reference, translated = _both(_table_snippet(cases, 8))
+    assert first_difference(reference, translated, [], []) == ""
+
+
+def test_branches_divergence_memory_and_lds_run_identically_translated():
+    data = np.arange(64, dtype=np.uint32) * 3
+    out = np.zeros(64, np.uint32)
+    lines = [
+        "v_lshlrev_b32 v2, 2, v0",  # byte offset of lane
+        "v_mov_b32 v3, 0",
+        "v_cmp_gt_u32 vcc_lo, 20, v0",
+        "s_and_saveexec_b32 s4, vcc_lo",
+        "s_cbranch_execz 4",
+        "global_load_b32 v5, v2, s[0:1]",
+        "s_waitcnt vmcnt(0)",
+        "v_add_nc_u32 v5, v5, 7",
+        "s_or_b32 exec_lo, exec_lo, s4",
+        "ds_store_b32 v2, v5",
+        "ds_load_b32 v6, v2 offset:4",
+        "s_waitcnt lgkmcnt(0)",
+        "global_store_b32 v2, v6, s[2:3]",
+        "s_mov_b32 s5, 5",
+        "v_add_nc_u32 v3, v3, v0",
+        "s_sub_u32 s5, s5, 1",
+        "s_cmp_lg_u32 s5, 0",
+        "s_cbranch_scc1 -4",
+    ]
+    sgpr = {0: data.ctypes.data & 0xFFFFFFFF, 1: data.ctypes.data >> 32}
+    sgpr |= {2: out.ctypes.data & 0xFFFFFFFF, 3: out.ctypes.data >> 32}
+    snippet = Snippet(lines, vgpr={0: np.arange(32)}, sgpr=sgpr, buffers=[data, out], lds_bytes=256)
+    reference = snippet.run()
+    expected = out.copy()
+    out[:] = 0
+    snippet.engine = "jit"
+    translated = snippet.run()
+    assert np.array_equal(out, expected)
+    assert expected[0] == 3 * 1 + 7 and expected[31] == 0
+    assert first_difference(reference, translated, [], []) == ""
+    assert translated.jit.native_instructions > 20
+
+
+def test_out_of_bounds_fault_is_reported_as_the_interpreter_reports_it():
+    data = np.zeros(16, np.uint32)
+    lines = ["v_lshlrev_b32 v2, 4, v0", "global_load_b32 v5, v2, s[0:1]"]
+    sgpr = {0: data.ctypes.data & 0xFFFFFFFF, 1: data.ctypes.data >> 32}
+    faults = []
+    for engine in ("interp", "jit"):
+        snippet = Snippet(lines, vgpr={0: np.arange(32)}, sgpr=sgpr, buffers=[data])
+        snippet.engine = engine
+        with pytest.raises(Fault) as err:
+            snippet.run()
+        f = err.value
+        faults.append((f.kind, f.message, f.wave, f.lane, f.address, f.space))
+    assert faults[0] == faults[1]
+    assert faults[0][0] == FaultKind.MEMORY and faults[0][3] == 4  # lane 4: byte 64
+
+
+def test_a_difference_between_engines_is_a_located_mismatch_fault():
+    first = Snippet(["v_add_nc_u32 v0, v1, 1"], vgpr={1: 5})
+    translated = Snippet(["v_add_nc_u32 v0, v1, 1"], vgpr={1: 5}, engine="jit").run()
+    assert first_difference(first.run(), translated, [], []) == ""
+    other = Snippet(["v_add_nc_u32 v0, v1, 1"], vgpr={1: 6}).run()
+    assert first_difference(other, translated, [], []) == "V[0, 0, 0]: 0x7 vs 0x6"
+    buffer = np.zeros(4, np.uint8)
+    region = mem.Region(buffer.ctypes.data, buffer.nbytes, "hipMalloc #1")
+    with pytest.raises(Fault) as err:
+        run_compared(translated, lambda: other, [region])
+    assert err.value.kind == FaultKind.MISMATCH and "V[0, 0, 0]" in err.value.message
+
+
+def test_programs_identical_under_both_engines(tmp_path):
+    programs = Path(__file__).parent / "programs"
+    exe = build_hip_program(programs / "reduction.hip", tmp_path / "reduction", extra_args=["-O2"])
+    run = run_program(exe, timeout_s=240, env={**os.environ, "CASS_EMULATOR_ENGINE": "both"})
+    assert run.exit_code == 0, run.stderr
+    assert "reduction: PASS" in run.stdout
+    s = run.stats
+    assert s.engine == "both" and s.compared_launches >= 1
+    assert s.native_instructions > 0.5 * s.instructions
+    assert "identical under both engines" in s.summary()
