@@ -116,7 +116,10 @@ class Device:
         if key not in self._jits:
             from cass.runner.emulator.jit.engine import JitEngine
 
-            self._jits[key] = JitEngine(program, background=self.engine == Engine.JIT)
+            # CASS_EMULATOR_JIT_WAIT=1: compile before the first launch (sweeps that must test
+            # the translated code even in short programs)
+            background = self.engine == Engine.JIT and not os.environ.get("CASS_EMULATOR_JIT_WAIT")
+            self._jits[key] = JitEngine(program, background=background)
         engine = self._jits[key]
         if engine.error and not engine.reported:
             engine.reported = True
