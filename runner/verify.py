@@ -98,9 +98,19 @@ def verify(
         cand_backend.preflight(candidate, spec)
     except Unavailable as exc:
         return _verdict("unverifiable", exc.message, (names[0], names[1]), **base)
-    notes = tuple(ref_notes + cand_notes)
+    notes = tuple(ref_notes + cand_notes) + _reference_library_notes(cand_backend.name, candidate)
     with tempfile.TemporaryDirectory(prefix="cass-verify-") as work:
         return _build_run_compare(original, candidate, spec, (ref_backend, cand_backend), Path(work), notes, base)
+
+
+def _reference_library_notes(backend: str, port: Path) -> tuple[str, ...]:
+    """On the emulator, the HIP math libraries a port calls run as cass's own code: say so."""
+    if backend != "emulator":
+        return ()
+    from cass.runner import emulated_libraries
+
+    used = emulated_libraries.needed(port.read_text(encoding="utf-8", errors="replace"))
+    return (emulated_libraries.describe(used),) if used else ()
 
 
 def _named(name: str | None) -> str | None:

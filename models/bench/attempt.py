@@ -129,10 +129,12 @@ class Attempt:
 def available_libraries(backend: str) -> frozenset[str]:
     """Libraries a port backend provides: fixed for the emulator (plus Thrust and CUB where `cass
     setup --rocm-libs` installed rocThrust and hipCUB), probed for ROCm (its own installation)."""
-    from cass.runner import rocm_libs
+    from cass.runner import emulated_libraries, rocm_libs
 
     installed = rocm_libs.installed()
     extra = installed.provides() if installed else frozenset()
+    if backend == "emulator":  # cass's reference implementations for emulated verification
+        extra |= emulated_libraries.provided()
     fixed = BACKEND_LIBRARIES.get(backend)
     if fixed is not None:
         return fixed | extra

@@ -36,6 +36,7 @@ FEATURES: frozenset[str] = frozenset(
 LIBRARIES: dict[str, tuple[tuple[str, ...], str]] = {
     "curand": (("-lcurand",), "hiprand/hiprand.h"),
     "cublas": (("-lcublas",), "hipblas/hipblas.h"),
+    "cufft": (("-lcufft",), "hipfft/hipfft.h"),
     "thrust": ((), "thrust/system/hip/vector.h"),
     "cub": ((), "hipcub/hipcub.hpp"),
 }

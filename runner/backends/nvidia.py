@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import platform
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -44,7 +45,8 @@ class NvidiaBackend:
 
         arch = nvidia_gpus()[0].arch if nvidia_gpus() else None
         try:
-            result = compile_file(source, ["exe"], arch=arch, out_dir=work_dir, extra_flags=shared_cudart_flags())
+            flags = [*shared_cudart_flags(), *library_link_flags(source)]
+            result = compile_file(source, ["exe"], arch=arch, out_dir=work_dir, extra_flags=flags)
         except CassError as exc:
             raise BuildFailed(exc.message, tuple(exc.diagnostics)) from None
         return result.artifacts["exe"]
@@ -53,6 +55,21 @@ class NvidiaBackend:
         cmd = [str(artifact), *spec.args]
         result = repeat_runs(lambda: run_measured(cmd, spec, self.name), spec)
         return _with_info(result, machine_info())
+
+
+# a CUDA math library's header -> the nvcc flag that links the library
+LIBRARY_HEADERS = {
+    "cublas_v2.h": "-lcublas", "cublas.h": "-lcublas", "cublasLt.h": "-lcublasLt",
+    "curand.h": "-lcurand", "cufft.h": "-lcufft", "cusparse.h": "-lcusparse",
+    "cusolverDn.h": "-lcusolver",
+}  # fmt: skip
+
+
+def library_link_flags(source: Path) -> list[str]:
+    """Link flags for the CUDA math libraries the program includes (nvcc links none by itself)."""
+    text = source.read_text(encoding="utf-8", errors="replace")
+    included = set(re.findall(r"^\s*#\s*include\s*[<\"]([\w.]+)[>\"]", text, re.MULTILINE))
+    return sorted({flag for header, flag in LIBRARY_HEADERS.items() if header in included})
 
 
 def shared_cudart_flags() -> list[str]:

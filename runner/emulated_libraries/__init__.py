@@ -28,6 +28,8 @@ class Reference:
     source: Path
     covers: str  # what of the library's API it implements
     include: re.Pattern[str]  # an #include that makes a program need it
+    task_library: str  # the benchmark's name for the CUDA library (task.toml `libraries`)
+    header: str  # the HIP header it needs, found through `hip_clang_command`'s include path
 
 
 REFERENCES: tuple[Reference, ...] = (
@@ -38,8 +40,21 @@ REFERENCES: tuple[Reference, ...] = (
         "asum, iamax, gemv, gemm, gemmBatched, gemmStridedBatched, GemmEx, GemmBatchedEx, "
         "GemmStridedBatchedEx (f16/f32/f64 data, f32/f64 compute)",
         re.compile(r"^\s*#\s*include\s*[<\"](hipblas/)?hipblas\.h[>\"]", re.MULTILINE),
+        "cublas",
+        "hipblas/hipblas.h",
     ),
 )
+
+
+def provided() -> frozenset[str]:
+    """The benchmark's library names the emulator can run, given the headers installed here."""
+    from cass.runner import rocm_api_headers
+
+    headers = rocm_api_headers.installed()
+    folders = [headers.include_dir] if headers else []
+    return frozenset(
+        ref.task_library for ref in REFERENCES if any((f / ref.header).is_file() for f in folders)
+    )
 
 
 def needed(source_text: str) -> tuple[Reference, ...]:
