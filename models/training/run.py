@@ -165,7 +165,7 @@ def sft_config(o: TrainOptions, bf16_ok: bool, on_gpu: bool) -> Any:
         max_steps=o.max_steps, lr_scheduler_type="cosine", warmup_steps=0.05, weight_decay=0.01,
         logging_steps=1, save_strategy="steps", save_steps=o.save_steps, save_total_limit=2,
         eval_strategy="no", bf16=precision == "bf16", fp16=precision == "fp16",
-        gradient_checkpointing=o.gradient_checkpointing, optim=o.optim, seed=o.seed,
+        **({"gradient_checkpointing": True} if o.gradient_checkpointing else {}), optim=o.optim, seed=o.seed,
         use_liger_kernel=on_gpu and importlib.util.find_spec("liger_kernel") is not None,
         deepspeed=deepspeed_config(o.deepspeed, o.output), report_to=[], disable_tqdm=True,
         include_num_input_tokens_seen="non_padding", dataloader_num_workers=0, dataloader_pin_memory=on_gpu,
@@ -204,9 +204,9 @@ def _last_checkpoint(o: TrainOptions) -> str | None:
 def train(o: TrainOptions, progress: Progress | None = None,
           note: Callable[[str], None] | None = None) -> TrainResult:  # fmt: skip
     """Size: one pipeline read top to bottom (see the module docstring); each step one call."""
+    check_options(o)
     for module in ("trl", "transformers", "datasets", "torch"):
         _need(module)
-    check_options(o)
     say = note or (lambda _text: None)
     records = data.load_records(o.data, o.tasks)
     train_records, test_records = data.split(records, "train"), data.split(records, "test")

@@ -40,7 +40,7 @@ def list_models(dirs: list[Path]) -> None:
     )
 
     folders = model_dirs(dirs)
-    table = Table(title="Published CASS models (Qwen2.5-Coder fine-tunes)")
+    table = Table(title="CASS models: the published Qwen2.5-Coder fine-tunes, and the bundled one")
     for column in ("model", "task", "SASS arch", "base", "you have"):
         table.add_column(column)
     found = {model.name: locate(model, folders) for model in PUBLISHED}
