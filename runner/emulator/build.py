@@ -28,6 +28,11 @@ NATIVE_DIR = Path(__file__).parent / "native"
 HIP_HEADER = Path("/usr/include/hip/hip_runtime_api.h")
 BUILD_TIMEOUT_S = 300
 LIB_NAME = "libcasship.so"
+# Programs built elsewhere (make, CMake, hipcc) link AMD's runtime by this name: a folder holding
+# it as a link to the cass runtime, first on LD_LIBRARY_PATH, runs them on the emulator too.
+AMD_RUNTIME_SONAME = "libamdhip64.so.5"
+AMD_RUNTIME = Path("/usr/lib/x86_64-linux-gnu") / AMD_RUNTIME_SONAME
+STAND_IN_DIR = "as-amd-runtime"
 
 
 def _run(cmd: list[str], what: str, timeout_s: float = BUILD_TIMEOUT_S) -> str:
@@ -63,6 +68,7 @@ def _runtime_key() -> str:
     for path in _sources():
         digest.update(path.name.encode() + path.read_bytes())
     digest.update(sys.executable.encode() + (shutil.which("g++") or "").encode())
+    digest.update(b"symbol versions of " + str(AMD_RUNTIME).encode() + b": 1")
     return digest.hexdigest()[:16]
 
 
@@ -91,6 +97,32 @@ def _unimplemented_stubs(objects: list[Path]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _amd_symbol_versions() -> dict[str, list[str]]:
+    """Version node -> the functions AMD's runtime exports under it (`hip_4.2`, ... `hip_5.2`):
+    programs linked against it ask for `hipMalloc@hip_4.2`; empty where it is not installed."""
+    if not AMD_RUNTIME.exists():
+        return {}
+    table = _run(["objdump", "-T", str(AMD_RUNTIME)], "reading AMD's runtime symbol versions")
+    versions: dict[str, list[str]] = {}
+    for line in table.splitlines():
+        fields = line.split()
+        if len(fields) == 7 and fields[1] in ("g", "w") and fields[5].startswith("hip_"):
+            versions.setdefault(fields[5].strip("()"), []).append(fields[6])
+    return versions
+
+
+def _version_script(versions: dict[str, list[str]], defined: set[str]) -> str:
+    """A linker version script giving the cass runtime's functions AMD's version nodes (in
+    version order, each depending on the one before), the rest unversioned."""
+    nodes, previous = [], ""
+    for node in sorted(versions, key=lambda v: tuple(int(n) for n in v[4:].split("."))):
+        names = sorted(set(versions[node]) & defined)
+        body = "".join(f" {name};" for name in names) or " cass_no_symbol_" + node.replace(".", "_") + ";"
+        nodes.append(f"{node} {{ global:{body} }}{' ' + previous if previous else ''};")
+        previous = node
+    return "\n".join(nodes) + "\n"
+
+
 def _compile_runtime(out_dir: Path) -> None:
     cflags, ldflags = _python_flags()
     python = sys.executable.replace('"', '\\"')
@@ -113,6 +145,10 @@ def _compile_runtime(out_dir: Path) -> None:
     stubs.write_text(_unimplemented_stubs(objects))
     stub_obj = out_dir / "unimplemented.o"
     _run(["gcc", "-O1", "-fPIC", "-c", str(stubs), "-o", str(stub_obj)], "compiling API stubs")
+    nm = _run(["nm", "--defined-only", "-g", str(stub_obj), *map(str, objects)], "listing symbols")
+    defined = {line.split()[-1] for line in nm.splitlines() if " " in line.strip()}
+    version_script = out_dir / "versions.map"
+    version_script.write_text(_version_script(_amd_symbol_versions(), defined))
     _run(
         [
             "g++",
@@ -121,11 +157,14 @@ def _compile_runtime(out_dir: Path) -> None:
             str(out_dir / LIB_NAME),
             *map(str, objects),
             str(stub_obj),
+            f"-Wl,--version-script={version_script}",
             *ldflags,
             "-lpthread",
         ],
         "linking the cass HIP runtime",
     )
+    (out_dir / STAND_IN_DIR).mkdir()
+    (out_dir / STAND_IN_DIR / AMD_RUNTIME_SONAME).symlink_to(Path("..") / LIB_NAME)
 
 
 def _publish(build: callable, final: Path) -> Path:
@@ -149,6 +188,12 @@ def _publish(build: callable, final: Path) -> Path:
 def runtime_library() -> Path:
     """Path of the compiled cass HIP runtime (`libcasship.so`), building it on first use."""
     return _publish(_compile_runtime, cache_dir() / f"hip-runtime-{_runtime_key()}") / LIB_NAME
+
+
+def amd_runtime_stand_in() -> Path:
+    """A folder whose `libamdhip64.so.5` is the cass runtime: first on LD_LIBRARY_PATH, it runs a
+    HIP program built by any build system (linked against AMD's runtime) on the emulator."""
+    return runtime_library().parent / STAND_IN_DIR
 
 
 # As hipcc: without an explicit level, ports are built optimised (nvcc builds device code at -O3).

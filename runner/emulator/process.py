@@ -54,6 +54,12 @@ def emulator_env(base: dict[str, str] | None, stats_path: Path, trace: str | Non
     it, what to trace."""
     env = dict(os.environ if base is None else base)
     env["CASS_EMULATOR_STATS"] = str(stats_path)
+    # Programs linked against AMD's runtime (built by make, CMake, hipcc) load the cass runtime.
+    from cass.runner.emulator.build import amd_runtime_stand_in
+
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(
+        filter(None, [str(amd_runtime_stand_in()), env.get("LD_LIBRARY_PATH", "")])
+    )
     env.setdefault("CASS_EMULATOR_PYTHON", sys.executable)
     if trace:
         env["CASS_EMULATOR_TRACE"] = trace
@@ -73,7 +79,8 @@ def run_program(
     limits: RunLimits | None = None,
     output_dir: Path | None = None,
 ) -> EmulatorRun:
-    """Run `executable` (built by `build_hip_program`) on the emulated gfx1100 GPU. With
+    """Run `executable` (built by `build_hip_program`, or by any build system against AMD's
+    runtime, `libamdhip64.so.5`) on the emulated gfx1100 GPU. With
     `output_dir`, its output stays in files there (`stdout_path`, `stderr_path`)."""
     executable = Path(executable)
     if not executable.exists():

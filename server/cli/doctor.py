@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 from cass.runner import setup as runner_setup
-from cass.runner.toolchain import MissingTool
+from cass.runner.toolchain import DEFAULT_GFX_ARCH, MissingTool
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
@@ -113,6 +113,18 @@ def register(app: typer.Typer) -> None:
             else:
                 console.print(f"[red]missing:[/] {', '.join(env.missing_core)}: run `cass setup`")
         raise typer.Exit(0 if env.core_complete else 1)
+
+    @app.command("cmake-toolchain")
+    def cmake_toolchain(
+        arch: Annotated[str, typer.Option("--arch", help="AMD GPU arch to build for.")] = DEFAULT_GFX_ARCH,
+    ) -> None:
+        """Print the path of a CMake toolchain file that builds HIP projects (a ported CMake
+        project) for ARCH with clang-16 and this machine's ROCm:
+        `cmake -S hip -B build -DCMAKE_TOOLCHAIN_FILE=$(cass cmake-toolchain)`. Programs it builds
+        run on the emulator with `cass emulate`."""
+        from cass.runner.cmake_toolchain import cmake_toolchain as toolchain_file
+
+        typer.echo(str(toolchain_file(arch)))
 
     @app.command()
     def setup(

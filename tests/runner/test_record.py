@@ -66,18 +66,19 @@ class _AnyMachine(NvidiaBackend):
 
 
 @pytest.mark.toolchain
-def test_record_pipeline_builds_runs_and_writes_records(tmp_path: Path, capsys):
+def test_record_pipeline_builds_runs_and_writes_records(tmp_path: Path):
     examples = REPO / "examples" / "verify"
     (tmp_path / "a.cu").write_text((examples / "saxpy.cu").read_text())
     (tmp_path / "broken.cu").write_text("int main() { return undeclared; }\n")
-    outcomes = record_paths([tmp_path], jobs=2, backend=_AnyMachine())
+    lines: list[str] = []
+    outcomes = record_paths([tmp_path], jobs=2, backend=_AnyMachine(), report=lines.append)
     status = {o.source.name: o.status for o in outcomes}
     assert status == {"a.cu": "recorded", "broken.cu": "failed"}
     record = tomllib.loads((tmp_path / "a.cu.recorded.toml").read_text())["record"][0]
     assert record["args"] == ["4096", "2.5"] and record["cuda"].startswith("13")
     expected_exit = 0 if nvidia_gpus() else 1  # no device here: the program says so and exits 1
     assert record["exit_code"] == expected_exit
-    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("recording 2 program(s)")
     assert sum(ln.startswith("[") for ln in lines) == 2
     assert any("broken.cu: does not compile" in ln for ln in lines) and "undeclared" in "\n".join(lines)
     again = record_paths([tmp_path / "a.cu"], backend=_AnyMachine())
