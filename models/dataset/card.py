@@ -178,11 +178,11 @@ one kernel each (its SASS, addresses and encodings removed as the CASS paper str
 -> the same kernel's RDNA3 assembly from clang-16 -O3, as is). Ids: a program's id; a kernel's
 `PROGRAM::MANGLED_NAME@ARCH`.
 
-`data/programs-*.parquet` columns: id, origin, domain, path, split, cuda_sha256, hip_sha256, cuda,
+`data/programs-*.parquet` columns (the file names end in a hash of their content): id, origin, domain, path, split, cuda_sha256, hip_sha256, cuda,
 hip, sass, rdna3, cuda_host_asm, hip_host_asm (device fatbin removed), sass_arch, nvidia (per SASS
 arch: arch, status, error, sass, host_asm), port_status/error, engine, cuda_compile_status/error,
 hip_compile_status/error, verification, verification_detail, port_stdout, reference_stdout,
-reference_gpu, kernels, cache_hits (stages reused from the cache), tokens_{cuda,hip,sass,rdna3,cuda_host_asm,hip_host_asm} (code tokens:
+reference_gpu, kernels, cache_hits (stages reused from the cache), worker (host:pid that built it), tokens_{cuda,hip,sass,rdna3,cuda_host_asm,hip_host_asm} (code tokens:
 identifiers, numbers and punctuation marks; not a model tokenizer's count), blocks, features,
 value_type (synthetic programs), runnable, seconds. `data/kernels-*.parquet`: id, program_id,
 domain, split, kernel, demangled, arch, sass, rdna3, tokens_sass, tokens_rdna3, nv_registers,
@@ -190,8 +190,8 @@ amd_vgprs, nv_shared_bytes, amd_lds_bytes, verification."""
 
 
 def _files(out: Path, table: str) -> str:
-    parts = [f"  - split: {s}\n    path: data/{table}-{s}.parquet" for s in ("train", "test")
-             if (out / "data" / f"{table}-{s}.parquet").is_file()]  # fmt: skip
+    parts = [f"  - split: {s}\n    path: data/{p.name}" for s in ("train", "test")
+             for p in sorted((out / "data").glob(f"{table}-{s}-*.parquet"))]  # fmt: skip
     return "\n".join(parts)
 
 

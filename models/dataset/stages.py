@@ -8,7 +8,9 @@ program's own failures (a stage that fails is recorded with its first located er
 
 from __future__ import annotations
 
+import os
 import re
+import socket
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
@@ -73,6 +75,7 @@ def process_unit(unit: Unit, config: Config) -> dict[str, Any]:
         record["kernels"] = align(record["cuda_compile"], record["hip_compile"])
         record["verification"] = _verify(cache, unit, config, cu, hip, record)
     record["seconds"] = round(time.perf_counter() - started, 3)
+    record["worker"] = f"{socket.gethostname()}:{os.getpid()}"
     record["cache_hits"] = cache.hits
     return record
 

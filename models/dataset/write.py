@@ -1,8 +1,8 @@
 """The dataset's files: Parquet tables (programs, kernels; train and test), the instruction JSONL
 in the published CASS chat format, statistics and the card.
 
-    OUT/data/programs-{train,test}.parquet   one row per program (every stage's outcome)
-    OUT/data/kernels-{train,test}.parquet    one row per aligned kernel and SASS arch
+    OUT/data/programs-{train,test}-HASH.parquet   one row per program (every stage's outcome)
+    OUT/data/kernels-{train,test}-HASH.parquet    one row per aligned kernel and SASS arch
     OUT/instructions/source.jsonl            {"id", "task": "source", "domain", "split", "messages"}
     OUT/instructions/assembly.jsonl          {"id", "task": "assembly", "domain", "split", "messages"}
     OUT/stats.json, OUT/plots/*.png, OUT/README.md (the card; `datasets.load_dataset(OUT, "programs")`)
@@ -66,7 +66,7 @@ def program_row(record: dict[str, Any], split: str) -> dict[str, Any]:
         **{f"tokens_{k}": count_tokens(v) for k, v in texts.items()},
         "blocks": list(record.get("blocks", [])), "features": list(record.get("features", [])),
         "value_type": record.get("value_type", ""), "runnable": record["runnable"], "seconds": record.get("seconds", 0.0),
-        "cache_hits": record.get("cache_hits", 0),
+        "cache_hits": record.get("cache_hits", 0), "worker": record.get("worker", ""),
     }  # fmt: skip
 
 
@@ -100,6 +100,19 @@ def _parquet(rows: list[dict[str, Any]]) -> bytes:
     return buffer.getvalue()
 
 
+def _write_table(folder: Path, stem: str, rows: list[dict[str, Any]]) -> None:
+    """`stem-<content hash>.parquet`, the previous version removed. The hash in the name matters:
+    `datasets` caches a local Parquet dataset by its folder's name and file names, so two builds
+    into folders of the same name would otherwise load each other's cached rows."""
+    data = _parquet(rows) if rows else b""
+    name = f"{stem}-{hashlib.sha256(data).hexdigest()[:12]}.parquet"
+    if rows:
+        write_atomic(folder / name, data)
+    for old in folder.glob(f"{stem}-*.parquet"):
+        if old.name != name or not rows:
+            old.unlink()
+
+
 def _jsonl(items: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)
 
@@ -114,11 +127,7 @@ def write_dataset(out: Path, records: list[dict[str, Any]], funnel, options, *, 
         kernels += kernel_rows(record, split)
     for table, items in (("programs", rows), ("kernels", kernels)):
         for split in ("train", "test"):
-            part = [r for r in items if r["split"] == split]
-            if part:
-                write_atomic(out / "data" / f"{table}-{split}.parquet", _parquet(part))
-            else:
-                (out / "data" / f"{table}-{split}.parquet").unlink(missing_ok=True)
+            _write_table(out / "data", f"{table}-{split}", [r for r in items if r["split"] == split])
     source, assembly = instructions(rows, kernels)
     write_atomic(out / "instructions" / "source.jsonl", _jsonl(source))
     write_atomic(out / "instructions" / "assembly.jsonl", _jsonl(assembly))
