@@ -84,5 +84,5 @@ def record_command(source: str) -> str:
     """How to record a fresh NVIDIA reference for `source` (relative to the repository root)."""
     src = shlex.quote(source)
     return (f"record a fresh reference on a machine with an NVIDIA GPU: `cass verify --record "
-            f"{src}` (with no cass installed there: `python3 runner/record.py {src}` from a cass "
-            f"checkout), then commit {shlex.quote(source + '.recorded.toml')}")
+            f"{src}` (with no cass installed there: `python3 benchmarks/record_references.py "
+            f"{src}` from a cass checkout), then commit {shlex.quote(source + '.recorded.toml')}")

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cass.models.engine import Target, Translation
-from cass.models.workflow import mirror
 from cass.runner.diagnostics import CassError
 from cass.server.lsp import engines, mirrors
 from cass.server.lsp.bridge import (
@@ -27,6 +25,7 @@ from cass.server.lsp.progress import on_current_text
 from lsprotocol import types as lsp
 
 if TYPE_CHECKING:
+    from cass.models.engine import Target, Translation
     from cass.server.lsp.server import CassServer
 
 
@@ -134,6 +133,8 @@ async def port_file(server: CassServer, uri: str) -> Outcome:
     )
     if outcome.edit is None and outcome.write is None:
         outcome.message = f"{shown} is up to date with {source.name}"
+    from cass.models.workflow import mirror
+
     if not mirror.is_mirrored(source, root, config):
         outcome.message += (
             f" (note: the project's mirror rule excludes {source.name}, so the git hooks will "

@@ -14,7 +14,6 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from cass.models.workflow import mirror
 from cass.runner.diagnostics import CassError
 from cass.server.lsp import actions, verification
 from cass.server.lsp.dispatch import BY_COMMAND, parse_range, run_action
@@ -62,6 +61,8 @@ async def deliver(server: CassServer, outcome: actions.Outcome) -> dict[str, Any
             raise CassError(
                 f"{path} appeared while cass was working; nothing was written, run it again"
             )
+        from cass.models.workflow import mirror
+
         mirror.write_atomic(path, text)
         result["written"] = str(path)
         if server.supports_show_document():

@@ -2,21 +2,23 @@
 
 Everything that names an engine or a table of cass.models sits here, so the handlers stay thin
 and a missing or failing engine becomes one clear CassError (shown as a message in the editor).
+cass.models is imported on first use, not when the server starts (the rules tables and the
+toolchain cost more to import than the server needs to answer `initialize`).
 """
 
 from __future__ import annotations
 
 import threading
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from cass.models import registry
-from cass.models.engine import Engine, Target, Translation, TranslationRequest
-from cass.models.registry import MODEL_ENGINES
-from cass.models.rules import DIAGNOSTIC_CODES, MappingEntry
-from cass.models.rules import lookup as rules_lookup
 from cass.runner.diagnostics import CassError
 from cass.server.lsp.documents import sass_arch_of
 from cass.server.lsp.settings import Settings
+
+if TYPE_CHECKING:
+    from cass.models.engine import Engine, Target, Translation, TranslationRequest
+    from cass.models.rules import MappingEntry
 
 # The published documentation: docs/ of the repository on its default branch (pyproject's
 # Repository URL; a test keeps them equal). A link works from any install, not only a checkout.
@@ -24,6 +26,8 @@ DOCS_BASE = "https://github.com/cass-project/cass/blob/main/"
 
 
 def target_of(settings: Settings, sass_arch: str | None = None) -> Target:
+    from cass.models.engine import Target
+
     return Target(gfx_arch=settings.gfx_arch, hip_version=settings.hip_version, sass_arch=sass_arch)
 
 
@@ -35,6 +39,8 @@ _lock = threading.Lock()
 def get_engine(name: str, model: str = "") -> Engine:
     """The engine `name` from the registry (model engines get `model`, a GGUF path or a server
     URL, when one is set), or a CassError saying what is wrong."""
+    from cass.models import registry
+
     known = registry.ENGINES
     if name not in known:
         available = ", ".join(sorted(known)) or "none"
@@ -46,7 +52,7 @@ def get_engine(name: str, model: str = "") -> Engine:
             "the model engine needs a model: set cass.model.path (a .gguf file or a checkpoint "
             "folder) or cass.model.serverUrl, or choose the rules engine (cass.engine)"
         )
-    key = (name, model if name in MODEL_ENGINES else "")
+    key = (name, model if name in registry.MODEL_ENGINES else "")
     with _lock:
         if key in _instances:
             return _instances[key]
@@ -77,6 +83,8 @@ def translate_source(
     target: Target | None = None,
 ) -> Translation:
     """CUDA -> HIP with the configured engine and target (or the given ones)."""
+    from cass.models.engine import TranslationRequest
+
     chosen = get_engine(engine or source_engine_name(settings), model_of(settings))
     request = TranslationRequest("source", text, path, target or target_of(settings))
     return _run(chosen, request)
@@ -90,6 +98,8 @@ def translate_assembly(
     target = target or target_of(settings)
     if target.sass_arch is None:
         target = replace(target, sass_arch=sass_arch_of(text))
+    from cass.models.engine import TranslationRequest
+
     request = TranslationRequest(level="assembly", text=text, path=path, target=target)
     return _run(get_engine("lift"), request)
 
@@ -112,11 +122,15 @@ def _run(engine: Engine, request: TranslationRequest) -> Translation:
 
 def lookup(name: str) -> MappingEntry | None:
     """The rules engine's mapping entry for a CUDA name (None when unknown)."""
+    from cass.models.rules import lookup as rules_lookup
+
     return rules_lookup(name)
 
 
 def diagnostic_docs() -> dict[str, str]:
     """Diagnostic code -> documentation URL, from the rules engine's code table."""
+    from cass.models.rules import DIAGNOSTIC_CODES
+
     docs = {}
     for code, info in DIAGNOSTIC_CODES.items():
         anchor = info.anchor

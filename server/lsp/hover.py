@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cass.models.rules import MappingEntry
 from cass.server.lsp import engines
 from cass.server.lsp.bridge import LineIndex, word_at
 from lsprotocol import types as lsp
 
 if TYPE_CHECKING:
+    from cass.models.rules import MappingEntry
     from cass.server.lsp.server import CassServer
 
 

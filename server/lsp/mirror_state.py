@@ -12,19 +12,18 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cass.models.workflow import advice, mirror
 from cass.runner.diagnostics import CassError
 from cass.server.lsp import mirrors
 from cass.server.lsp.documents import Snapshot
 from lsprotocol import types as lsp
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # cass.models loads on first use, not at the server's start
+    from cass.models.workflow import mirror
     from cass.server.lsp.server import CassServer
 
 log = logging.getLogger(__name__)
 MIRROR_PRODUCER = "mirror"
 _FIRST_LINE = lsp.Range(start=lsp.Position(0, 0), end=lsp.Position(0, 0))
-_NEEDS_PORT = (mirror.MirrorState.MISSING, mirror.MirrorState.STALE)
 _HIP_SUFFIXES = (".hip", ".hip.h")
 
 
@@ -36,6 +35,8 @@ def _diagnostic(message: str, code: str, severity: lsp.DiagnosticSeverity) -> ls
 def _status(source: Path, source_text: str, server: CassServer) -> tuple[
         Path, str, Path, mirror.MirrorConfig, mirror.MirrorStatus]:
     """(root, source relative to it, mirror path, config, the mirror's state)."""
+    from cass.models.workflow import mirror
+
     root, target, config = mirrors.mirror_location(source, server.workspace_roots(),
                                                    server.settings)
     rel = mirror.relative_posix(source, root)
@@ -51,8 +52,11 @@ def _open_text(server: CassServer, path: Path) -> str | None:
 
 def _state_message(rel: str, shown: str, config: mirror.MirrorConfig,
                    status: mirror.MirrorStatus) -> lsp.Diagnostic | None:
+    from cass.models.workflow import advice, mirror
+
     state = status.state
-    if state in _NEEDS_PORT and (state is mirror.MirrorState.STALE or config.config_path):
+    if state is mirror.MirrorState.STALE or (
+            state is mirror.MirrorState.MISSING and config.config_path is not None):
         fix = advice.for_state(state, rel, config)
         return _diagnostic(f"HIP mirror {shown}: {status.reason}; \"Port file to HIP\" updates it "
                            f"(or {fix})", f"mirror-{state.value}", lsp.DiagnosticSeverity.Warning)
@@ -69,6 +73,8 @@ def _state_message(rel: str, shown: str, config: mirror.MirrorConfig,
 
 def source_findings(server: CassServer, snap: Snapshot) -> list[lsp.Diagnostic]:
     """On a CUDA source: the state of its mirror, when something needs doing."""
+    from cass.models.workflow import mirror
+
     if snap.path is None:
         return []
     root, rel, target, config, status = _status(snap.path, snap.text, server)
@@ -80,6 +86,8 @@ def source_findings(server: CassServer, snap: Snapshot) -> list[lsp.Diagnostic]:
 
 def mirror_findings(server: CassServer, snap: Snapshot) -> list[lsp.Diagnostic]:
     """On a HIP mirror: the generated-file notice, and its state against its source."""
+    from cass.models.workflow import mirror
+
     try:
         parsed = mirror.parse_mirror(snap.text)
     except CassError as exc:

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cass.models.engine import Translation
-from cass.models.workflow import advice, mirror
 from cass.runner.diagnostics import CassError
 from cass.server.lsp.settings import Settings
+
+if TYPE_CHECKING:  # cass.models loads on first use, not at the server's start
+    from cass.models.engine import Translation
+    from cass.models.workflow import mirror
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,8 @@ class MirrorPlan:
 def project_root(source: Path, workspace_roots: list[Path]) -> Path:
     """The repository root (a folder with .git) above `source`, else the folder of the project's
     cass config, else the workspace folder holding it, else the source's folder."""
+    from cass.models.workflow import mirror
+
     for folder in source.parents:
         if (folder / ".git").exists():
             return folder
@@ -42,6 +47,8 @@ def project_root(source: Path, workspace_roots: list[Path]) -> Path:
 def mirror_config(root: Path, settings: Settings) -> mirror.MirrorConfig:
     """The project's mirror rule; editor settings fill in only where the project says nothing
     (so the editor and the git hooks write the same mirror)."""
+    from cass.models.workflow import mirror
+
     config = mirror.load_config(root)
     if config.config_path is None:
         config = replace(
@@ -62,6 +69,8 @@ def mirror_location(
     source: Path, workspace_roots: list[Path], settings: Settings
 ) -> tuple[Path, Path, mirror.MirrorConfig]:
     """(root, mirror path, config) for `source`."""
+    from cass.models.workflow import mirror
+
     root = project_root(source, workspace_roots)
     config = mirror_config(root, settings)
     return root, mirror.mirror_path(source, root, config), config
@@ -90,6 +99,8 @@ def plan_mirror(
     engine_version: str,
 ) -> MirrorPlan:
     """The new mirror text for `source_text`, or CassError when the mirror is protected."""
+    from cass.models.workflow import advice, mirror
+
     rel = mirror.relative_posix(source, root)
     source_sha = mirror.sha256_text(source_text)
     status = mirror.classify(source_sha, current, config, rel)

@@ -13,16 +13,18 @@ import logging
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
-from cass.models.engine import Target, Translation
 from cass.runner.diagnostics import CassError
 from cass.server.lsp.documents import Snapshot
 from cass.server.lsp.settings import Settings
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+
+if TYPE_CHECKING:
+    from cass.models.engine import Target, Translation
 
 log = logging.getLogger(__name__)
 

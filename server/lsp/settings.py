@@ -11,11 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from cass.models.registry import SOURCE_ENGINES
-from cass.runner.toolchain import DEFAULT_GFX_ARCH
-
-ENGINES = SOURCE_ENGINES  # the values cass.engine takes
+# Literal defaults, checked against package.json, cass.runner.toolchain.DEFAULT_GFX_ARCH and the
+# engine registry by tests/lsp: importing those here would put the rules tables and the toolchain
+# on the server's start-up path (benchmarks/bench_lsp_startup.py).
+DEFAULT_GFX_ARCH = "gfx1100"
 MIRROR_LAYOUTS = ("", "beside", "tree")  # "": the project's [tool.cass.mirror] rule
+
+
+def engines() -> tuple[str, ...]:
+    """The values cass.engine takes (the registry's source engines)."""
+    from cass.models.registry import SOURCE_ENGINES
+
+    return tuple(SOURCE_ENGINES)
 
 
 @dataclass(frozen=True)
@@ -89,8 +96,8 @@ def _check(field_name: str, value: Any, default: Any) -> str | None:
         return None if low <= value <= high else f"expected a number from {low} to {high}"
     if not isinstance(value, str):
         return "expected a string"
-    if field_name == "engine" and value not in ENGINES:
-        return f"expected one of {', '.join(ENGINES)}"
+    if field_name == "engine" and value not in engines():
+        return f"expected one of {', '.join(engines())}"
     if field_name == "mirror_layout" and value not in MIRROR_LAYOUTS:
         return "expected beside, tree or an empty string (the project's rule)"
     if field_name == "gfx_arch" and value and not value.startswith("gfx"):

@@ -99,7 +99,8 @@ def test_pinned_config_works_as_written_and_its_advice_too(repo, example, tmp_pa
     record(repo.root / "saxpy.cu")
     repo.git("add", ".")
     env = os.environ | this_repository_as_published() | {
-        "PRE_COMMIT_HOME": str(tmp_path / "store"), "PRE_COMMIT_COLOR": "never"}
+        "PRE_COMMIT_HOME": str(tmp_path / "store"), "PRE_COMMIT_COLOR": "never",
+        "PATH": f"{BIN}:{os.environ['PATH']}"}  # where the user's pre-commit is
     assert sh(repo.root, "pre-commit install", env).returncode == 0
     first = sh(repo.root, "git commit -m saxpy", env)
     assert first.returncode == 1 and "git add saxpy.hip" in first.stdout, first.stdout
@@ -191,3 +192,15 @@ def test_github_actions_steps_run_in_order(tmp_path, example) -> None:
     gate = sh(checkout, scripts[1], env)
     assert gate.returncode == 0, gate.stdout
     assert json.loads((checkout / "cass.sarif").read_text())["runs"][0]["results"] == []
+
+
+def test_cass_version_and_the_changelog_follow_pyproject(capsys) -> None:
+    import tomllib
+
+    from cass.server.cli import main as cass_main
+
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    assert cass_main(["version"]) == 0
+    assert capsys.readouterr().out.strip() == version
+    headings = re.findall(r"^## (.+)$", (REPO / "CHANGELOG.md").read_text(), re.MULTILINE)
+    assert headings[0] == "Unreleased" and version in headings[1]

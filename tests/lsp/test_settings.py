@@ -81,3 +81,27 @@ def test_null_resets_and_absent_keeps() -> None:
     base = Settings(engine="model", gfx_arch="gfx1101")
     settings, _ = parse_settings({"engine": None}, base)
     assert settings.engine == "rules" and settings.gfx_arch == "gfx1101"
+
+
+def test_the_literal_defaults_agree_with_the_toolchain_and_the_registry() -> None:
+    from cass.models.registry import SOURCE_ENGINES
+    from cass.runner.toolchain import DEFAULT_GFX_ARCH
+    from cass.server.lsp import settings
+
+    assert settings.DEFAULT_GFX_ARCH == DEFAULT_GFX_ARCH
+    assert settings.engines() == tuple(SOURCE_ENGINES)
+
+
+def test_the_server_starts_without_loading_engines_or_toolchains() -> None:
+    """cass.models (rules tables, engines) and the toolchain load on first use, so the server
+    answers `initialize` sooner (benchmarks/bench_lsp_startup.py)."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from cass.server.lsp import create_server; create_server(); "
+             "print(sorted(m for m in sys.modules if m.startswith(('cass.models', "
+             "'cass.runner.toolchain'))))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
