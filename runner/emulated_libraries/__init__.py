@@ -9,7 +9,7 @@ the real libraries are linked instead; a verdict that used one of these says so.
     needed(source_text) -> tuple[Reference, ...]   # the implementations a HIP program calls
     Reference.source, .covers                      # the HIP file and what it implements
 
-Covered today: hipBLAS (`hipblas.hip`).
+Covered today: hipBLAS (`hipblas.hip`) and hipFFT (`hipfft.hip`).
 """
 
 from __future__ import annotations
@@ -42,6 +42,15 @@ REFERENCES: tuple[Reference, ...] = (
         re.compile(r"^\s*#\s*include\s*[<\"](hipblas/)?hipblas\.h[>\"]", re.MULTILINE),
         "cublas",
         "hipblas/hipblas.h",
+    ),
+    Reference(
+        "hipFFT",
+        HERE / "hipfft.hip",
+        "plans of rank 1-3 (Plan1d/2d/3d/Many, Create + MakePlan*, batches, strides), C2C/Z2Z, "
+        "R2C/D2Z, C2R/Z2D (in place too), as direct DFTs summed in double precision",
+        re.compile(r"^\s*#\s*include\s*[<\"](hipfft/)?hipfft\.h[>\"]", re.MULTILINE),
+        "cufft",
+        "hipfft/hipfft.h",
     ),
 )
 
