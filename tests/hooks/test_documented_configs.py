@@ -66,9 +66,10 @@ def test_readme_blocks_are_the_example_files_and_the_pin_is_in_history() -> None
     assert len(blocks) == 2
     for block, text in zip(blocks, examples.values()):
         assert block in text
+    extension = REPO / "editors" / "vscode" / "src" / "launch.ts"  # what it offers to install
     revs = {pinned_rev(text) for text in
-            (examples["pre-commit-config.yaml"], *((CI / n).read_text() for n in
-                                                     ("github-actions.yml", "gitlab-ci.yml")))}
+            (examples["pre-commit-config.yaml"], extension.read_text(),
+             *((CI / n).read_text() for n in ("github-actions.yml", "gitlab-ci.yml")))}
     assert len(revs) == 1, revs  # one pin, bumped together at each release
     rev = revs.pop()
     assert subprocess.run(["git", "merge-base", "--is-ancestor", rev, "HEAD"], cwd=REPO,
