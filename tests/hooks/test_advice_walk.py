@@ -169,3 +169,20 @@ def test_pre_commit_form_of_the_advice(repo, example, capsys, monkeypatch) -> No
     monkeypatch.setenv("CASS_PORT_MODE", "merge")
     assert port.main(["k.cu"]) == 1  # what pre-commit runs with that environment
     assert "merged k.hip" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("which", [0, 1])
+def test_a_merge_without_history_names_commands_that_resolve_it(repo, example, capsys,
+                                                                which: int) -> None:
+    missing(repo, example)
+    port.main(["k.cu"])  # generated, never committed: no base for a three-way merge
+    edited(repo, "k.hip", "int main() {", "int main() {  // mine")
+    edited(repo, "k.cu", "// saxpy", "// saxpy, single precision")
+    capsys.readouterr()
+    assert port.main(["--merge", "k.cu"]) == 1
+    lines = finding_lines(capsys, "merge-no-base")
+    commands = COMMAND.findall(lines[0]) if lines else []
+    assert commands == ["cass-port --adopt k.cu", "cass-port --force k.cu"], lines
+    done = shell(repo, commands[which])
+    assert done.returncode in (0, 1) and "error:" not in done.stderr, done.stderr
+    assert check.main(["k.cu"]) == 0, capsys.readouterr().out
