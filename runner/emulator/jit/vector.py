@@ -14,158 +14,9 @@ from cass.runner.emulator.jit.operands import (
     swrite,
     typed,
 )
+from cass.runner.emulator.jit.valu_table import CMP_TYPES, RELATIONS, VALU
 from cass.runner.emulator.state import EXEC, width_of
 
-_U3 = ("u32",) * 3
-_I3 = ("i32",) * 3
-_F3 = ("f32",) * 3
-_FMA = ("f32", _F3, "fma_f32({0}, {1}, {2})")
-_MED3 = "std::max(std::min({0}, {1}), std::min(std::max({0}, {1}), {2}))"
-
-VALU: dict[str, tuple[str, tuple[str, ...], str]] = {
-    "v_mov_b32": ("b32", ("b32",), "{0}"),
-    "v_not_b32": ("b32", ("b32",), "~{0}"),
-    "v_and_b32": ("b32", ("b32", "b32"), "{0} & {1}"),
-    "v_or_b32": ("b32", ("b32", "b32"), "{0} | {1}"),
-    "v_xor_b32": ("b32", ("b32", "b32"), "{0} ^ {1}"),
-    "v_xnor_b32": ("b32", ("b32", "b32"), "~({0} ^ {1})"),
-    "v_lshlrev_b32": ("b32", ("u32", "u32"), "{1} << ({0} & 31u)"),
-    "v_lshrrev_b32": ("b32", ("u32", "u32"), "{1} >> ({0} & 31u)"),
-    "v_ashrrev_i32": ("b32", ("u32", "i32"), "{1} >> ({0} & 31u)"),
-    "v_lshlrev_b64": ("b64", ("u32", "u64"), "{1} << ({0} & 63u)"),
-    "v_lshrrev_b64": ("b64", ("u32", "u64"), "{1} >> ({0} & 63u)"),
-    "v_ashrrev_i64": ("b64", ("u32", "i64"), "{1} >> ({0} & 63u)"),
-    "v_add_nc_u32": ("b32", ("u32", "u32"), "{0} + {1}"),
-    "v_sub_nc_u32": ("b32", ("u32", "u32"), "{0} - {1}"),
-    "v_subrev_nc_u32": ("b32", ("u32", "u32"), "{1} - {0}"),
-    "v_add_nc_i32": ("b32", ("u32", "u32"), "{0} + {1}"),
-    "v_sub_nc_i32": ("b32", ("u32", "u32"), "{0} - {1}"),
-    "v_mul_u32_u24": ("b32", ("u32", "u32"), "({0} & 0xFFFFFFu) * ({1} & 0xFFFFFFu)"),
-    "v_mul_hi_u32_u24": (
-        "b32",
-        ("u32", "u32"),
-        "(uint32_t)(((uint64_t)({0} & 0xFFFFFFu) * ({1} & 0xFFFFFFu)) >> 32)",
-    ),
-    "v_mul_i32_i24": ("b32", ("u32", "u32"), "(int64_t)i24({0}) * i24({1})"),
-    "v_mul_hi_i32_i24": ("b32", ("u32", "u32"), "((int64_t)i24({0}) * i24({1})) >> 32"),
-    "v_mad_u32_u24": ("b32", _U3, "({0} & 0xFFFFFFu) * ({1} & 0xFFFFFFu) + {2}"),
-    "v_mad_i32_i24": ("b32", ("u32", "u32", "i32"), "(int64_t)i24({0}) * i24({1}) + {2}"),
-    "v_mul_lo_u32": ("b32", ("u32", "u32"), "{0} * {1}"),
-    "v_mul_hi_u32": ("b32", ("u32", "u32"), "((uint64_t){0} * {1}) >> 32"),
-    "v_mul_hi_i32": ("b32", ("i32", "i32"), "((int64_t){0} * {1}) >> 32"),
-    "v_min_i32": ("b32", ("i32", "i32"), "std::min({0}, {1})"),
-    "v_max_i32": ("b32", ("i32", "i32"), "std::max({0}, {1})"),
-    "v_min_u32": ("b32", ("u32", "u32"), "std::min({0}, {1})"),
-    "v_max_u32": ("b32", ("u32", "u32"), "std::max({0}, {1})"),
-    "v_min3_i32": ("b32", _I3, "std::min(std::min({0}, {1}), {2})"),
-    "v_max3_i32": ("b32", _I3, "std::max(std::max({0}, {1}), {2})"),
-    "v_min3_u32": ("b32", _U3, "std::min(std::min({0}, {1}), {2})"),
-    "v_max3_u32": ("b32", _U3, "std::max(std::max({0}, {1}), {2})"),
-    "v_med3_i32": ("b32", _I3, _MED3),
-    "v_med3_u32": ("b32", _U3, _MED3),
-    "v_maxmin_i32": ("b32", _I3, "std::min(std::max({0}, {1}), {2})"),
-    "v_minmax_i32": ("b32", _I3, "std::max(std::min({0}, {1}), {2})"),
-    "v_maxmin_u32": ("b32", _U3, "std::min(std::max({0}, {1}), {2})"),
-    "v_minmax_u32": ("b32", _U3, "std::max(std::min({0}, {1}), {2})"),
-    "v_add3_u32": ("b32", _U3, "{0} + {1} + {2}"),
-    "v_add_lshl_u32": ("b32", _U3, "({0} + {1}) << ({2} & 31u)"),
-    "v_lshl_add_u32": ("b32", _U3, "({0} << ({1} & 31u)) + {2}"),
-    "v_lshl_or_b32": ("b32", _U3, "({0} << ({1} & 31u)) | {2}"),
-    "v_and_or_b32": ("b32", _U3, "({0} & {1}) | {2}"),
-    "v_or3_b32": ("b32", _U3, "{0} | {1} | {2}"),
-    "v_xor3_b32": ("b32", _U3, "{0} ^ {1} ^ {2}"),
-    "v_xad_u32": ("b32", _U3, "({0} ^ {1}) + {2}"),
-    "v_alignbit_b32": ("b32", _U3, "((((uint64_t){0}) << 32) | {1}) >> ({2} & 31u)"),
-    "v_alignbyte_b32": ("b32", _U3, "((((uint64_t){0}) << 32) | {1}) >> (({2} & 3u) * 8u)"),
-    "v_bfe_u32": ("b32", _U3, "bfe_u({0}, {1}, {2})"),
-    "v_bfe_i32": ("b32", _U3, "bfe_i({0}, {1}, {2})"),
-    "v_bfi_b32": ("b32", _U3, "({0} & {1}) | (~{0} & {2})"),
-    "v_bfm_b32": ("b32", ("u32", "u32"), "((1u << ({0} & 31u)) - 1u) << ({1} & 31u)"),
-    "v_bcnt_u32_b32": ("b32", ("u32", "u32"), "(uint32_t)__builtin_popcount({0}) + {1}"),
-    "v_clz_i32_u32": ("b32", ("u32",), "clz_or_ones({0})"),
-    "v_ctz_i32_b32": ("b32", ("u32",), "ctz_or_ones({0})"),
-    "v_mad_u64_u32": ("b64", ("u32", "u32", "u64"), "(uint64_t){0} * {1} + {2}"),
-    "v_mad_i64_i32": ("b64", ("i32", "i32", "i64"), "(int64_t){0} * {1} + {2}"),
-    # float32
-    "v_add_f32": ("f32", ("f32", "f32"), "{0} + {1}"),
-    "v_sub_f32": ("f32", ("f32", "f32"), "{0} - {1}"),
-    "v_subrev_f32": ("f32", ("f32", "f32"), "{1} - {0}"),
-    "v_mul_f32": ("f32", ("f32", "f32"), "{0} * {1}"),
-    "v_mul_legacy_f32": ("f32", ("f32", "f32"), "({0} == 0.0f || {1} == 0.0f) ? 0.0f : {0} * {1}"),
-    "v_min_f32": ("f32", ("f32", "f32"), "fmin_ieee({0}, {1})"),
-    "v_max_f32": ("f32", ("f32", "f32"), "fmax_ieee({0}, {1})"),
-    "v_min3_f32": ("f32", _F3, "fmin_ieee(fmin_ieee({0}, {1}), {2})"),
-    "v_max3_f32": ("f32", _F3, "fmax_ieee(fmax_ieee({0}, {1}), {2})"),
-    "v_med3_f32": ("f32", _F3, "fmed3({0}, {1}, {2})"),
-    "v_maxmin_f32": ("f32", _F3, "fmin_ieee(fmax_ieee({0}, {1}), {2})"),
-    "v_minmax_f32": ("f32", _F3, "fmax_ieee(fmin_ieee({0}, {1}), {2})"),
-    "v_fma_f32": _FMA,
-    "v_fmac_f32": _FMA,
-    "v_fmaak_f32": _FMA,
-    "v_fmamk_f32": _FMA,
-    "v_ldexp_f32": ("f32", ("f32", "i32"), "ldexp_f32({0}, {1})"),
-    "v_div_fixup_f32": ("f32", _F3, "div_fixup_f32({0}, {1}, {2})"),
-    "v_sqrt_f32": ("f32", ("f32",), "std::sqrt({0})"),
-    "v_rcp_f32": ("f32", ("f32",), "(float)(1.0 / (double){0})"),
-    "v_rcp_iflag_f32": ("f32", ("f32",), "(float)(1.0 / (double){0})"),
-    "v_rsq_f32": ("f32", ("f32",), "(float)(1.0 / std::sqrt((double){0}))"),
-    "v_exp_f32": ("f32", ("f32",), "(float)std::exp2((double){0})"),
-    "v_floor_f32": ("f32", ("f32",), "std::floor({0})"),
-    "v_ceil_f32": ("f32", ("f32",), "std::ceil({0})"),
-    "v_trunc_f32": ("f32", ("f32",), "std::trunc({0})"),
-    "v_rndne_f32": ("f32", ("f32",), "std::rint({0})"),
-    "v_fract_f32": ("f32", ("f32",), "fract_f32({0})"),
-    "v_cvt_f32_i32": ("f32", ("i32",), "(float){0}"),
-    "v_cvt_f32_u32": ("f32", ("u32",), "(float){0}"),
-    "v_cvt_i32_f32": ("b32", ("f32",), "to_i32((double){0})"),
-    "v_cvt_u32_f32": ("b32", ("f32",), "to_u32((double){0})"),
-    "v_cvt_rpi_i32_f32": ("b32", ("f32",), "to_i32((double)std::floor({0} + 0.5f))"),
-    "v_cvt_flr_i32_f32": ("b32", ("f32",), "to_i32((double)std::floor({0}))"),
-    "v_cvt_f32_ubyte0": ("f32", ("u32",), "(float)({0} & 0xFFu)"),
-    "v_cvt_f32_ubyte1": ("f32", ("u32",), "(float)(({0} >> 8) & 0xFFu)"),
-    "v_cvt_f32_ubyte2": ("f32", ("u32",), "(float)(({0} >> 16) & 0xFFu)"),
-    "v_cvt_f32_ubyte3": ("f32", ("u32",), "(float)({0} >> 24)"),
-    "v_cvt_f32_f64": ("f32", ("f64",), "(float){0}"),
-    "v_cvt_f64_f32": ("f64", ("f32",), "(double){0}"),
-    # float64
-    "v_add_f64": ("f64", ("f64", "f64"), "{0} + {1}"),
-    "v_mul_f64": ("f64", ("f64", "f64"), "{0} * {1}"),
-    "v_min_f64": ("f64", ("f64", "f64"), "dmin_ieee({0}, {1})"),
-    "v_max_f64": ("f64", ("f64", "f64"), "dmax_ieee({0}, {1})"),
-    "v_fma_f64": ("f64", ("f64",) * 3, "std::fma({0}, {1}, {2})"),
-    "v_sqrt_f64": ("f64", ("f64",), "std::sqrt({0})"),
-    "v_rcp_f64": ("f64", ("f64",), "1.0 / {0}"),
-    "v_floor_f64": ("f64", ("f64",), "std::floor({0})"),
-    "v_ceil_f64": ("f64", ("f64",), "std::ceil({0})"),
-    "v_trunc_f64": ("f64", ("f64",), "std::trunc({0})"),
-    "v_rndne_f64": ("f64", ("f64",), "std::rint({0})"),
-    "v_cvt_f64_i32": ("f64", ("i32",), "(double){0}"),
-    "v_cvt_f64_u32": ("f64", ("u32",), "(double){0}"),
-    "v_cvt_i32_f64": ("b32", ("f64",), "to_i32({0})"),
-    "v_cvt_u32_f64": ("b32", ("f64",), "to_u32({0})"),
-}
-# 64-bit sources the interpreter reads as 64 bits although the table says b64 for the result
-_CMP_TYPES = ("f32", "f64", "i32", "u32", "i64", "u64")
-_RELATIONS = {
-    "f": "false",
-    "t": "true",
-    "tru": "true",
-    "lt": "a < b",
-    "eq": "a == b",
-    "le": "a <= b",
-    "gt": "a > b",
-    "ne": "a != b",
-    "ge": "a >= b",
-    "lg": "(a < b || a > b)",
-    "o": "!(a != a || b != b)",
-    "u": "(a != a || b != b)",
-    "nge": "!(a >= b)",
-    "nlg": "!(a < b || a > b)",
-    "ngt": "!(a > b)",
-    "nle": "!(a <= b)",
-    "neq": "!(a == b)",
-    "nlt": "!(a < b)",
-}
 _CARRIES = {
     "v_add_co_u32",
     "v_sub_co_u32",
@@ -271,14 +122,14 @@ def _compare(ins) -> list[str]:
     writes_exec = parts[1] == "cmpx"
     rel, typ = parts[2], parts[3]
     classify = rel == "class" and typ == "f32"
-    if not classify and (rel not in _RELATIONS or typ not in _CMP_TYPES):
+    if not classify and (rel not in RELATIONS or typ not in CMP_TYPES):
         raise Untranslated(ins.op)
     ops = list(ins.operands)
     dst = None if writes_exec else ops.pop(0)
     hoist = Hoist()
     styps = ("f32", "u32") if classify else (typ, typ)
     a, b = (typed(lane_bits(o, t, hoist), t) for o, t in zip(ops[:2], styps))
-    relation = "(b >> fclass(a)) & 1u" if classify else _RELATIONS[rel]
+    relation = "(b >> fclass(a)) & 1u" if classify else RELATIONS[rel]
     body = [
         f"const auto a = {a}; const auto b = {b};",
         f"bits |= (uint32_t)({relation}) << l;",
