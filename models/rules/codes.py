@@ -428,6 +428,18 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "argument lists are written as the HIP library expects them."
         ),
     ),
+    (
+        "CASS084",
+        E,
+        "CUDA Samples helper header not found",
+        (
+            "A file of the project includes a helper header of NVIDIA's CUDA Samples "
+            "(`helper_cuda.h`, `helper_timer.h`, `cutil.h`, ...) that is in no folder of the "
+            "project or of its include path: the port cannot build without it. Copy it into the "
+            "project (it uses CUDA itself and is then ported with it), or port the samples' "
+            "`Common/` folder with `cass port` and add it to the build's include path."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

@@ -119,6 +119,18 @@ class ProjectPlan:
     copy: list[Path] = field(default_factory=list)  # everything else, byte for byte
     links: list[Path] = field(default_factory=list)  # symbolic links: not followed, not copied
     outside: list[str] = field(default_factory=list)  # included CUDA headers outside the root
+    # (file, header name) for CUDA Samples helper headers included but found nowhere
+    samples_helpers: list[tuple[Path, str]] = field(default_factory=list)
+
+
+# The helper headers of NVIDIA's CUDA Samples (`Common/`, once `C/common/inc` and `shared/inc`):
+# projects include them from a samples checkout that is not part of the project.
+CUDA_SAMPLES_HELPERS = frozenset(
+    "helper_cuda.h helper_cuda_drvapi.h helper_cusolver.h helper_functions.h helper_gl.h "
+    "helper_image.h helper_math.h helper_multiprocess.h helper_nvJPEG.hxx helper_string.h "
+    "helper_timer.h exception.h cutil.h cutil_inline.h cutil_inline_runtime.h cutil_math.h "
+    "shrUtils.h shrQATest.h".split()
+)
 
 
 def _walk(root: Path, exclude: Path | None) -> tuple[list[Path], list[Path]]:
@@ -182,6 +194,8 @@ def plan_project(
             if header_entry(name) is not None:
                 continue  # CUDA's own header: the engine maps the include
             found = _resolve(path, angle, name, include_dirs)
+            if found is None and name.rsplit("/", 1)[-1] in CUDA_SAMPLES_HELPERS:
+                plan.samples_helpers.append((path, name))
             if found is None or found in ported:
                 continue
             found_text = texts.get(found) or found.read_text(encoding="utf-8", errors="replace")

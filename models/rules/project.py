@@ -107,6 +107,24 @@ def _unread(relative: str, message: str) -> Diagnostic:
     )
 
 
+def _samples_helper(root: Path, path: Path, name: str) -> Diagnostic:
+    """CASS084 at the `#include` of a CUDA Samples helper header that no include folder holds."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    line = next(
+        (n for n, ln in enumerate(text.splitlines(), 1) if "include" in ln and name in ln), 1
+    )
+    return Diagnostic(
+        str(path.relative_to(root)),
+        line,
+        1,
+        DIAGNOSTIC_CODES["CASS084"].severity,
+        "CASS084",
+        f"`{name}` is a helper header of NVIDIA's CUDA Samples (Common/), in no folder of this "
+        "project or its include path: copy it into the project (it is then ported with it), or "
+        "port the samples' Common/ folder with `cass port` and add it to the build's include path",
+    )
+
+
 def _check_out_dir(root: Path, out: Path, force: bool) -> None:
     if out == root or root.is_relative_to(out):
         raise CassError(f"{out}: the output tree must differ from the project; pass another -o")
@@ -134,6 +152,7 @@ def port_project(
     if not plan.port:
         raise CassError(f"{root}: no file uses CUDA (looked at every C, C++ and CUDA file)")
     result = ProjectPort(root, out, plan)
+    result.unread += [_samples_helper(root, path, name) for path, name in plan.samples_helpers]
     for (
         source
     ) in plan.port:  # translate everything first: nothing is written if a file cannot be read
