@@ -148,14 +148,41 @@ def port_project(
     started = time.perf_counter()
     root, out = root.resolve(), out.resolve()
     _check_out_dir(root, out, force)
-    plan = plan_project(root, list(include_dirs), exclude=out)
+    result = translate_project(root, out, target, engine, include_dirs=include_dirs, progress=progress)
+    plan = result.plan
+    for source in (*plan.port, *plan.build, *plan.copy):  # check every output before writing any
+        outputs.check_output(out / source.relative_to(root), inputs=[source], force=True)
+    for ported in result.files:
+        write_atomic(ported.output, ported.translation.text)
+    for ported in result.build:
+        outputs.write_atomic(out / ported.relative, ported.text.encode("utf-8", "surrogateescape"))
+    for source in plan.copy:
+        data = source.read_bytes()
+        executable = bool(source.stat().st_mode & 0o111)
+        outputs.write_atomic(out / source.relative_to(root), data, executable=executable)
+    result.elapsed_s = time.perf_counter() - started
+    return result
+
+
+def translate_project(
+    root: Path,
+    out: Path,
+    target: Target,
+    engine: str = "rules",
+    *,
+    include_dirs: list[Path] = (),
+    progress=None,
+) -> ProjectPort:
+    """Plan and translate the tree at `root` (sources and build files), writing nothing; the
+    ports' paths are under `out`."""
+    started = time.perf_counter()
+    root, out = root.resolve(), out.resolve()
+    plan = plan_project(root, list(include_dirs), exclude=out if out != root else None)
     if not plan.port:
         raise CassError(f"{root}: no file uses CUDA (looked at every C, C++ and CUDA file)")
     result = ProjectPort(root, out, plan)
     result.unread += [_samples_helper(root, path, name) for path, name in plan.samples_helpers]
-    for (
-        source
-    ) in plan.port:  # translate everything first: nothing is written if a file cannot be read
+    for source in plan.port:  # translate everything first: nothing is written if one is unreadable
         relative = str(source.relative_to(root))
         try:
             text = read_source(source)
@@ -170,16 +197,6 @@ def port_project(
     for source in plan.build:
         relative = source.relative_to(root)
         result.build.append(buildfiles.port_build_file(source, str(relative), target))
-    for source in (*plan.port, *plan.build, *plan.copy):  # check every output before writing any
-        outputs.check_output(out / source.relative_to(root), inputs=[source], force=True)
-    for ported in result.files:
-        write_atomic(ported.output, ported.translation.text)
-    for ported in result.build:
-        outputs.write_atomic(out / ported.relative, ported.text.encode("utf-8", "surrogateescape"))
-    for source in plan.copy:
-        data = source.read_bytes()
-        executable = bool(source.stat().st_mode & 0o111)
-        outputs.write_atomic(out / source.relative_to(root), data, executable=executable)
     result.elapsed_s = time.perf_counter() - started
     return result
 

@@ -97,11 +97,15 @@ def port(
     model: Annotated[str, typer.Option("--model", help="model/auto engines: a GGUF file, a checkpoint directory or an http:// server URL.")] = "",
     candidates: Annotated[int, typer.Option("--candidates", help="model/auto engines: candidates to try, each verified.")] = 4,
     include_dirs: Annotated[list[Path] | None, typer.Option("-I", "--include-dir", help="Project mode: an include directory (repeatable).")] = None,
+    in_place: Annotated[bool, typer.Option("--in-place", help="Replace each changed file by its port; originals go to a backup folder beside it.")] = False,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Write nothing: print what the port changes as a unified diff.")] = False,
 ) -> None:
     """Port CUDA source to HIP. Exit 1 when an error-level construct remains (the port is still written)."""
     target = Target(gfx_arch=arch, hip_version=hip_version)
     check_target(target)
     source = None if path is None or str(path) == "-" else path
+    if in_place or dry_run:
+        raise typer.Exit(_port_where_it_is(source, output, target, engine, include_dirs or [], fmt, report, force, dry_run))
     _check_outputs(source, output, report, force)
     if engine in MODEL_ENGINES:
         from cass.server.cli.model import port_with_model
@@ -129,6 +133,49 @@ def port(
         diagnostics = list(translation.diagnostics)
     _emit_report(diagnostics, fmt, report, get_engine(engine).version)
     raise typer.Exit(_exit_code(diagnostics))
+
+
+def _port_where_it_is(
+    source: Path | None,
+    output: Path | None,
+    target: Target,
+    engine: str,
+    include_dirs: list[Path],
+    fmt: Format,
+    report: Path | None,
+    force: bool,
+    dry_run: bool,
+) -> int:
+    """--in-place / --dry-run: the sources themselves are the output (or nothing is written)."""
+    from cass.models.rules import in_place
+
+    what = "--dry-run" if dry_run else "--in-place"
+    if source is None:
+        raise CassError(f"{what} needs a file or project directory, not stdin")
+    if output is not None:
+        raise CassError(f"{what} writes no -o output: drop -o {output}")
+    if engine in MODEL_ENGINES:
+        raise CassError(f"{what} works with the rules engine; model ports go to -o")
+    if report is not None:
+        check_output(report, inputs=[source], force=force)
+    if source.is_dir():
+        with err.status("porting…") as status:
+            changes, project = in_place.project_changes(
+                source, target, engine, include_dirs, lambda name: status.update(f"ported {name}")
+            )
+        diagnostics = project.diagnostics
+    else:
+        changes, diagnostics = in_place.file_changes(source, target, engine)
+    if dry_run:
+        sys.stdout.write(in_place.unified_diff(changes))
+    elif changes:
+        backup = in_place.backup_folder(source)
+        in_place.apply_in_place(changes, backup, single_file=not source.is_dir())
+        err.print(f"ported in place: {len(changes)} file(s) changed; originals in {backup}", markup=False, highlight=False, soft_wrap=True)
+    else:
+        err.print("ported in place: nothing to change", markup=False, highlight=False)
+    _emit_report(diagnostics, fmt, report, get_engine(engine).version)
+    return _exit_code(diagnostics)
 
 
 def register(app: typer.Typer) -> None:
