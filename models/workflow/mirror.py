@@ -35,7 +35,7 @@ from typing import Any
 
 from cass.models.engine import Target
 from cass.runner import outputs
-from cass.runner.diagnostics import CassError
+from cass.runner.diagnostics import CassError, Diagnostic
 from cass.runner.spec import load_project_config
 
 HEADER_VERSION = "1"
@@ -268,6 +268,19 @@ def render_header(p: Provenance) -> str:
         _END,
     ]
     return "\n".join(lines) + "\n"
+
+
+def generated_body(source: str, text: str,
+                   errors: tuple[Diagnostic, ...] | list[Diagnostic]) -> tuple[str, str]:
+    """(body, verdict) of a newly generated mirror: the port, verdict "not-run"; or, when the
+    engine left constructs it could not port (`errors`), the port with them listed at its top and
+    the verdict "untranslated" (it will not build until someone finishes it)."""
+    if not errors:
+        return text, "not-run"
+    listing = "".join(f"//   line {d.line}:{d.column}: {d.message} [{d.code}]\n" for d in errors)
+    head = (f"// cass could not port {len(errors)} construct(s) of {source}; finish them by hand, "
+            'then set "hand-edited: yes" in the header above:\n')
+    return head + listing + text, UNTRANSLATED
 
 
 def render_mirror(body: str, p: Provenance) -> str:

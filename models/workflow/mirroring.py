@@ -91,11 +91,8 @@ def _write_untranslated(root: Path, pair: Pair, config: mm.MirrorConfig,
     """Like `cass port`: the port is written with what the engine could not port, listed at its
     top (it will not build until someone finishes it), and the commit stops with the ways out."""
     errors = [d for d in translation.diagnostics if d.severity is Severity.ERROR]
-    listing = "".join(f"//   line {d.line}:{d.column}: {d.message} [{d.code}]\n" for d in errors)
-    body = (f"// cass could not port {len(errors)} construct(s) of {pair.source}; finish them by "
-            'hand, then set "hand-edited: yes" in the header above:\n' + listing
-            + translation.text)
-    final = replace(provenance, verdict=mm.UNTRANSLATED)
+    body, verdict = mm.generated_body(pair.source, translation.text, errors)
+    final = replace(provenance, verdict=verdict)
     mm.write_atomic(root / pair.mirror, mm.render_mirror(body, final))
     found = translation.diagnostics + (finding(
         pair.mirror, Severity.ERROR, "port-untranslated",

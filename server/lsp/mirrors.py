@@ -111,14 +111,16 @@ def plan_mirror(
             f"{target}: {status.reason}. Nothing was changed: cass never overwrites "
             f"a mirror edited by hand; {fix}"
         )
+    errors = [d for d in translation.diagnostics if d.severity.value == "error"]
+    body, verdict = mirror.generated_body(rel, translation.text, errors)
     provenance = mirror.Provenance(
         source=rel,
         source_sha256=source_sha,
         engine=translation.engine,
         engine_version=engine_version,
         target=config.target.gfx_arch,
-        verdict="not-run",
+        verdict=verdict,  # as the hooks write it: "untranslated" lists what is left at the top
         body_sha256="",
     )
-    new_text = mirror.render_mirror(translation.text, provenance)
+    new_text = mirror.render_mirror(body, provenance)
     return MirrorPlan(source, target, current, new_text, translation, status.state)

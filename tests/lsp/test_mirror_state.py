@@ -60,3 +60,22 @@ async def test_no_mirror_noise_without_a_mirror_rule(vscode: LanguageClient, pro
     await wait_for(lambda: any(str(d.code).startswith("CASS") for d in
                                vscode.diagnostics.get(uri, [])), what="the rules findings")
     assert not {c for c in codes(vscode, uri) if c.startswith("mirror-")}
+
+
+async def test_port_file_on_an_unportable_source_writes_what_the_hooks_write(
+    emacs: LanguageClient, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cass.hooks import check
+    from cass.models.workflow import mirror
+    from lsp_testing import run_command
+
+    source = project / "src" / "dp.cu"
+    source.write_text("__global__ void child(int *p) { p[0] = 1; }\n"
+                      "__global__ void parent(int *p) { child<<<1, 1>>>(p); }\n")
+    uri = open_file(emacs, source)
+    result = await run_command(emacs, "cass.portFile", uri)
+    assert result["status"] == "ok", result
+    provenance, body = mirror.parse_mirror((project / "src" / "dp.hip").read_text())
+    assert provenance.verdict == "untranslated" and "[CASS070]" in body.splitlines()[1]
+    monkeypatch.chdir(project)
+    assert check.main(["src/dp.cu"]) == 1  # current, and the hooks see what is left to port
