@@ -9,7 +9,8 @@ the real libraries are linked instead; a verdict that used one of these says so.
     needed(source_text) -> tuple[Reference, ...]   # the implementations a HIP program calls
     Reference.source, .covers                      # the HIP file and what it implements
 
-Covered today: hipBLAS (`hipblas.hip`) and hipFFT (`hipfft.hip`).
+Covered today: hipBLAS (`hipblas.hip`), hipFFT (`hipfft.hip`) and hipRAND's host API
+(`hiprand.hip`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,16 @@ REFERENCES: tuple[Reference, ...] = (
         "cufft",
         "hipfft/hipfft.h",
     ),
+    Reference(
+        "hipRAND",
+        HERE / "hiprand.hip",
+        "host API: XORWOW, Philox-4x32-10 and Sobol32 (2 dimensions) generators; uniform, "
+        "normal and log-normal floats and doubles, raw 32-bit words; device and host output "
+        "(statistics, not cuRAND's numbers, except Sobol32)",
+        re.compile(r"^\s*#\s*include\s*[<\"](hiprand/)?hiprand\.h[>\"]", re.MULTILINE),
+        "curand",
+        "hiprand/hiprand.h",
+    ),
 )
 
 
@@ -61,6 +72,7 @@ def provided() -> frozenset[str]:
 
     headers = rocm_api_headers.installed()
     folders = [headers.include_dir] if headers else []
+    folders.append(Path("/usr/include"))  # Debian's hipRAND
     return frozenset(
         ref.task_library for ref in REFERENCES if any((f / ref.header).is_file() for f in folders)
     )
