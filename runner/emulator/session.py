@@ -35,7 +35,8 @@ from cass.runner.emulator.stats import EmulatorStats
 
 LDS_LIMIT = 65536
 STATS_INTERVAL_S = 0.5
-KEEP_COMPILE_S = 1.0  # statistics are written this often while kernels run, and at exit
+KEEP_COMPILE_S = 1.0
+KEEP_COMPILE_WAIT_S = 30.0  # at most this long: a huge code object may take minutes  # statistics are written this often while kernels run, and at exit
 LDS_GRANULE = 512
 STATUS_OK, STATUS_ERROR, STATUS_FAULT = 0, 1, 2
 _KINDS = {1: "hipMalloc", 2: "hipHostMalloc", 3: "hipMallocManaged", 4: "hipHostRegister"}
@@ -292,10 +293,11 @@ class Device:
 
     def finish(self) -> None:
         """At exit: a compile still running is waited for when the kernels were heavy enough
-        (KEEP_COMPILE_S of emulation) that the next run should find it cached."""
+        (KEEP_COMPILE_S of emulation) that the next run should find it cached, for at most
+        KEEP_COMPILE_WAIT_S."""
         if self.stats.emulation_wall_s >= KEEP_COMPILE_S:
             for engine in self._jits.values():
-                engine.wait()
+                engine.wait(KEEP_COMPILE_WAIT_S)
         self.save_stats()
 
 

@@ -67,10 +67,10 @@ class JitEngine:
         else:
             self.warmup += n
 
-    def wait(self) -> None:
-        """Until the library is loaded (or failed): for runs that must use it."""
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the library is loaded (or failed), or `timeout` seconds."""
         if self._builder is not None:
-            self._builder.join()
+            self._builder.join(timeout)
 
     def run_group(self, m, g: Group) -> bool:
         """Run group `g` of machine `m` natively from its PC; False when it cannot (denormal
