@@ -21,6 +21,9 @@ class Target:
     gfx_arch: str = DEFAULT_GFX_ARCH
     hip_version: str = "5.2"
     sass_arch: str | None = None
+    # Source ports: hoist calls whose argument order differs between nvcc's GCC and clang
+    # (CASS068) into variables, in GCC's order, where the statement allows it.
+    hoist_argument_calls: bool = False
 
     @property
     def wave_size(self) -> int:

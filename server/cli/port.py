@@ -99,9 +99,10 @@ def port(
     include_dirs: Annotated[list[Path] | None, typer.Option("-I", "--include-dir", help="Project mode: an include directory (repeatable).")] = None,
     in_place: Annotated[bool, typer.Option("--in-place", help="Replace each changed file by its port; originals go to a backup folder beside it.")] = False,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Write nothing: print what the port changes as a unified diff.")] = False,
+    hoist_argument_calls: Annotated[bool, typer.Option("--hoist-argument-calls", help="Evaluate arguments that call the same function (CASS068) into variables first, in nvcc's host compiler's order (right to left).")] = False,
 ) -> None:
     """Port CUDA source to HIP. Exit 1 when an error-level construct remains (the port is still written)."""
-    target = Target(gfx_arch=arch, hip_version=hip_version)
+    target = Target(gfx_arch=arch, hip_version=hip_version, hoist_argument_calls=hoist_argument_calls)
     check_target(target)
     source = None if path is None or str(path) == "-" else path
     if in_place or dry_run:

@@ -10,9 +10,9 @@ from cass.models.engine import Target
 from cass.models.rules import port_unit
 
 
-def port(text: str, hip_version: str = "5.2", arch: str = "gfx1100"):
-    """(output text, {code: [diagnostics]}) for a CUDA snippet."""
-    unit = port_unit(text, "t.cu", Target(gfx_arch=arch, hip_version=hip_version))
+def port(text: str, hip_version: str = "5.2", arch: str = "gfx1100", **options):
+    """(output text, {code: [diagnostics]}) for a CUDA snippet; `options` are Target fields."""
+    unit = port_unit(text, "t.cu", Target(gfx_arch=arch, hip_version=hip_version, **options))
     codes: dict[str, list] = {}
     for d in unit.diagnostics:
         codes.setdefault(d.code, []).append(d)

@@ -78,13 +78,114 @@ def report_argument_order(unit: Unit) -> None:
         for outer, used in arguments.items():
             if len(used) > 1 and outer not in reported:
                 reported.add(outer)
-                callee = unit.code[outer - 1]
-                unit.report(
-                    "CASS068",
-                    callee.start,
-                    unit.code[outer].end,
-                    f"`{name}` is called in {len(used)} arguments of `{callee.text}(...)`: C++ "
-                    "leaves their order unspecified and nvcc's host compiler (GCC, right to left) "
-                    "and clang (left to right) differ, so the values land in other arguments after "
-                    "the port; call it into named variables first",
-                )
+                _report_one(unit, name, outer, sorted(used))
+
+
+def _report_one(unit: Unit, name: str, outer: int, used: list[int]) -> None:
+    callee = unit.code[outer - 1]
+    message = (
+        f"`{name}` is called in {len(used)} arguments of `{callee.text}(...)`: C++ leaves their "
+        "order unspecified and nvcc's host compiler (GCC, right to left) and clang (left to "
+        "right) differ, so the values land in other arguments after the port; call it into named "
+        "variables first"
+    )
+    hoisted = _hoisted(unit, outer, used)
+    if hoisted is None:
+        unit.report("CASS068", callee.start, unit.code[outer].end, message)
+        return
+    start, end, text = hoisted
+    if unit.target.hoist_argument_calls and unit.replace(start, end, text):
+        message += " (done: the arguments are evaluated into variables in GCC's order)"
+        unit.report("CASS068", callee.start, unit.code[outer].end, message)
+        return
+    unit.report(
+        "CASS068",
+        start,
+        end,
+        message + " (cass port --hoist-argument-calls does it)",
+        fix=("evaluate the arguments into variables in GCC's order (right to left)", text),
+    )
+
+
+_NOT_HOISTABLE = frozenset(("for", "while", "do", "else", "case", "default", "#"))
+_CONDITIONAL = frozenset(("?", "&&", "||"))
+
+
+def _hoisted(unit: Unit, outer: int, used: list[int]) -> tuple[int, int, str] | None:
+    """The statement holding the call at `outer`, rewritten to evaluate the arguments numbered
+    `used` into variables first, right to left (GCC's order): (start, end, new text), or None
+    where that would change what runs (a loop condition, a conditional operand, a directive,
+    no enclosing block)."""
+    texts, code = unit.lexed.texts, unit.code
+    parsed = unit.call_args(outer)
+    if parsed is None or code.pp[outer] != -1:
+        return None
+    first, depth = outer - 1, 0
+    while first > 0 and not (depth == 0 and texts[first - 1] in (";", "{", "}")):
+        depth += {")": 1, "]": 1, "(": -1, "[": -1}.get(texts[first - 1], 0)
+        if depth < 0:  # inside a parenthesis of the statement (`for (`, `if (`, a grouping)
+            return None
+        first -= 1
+    if first == 0 or not _in_function_body(texts, first) or _inside_parentheses(texts, first):
+        return None
+    last = parsed[1]
+    while last + 1 < len(texts) and texts[last + 1] != ";":
+        if texts[last + 1] in ("{", "}"):
+            return None
+        last += 1
+    last += 1
+    if last >= len(texts) or texts[first] in _NOT_HOISTABLE:
+        return None
+    if _CONDITIONAL & set(texts[first : last + 1]):
+        return None
+    statement_start, statement_end = code.starts[first], code.end(last)
+    line_start = unit.text.rfind("\n", 0, statement_start) + 1
+    indent = unit.text[line_start:statement_start]
+    if indent.strip():
+        indent = ""
+    args = parsed[0]
+    names = {n: f"cass_arg{_next_name(unit)}" for n in sorted(used, reverse=True)}
+    lines = [f"auto&& {names[n]} = {unit.arg_text(args[n])};" for n in names]
+    body, pos = [], statement_start
+    for n in sorted(used):
+        arg_first, arg_last = args[n]
+        body += [unit.text[pos : code.starts[arg_first]], names[n]]
+        pos = code.end(arg_last)
+    body.append(unit.text[pos:statement_end])
+    separator = "\n" + indent if indent or line_start == statement_start else " "
+    return statement_start, statement_end, separator.join([*lines, "".join(body)])
+
+
+_BODY_OPENERS = frozenset((")", "else", "do", "try", "{", "}", ";", ":", "const", "noexcept", "mutable", "override", "final"))
+
+
+def _in_function_body(texts: list[str], first: int) -> bool:
+    """Whether token `first` is in a function body or a block nested in one: the innermost open
+    `{` follows `)`, `else`, `;`, another brace ... (not `namespace N`, `struct S`, `= `)."""
+    depth, i = 0, first - 1
+    while i >= 0:
+        if texts[i] == "}":
+            depth += 1
+        elif texts[i] == "{":
+            if depth == 0:
+                return i > 0 and texts[i - 1] in _BODY_OPENERS
+            depth -= 1
+        i -= 1
+    return False
+
+
+def _inside_parentheses(texts: list[str], first: int) -> bool:
+    """Whether token `first` lies inside an unclosed `(` of its block (`for (a; b; c)`)."""
+    depth, i = 0, first - 1
+    while i >= 0 and texts[i] not in ("{", "}"):
+        depth += {")": 1, "(": -1}.get(texts[i], 0)
+        if depth < 0:
+            return True
+        i -= 1
+    return False
+
+
+def _next_name(unit: Unit) -> int:
+    count = getattr(unit, "_hoisted_names", 0) + 1
+    unit._hoisted_names = count  # type: ignore[attr-defined]
+    return count
