@@ -47,6 +47,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("cub", "CUB -> hipCUB", (), unpackaged="hipcub"),
     Family("nccl", "NCCL -> RCCL", (), unpackaged="rccl"),
     Family("nvrtc", "NVRTC -> hipRTC", ("hip",)),
+    Family("nvtx", "NVTX -> roctx", (), unpackaged="roctracer"),
     Family("cooperative_groups", "Cooperative groups", ("hip",)),
 )
 
