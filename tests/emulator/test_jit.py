@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -152,3 +154,19 @@ def test_programs_identical_under_both_engines(tmp_path):
     assert s.engine == "both" and s.compared_launches >= 1
     assert s.native_instructions > 0.5 * s.instructions
     assert "identical under both engines" in s.summary()
+
+
+def test_an_unknown_engine_is_one_line_naming_the_choices(tmp_path):
+    source = tmp_path / "k.hip"
+    source.write_text("int main() { return 0; }\n")
+    cass = Path(sys.executable).with_name("cass")
+    proc = subprocess.run(
+        [str(cass), "run-hip", str(source), "--engine", "fast"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "300"},
+    )
+    assert proc.returncode == 2
+    assert "'fast' is not one of interp, jit, both" in proc.stderr
+    assert "Traceback" not in proc.stderr
