@@ -1,8 +1,10 @@
 """From the file names a hook is given to (source, mirror) pairs.
 
 pre-commit passes the staged files matching a hook's `files:` regex; `cass ci` passes the files
-changed since the base. Either kind of file may arrive: a CUDA source (selected by the include /
-exclude globs) or a mirror (mapped back to its source through its header). Symlinked sources are
+changed since the base. Any of three kinds of file may arrive: a CUDA source (selected by the
+include / exclude globs), a mirror (mapped back to its source through its header), or a source's
+recorded NVIDIA reference (`k.cu.recorded.toml`: a pull request that only re-records it is
+checked too). Symlinked sources are
 skipped with a note (their target is mirrored under its own name), and a mirror whose source is
 gone is reported as an orphan.
 """
@@ -75,8 +77,16 @@ def select_pairs(root: Path, names: list[str], config: MirrorConfig) -> Selectio
     return Selection(tuple(sorted(pairs)), tuple(notes))
 
 
+RECORD_SUFFIX = ".recorded.toml"  # a source's NVIDIA reference (cass.runner.recorded)
+
+
 def _pair_for(root: Path, rel: str, config: MirrorConfig) -> tuple[Pair | None, Diagnostic | None]:
     path = root / rel
+    if rel.endswith(RECORD_SUFFIX):  # a re-recorded reference: its pair is checked again
+        source = rel[: -len(RECORD_SUFFIX)]
+        if (root / source).is_file() and is_mirrored(root / source, root, config):
+            return _source_pair(root, source, config)
+        return None, None
     if is_mirrored(path, root, config):
         return _source_pair(root, rel, config)
     if path.is_file() and _could_be_mirror(rel, config):

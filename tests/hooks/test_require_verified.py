@@ -61,3 +61,19 @@ def test_a_stale_reference_never_passes_a_require_verified_gate(repo, example, c
 
     record(repo)  # what `cass verify --record saxpy.cu` writes on the GPU machine
     assert cass_main(["ci", "--all", "--require-verified"]) == 0
+
+
+def test_a_pull_request_that_only_records_a_reference_checks_its_pair(repo, example,
+                                                                       capsys) -> None:
+    repo.write("pyproject.toml", "[tool.cass.mirror]\nverify = false\n")
+    repo.write("saxpy.cu", example("saxpy.cu"))
+    port.main(["saxpy.cu"])
+    repo.commit("saxpy and its mirror, no reference yet")
+    repo.git("checkout", "-q", "-b", "reference")
+    record(repo)
+    repo.commit("the reference, recorded on the GPU machine")
+    capsys.readouterr()
+    assert cass_main(["ci", "--base", "main", "--require-verified", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [p["source"] for p in report["pairs"]] == ["saxpy.cu"]
+    assert report["pairs"][0]["verdict"] == "match"
