@@ -121,7 +121,8 @@ def add_hyperparameters(writer: Any, config: dict[str, Any], name: str) -> None:
     writer.add_feed_forward_length(int(config["intermediate_size"]))
     writer.add_head_count(int(config["num_attention_heads"]))
     writer.add_head_count_kv(int(config.get("num_key_value_heads", config["num_attention_heads"])))
-    writer.add_rope_freq_base(float(config.get("rope_theta", 1000000.0)))
+    rope = config.get("rope_parameters") or {}  # transformers 5 keeps rope_theta in there
+    writer.add_rope_freq_base(float(config.get("rope_theta", rope.get("rope_theta", 1000000.0))))
     writer.add_layer_norm_rms_eps(float(config.get("rms_norm_eps", 1e-6)))
 
 

@@ -66,7 +66,7 @@ def _check_messages(messages: Any, where: str) -> tuple[dict[str, str], ...]:
 def parse_line(line: str, where: str) -> Record:
     try:
         obj = json.loads(line)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise CassError(f"{where}: not valid JSON ({exc.msg}); each line is one example object") from None
     if not isinstance(obj, dict):
         raise CassError(f"{where}: a JSON {type(obj).__name__}, not an object")

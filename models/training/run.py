@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cass.models.training import card, data, scratch
+from cass.models.training.data import TASKS
 from cass.runner.diagnostics import CassError
 
 LORA_TARGETS = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
@@ -38,7 +39,7 @@ class TrainOptions:
     output: Path
     base: Path | None = None
     scratch_size: str | None = None
-    tasks: tuple[str, ...] = data.TASKS
+    tasks: tuple[str, ...] = TASKS
     max_length: int = 2048
     epochs: float = 1.0
     max_steps: int = -1
@@ -153,6 +154,8 @@ def sft_config(o: TrainOptions, bf16_ok: bool, on_gpu: bool) -> Any:
 
     precision = ("bf16" if bf16_ok else "fp32") if o.precision == "auto" else o.precision
     rate = o.learning_rate or (1e-3 if o.scratch_size else 2e-4 if o.lora else 2e-5)
+    # passed only when asked for: transformers 5 warns that the name is deprecated
+    checkpointing: dict[str, Any] = {"gradient_checkpointing": True} if o.gradient_checkpointing else {}
     answer_only = o.loss_on == "answer" or (o.loss_on == "auto" and o.scratch_size is None)
     return SFTConfig(
         output_dir=str(o.output / "checkpoints"), max_length=o.max_length, packing=o.packing,
@@ -165,7 +168,7 @@ def sft_config(o: TrainOptions, bf16_ok: bool, on_gpu: bool) -> Any:
         max_steps=o.max_steps, lr_scheduler_type="cosine", warmup_steps=0.05, weight_decay=0.01,
         logging_steps=1, save_strategy="steps", save_steps=o.save_steps, save_total_limit=2,
         eval_strategy="no", bf16=precision == "bf16", fp16=precision == "fp16",
-        **({"gradient_checkpointing": True} if o.gradient_checkpointing else {}), optim=o.optim, seed=o.seed,
+        **checkpointing, optim=o.optim, seed=o.seed,
         use_liger_kernel=on_gpu and importlib.util.find_spec("liger_kernel") is not None,
         deepspeed=deepspeed_config(o.deepspeed, o.output), report_to=[], disable_tqdm=True,
         include_num_input_tokens_seen="non_padding", dataloader_num_workers=0, dataloader_pin_memory=on_gpu,
@@ -271,14 +274,14 @@ def _trainer(o: TrainOptions, model: Any, tokenizer: Any, train_records: list[da
 def _save(trainer: Any, tokenizer: Any, o: TrainOptions) -> Path:
     """OUT/model: the trained weights (LoRA adapters merged in) and the tokenizer, written to
     a temporary folder and renamed, so a half-written model never has the real name."""
+    from cass.runner.outputs import staged_dir
+
     model = trainer.model
     if o.lora:
         model = model.merge_and_unload()
-    final, partial = o.output / "model", o.output / "model.partial"
-    shutil.rmtree(partial, ignore_errors=True)
-    model.save_pretrained(partial, safe_serialization=True)
-    tokenizer.save_pretrained(partial)
-    (partial / "training_args.json").write_text(json.dumps(asdict(o), default=str, indent=2) + "\n")
-    shutil.rmtree(final, ignore_errors=True)
-    partial.rename(final)
+    final = o.output / "model"
+    with staged_dir(final, replace=True) as partial:
+        model.save_pretrained(partial, safe_serialization=True)
+        tokenizer.save_pretrained(partial)
+        (partial / "training_args.json").write_text(json.dumps(asdict(o), default=str, indent=2) + "\n")
     return final

@@ -29,6 +29,9 @@ CHAT_TEMPLATE = (
 )
 
 
+ROPE_THETA = 1000000.0  # Qwen2.5's
+
+
 @dataclass(frozen=True)
 class Size:
     hidden: int
@@ -90,7 +93,8 @@ def build_model(size: Size, tokenizer: Any, context: int, seed: int = 0) -> Any:
     config = Qwen2Config(vocab_size=vocab, hidden_size=size.hidden, intermediate_size=size.intermediate,
                          num_hidden_layers=size.layers, num_attention_heads=size.heads,
                          num_key_value_heads=size.kv_heads, max_position_embeddings=context,
-                         rope_theta=1000000.0, tie_word_embeddings=True,
+                         rope_parameters={"rope_type": "default", "rope_theta": ROPE_THETA},
+                         tie_word_embeddings=True,
                          bos_token_id=None, eos_token_id=tokenizer.eos_token_id,
                          pad_token_id=tokenizer.pad_token_id)  # fmt: skip
     torch.manual_seed(seed)

@@ -161,6 +161,50 @@ def port_with_model(source: Path | None, output: Path | None, target: Target, en
     return VERDICT_STATUS[outcome.verdict.status]
 
 
+def train_command(
+    data: Annotated[list[Path], typer.Option("--data", help="The dataset folder (its instructions/*.jsonl) or JSONL files (repeatable).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="The training folder: checkpoints/, model/, loss.png, README.md.")],
+    base: Annotated[Path | None, typer.Option("--base", help="A Hugging Face checkpoint folder to fine-tune.")] = None,
+    from_scratch: Annotated[str | None, typer.Option("--from-scratch", help="A new Qwen2 model: tiny, 2m, 10m, 30m, 100m or 300m.")] = None,
+    task: Annotated[str, typer.Option("--task", help="source, assembly or all.")] = "all",
+    lora: Annotated[bool, typer.Option("--lora", help="Train LoRA adapters (peft) on --base, merged at the end.")] = False,
+    lora_rank: Annotated[int, typer.Option("--lora-rank")] = 16,
+    max_length: Annotated[int, typer.Option("--max-length", help="Tokens per packed sequence (the training context).")] = 2048,
+    epochs: Annotated[float, typer.Option("--epochs")] = 1.0,
+    max_steps: Annotated[int, typer.Option("--max-steps", help="Stop after this many steps (-1: the epochs decide).")] = -1,
+    batch_size: Annotated[int, typer.Option("--batch-size", help="Sequences per device and step.")] = 4,
+    grad_accum: Annotated[int, typer.Option("--grad-accum", help="Gradient accumulation steps.")] = 1,
+    learning_rate: Annotated[float | None, typer.Option("--learning-rate", help="Default: 1e-3 from scratch, 2e-4 LoRA, 2e-5 full.")] = None,
+    loss_on: Annotated[str, typer.Option("--loss-on", help="answer, all, or auto (all from scratch, answer otherwise).")] = "auto",
+    no_packing: Annotated[bool, typer.Option("--no-packing", help="One example per sequence, padded.")] = False,
+    gradient_checkpointing: Annotated[bool, typer.Option("--gradient-checkpointing")] = False,
+    precision: Annotated[str, typer.Option("--precision", help="auto (bf16 on a GPU that has it), bf16, fp16, fp32.")] = "auto",
+    deepspeed: Annotated[str | None, typer.Option("--deepspeed", help="zero2, zero3 or a DeepSpeed JSON config (launch with accelerate).")] = None,
+    optim: Annotated[str, typer.Option("--optim", help="A transformers optimizer name, e.g. paged_adamw_8bit.")] = "adamw_torch",
+    save_steps: Annotated[int, typer.Option("--save-steps", help="A resumable checkpoint every N steps.")] = 200,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", help="Seconds: then save a checkpoint and finish (continue with --resume).")] = None,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue from the newest checkpoint in OUTPUT.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Start again in a folder that holds an earlier run.")] = False,
+) -> None:  # fmt: skip
+    """Supervised fine-tuning (TRL) on the dataset's instruction JSONL; a model from scratch
+    (with its own tokenizer) when there is no base checkpoint."""
+    from cass.models.training.data import TASKS
+    from cass.models.training.run import TrainOptions
+
+    if task not in (*TASKS, "all"):
+        raise CassError(f"unknown --task {task!r}; choose source, assembly or all")
+    options = TrainOptions(
+        data=data, output=output, base=base, scratch_size=from_scratch,
+        tasks=TASKS if task == "all" else (task,), max_length=max_length, epochs=epochs,
+        max_steps=max_steps, batch_size=batch_size, grad_accum=grad_accum, learning_rate=learning_rate,
+        lora=lora, lora_rank=lora_rank, packing=not no_packing, loss_on=loss_on,
+        gradient_checkpointing=gradient_checkpointing, precision=precision, deepspeed=deepspeed,
+        optim=optim, save_steps=save_steps, time_limit_s=time_limit, seed=seed, resume=resume, force=force,
+    )  # fmt: skip
+    train(options)
+
+
 def register(app: typer.Typer) -> None:
     group = typer.Typer(
         help="CASS models: list, train, convert to GGUF, check.", no_args_is_help=True
@@ -175,49 +219,7 @@ def register(app: typer.Typer) -> None:
         """The published CASS models, their task and arch, and where you have them."""
         list_models(dirs)
 
-    @group.command("train")
-    def train_command(
-        data: Annotated[list[Path], typer.Option("--data", help="The dataset folder (its instructions/*.jsonl) or JSONL files (repeatable).")],
-        output: Annotated[Path, typer.Option("-o", "--output", help="The training folder: checkpoints/, model/, loss.png, README.md.")],
-        base: Annotated[Path | None, typer.Option("--base", help="A Hugging Face checkpoint folder to fine-tune.")] = None,
-        from_scratch: Annotated[str | None, typer.Option("--from-scratch", help="A new Qwen2 model: tiny, 2m, 10m, 30m, 100m or 300m.")] = None,
-        task: Annotated[str, typer.Option("--task", help="source, assembly or all.")] = "all",
-        lora: Annotated[bool, typer.Option("--lora", help="Train LoRA adapters (peft) on --base, merged at the end.")] = False,
-        lora_rank: Annotated[int, typer.Option("--lora-rank")] = 16,
-        max_length: Annotated[int, typer.Option("--max-length", help="Tokens per packed sequence (the training context).")] = 2048,
-        epochs: Annotated[float, typer.Option("--epochs")] = 1.0,
-        max_steps: Annotated[int, typer.Option("--max-steps", help="Stop after this many steps (-1: the epochs decide).")] = -1,
-        batch_size: Annotated[int, typer.Option("--batch-size", help="Sequences per device and step.")] = 4,
-        grad_accum: Annotated[int, typer.Option("--grad-accum", help="Gradient accumulation steps.")] = 1,
-        learning_rate: Annotated[float | None, typer.Option("--learning-rate", help="Default: 1e-3 from scratch, 2e-4 LoRA, 2e-5 full.")] = None,
-        loss_on: Annotated[str, typer.Option("--loss-on", help="answer, all, or auto (all from scratch, answer otherwise).")] = "auto",
-        no_packing: Annotated[bool, typer.Option("--no-packing", help="One example per sequence, padded.")] = False,
-        gradient_checkpointing: Annotated[bool, typer.Option("--gradient-checkpointing")] = False,
-        precision: Annotated[str, typer.Option("--precision", help="auto (bf16 on a GPU that has it), bf16, fp16, fp32.")] = "auto",
-        deepspeed: Annotated[str | None, typer.Option("--deepspeed", help="zero2, zero3 or a DeepSpeed JSON config (launch with accelerate).")] = None,
-        optim: Annotated[str, typer.Option("--optim", help="A transformers optimizer name, e.g. paged_adamw_8bit.")] = "adamw_torch",
-        save_steps: Annotated[int, typer.Option("--save-steps", help="A resumable checkpoint every N steps.")] = 200,
-        time_limit: Annotated[float | None, typer.Option("--time-limit", help="Seconds: then save a checkpoint and finish (continue with --resume).")] = None,
-        seed: Annotated[int, typer.Option("--seed")] = 0,
-        resume: Annotated[bool, typer.Option("--resume", help="Continue from the newest checkpoint in OUTPUT.")] = False,
-        force: Annotated[bool, typer.Option("--force", help="Start again in a folder that holds an earlier run.")] = False,
-    ) -> None:  # fmt: skip
-        """Supervised fine-tuning (TRL) on the dataset's instruction JSONL; a model from scratch
-        (with its own tokenizer) when there is no base checkpoint."""
-        from cass.models.training.data import TASKS
-        from cass.models.training.run import TrainOptions
-
-        if task not in (*TASKS, "all"):
-            raise CassError(f"unknown --task {task!r}; choose source, assembly or all")
-        options = TrainOptions(
-            data=data, output=output, base=base, scratch_size=from_scratch,
-            tasks=TASKS if task == "all" else (task,), max_length=max_length, epochs=epochs,
-            max_steps=max_steps, batch_size=batch_size, grad_accum=grad_accum, learning_rate=learning_rate,
-            lora=lora, lora_rank=lora_rank, packing=not no_packing, loss_on=loss_on,
-            gradient_checkpointing=gradient_checkpointing, precision=precision, deepspeed=deepspeed,
-            optim=optim, save_steps=save_steps, time_limit_s=time_limit, seed=seed, resume=resume, force=force,
-        )  # fmt: skip
-        train(options)
+    group.command("train")(train_command)
 
     @group.command("convert")
     def convert_command(

@@ -67,8 +67,11 @@ def get_engine(name: str, model: str = "") -> Engine:
 
 
 def model_of(settings: Settings) -> str:
-    """The model the settings name: a local file first, else a server URL."""
-    return settings.model_path or settings.model_server_url
+    """The model the settings name: a local file first, else a server URL, else $CASS_MODEL or
+    the model bundled with cass."""
+    from cass.models.llm.catalog import resolve_model
+
+    return resolve_model(settings.model_path or settings.model_server_url)
 
 
 def source_engine_name(settings: Settings) -> str:
