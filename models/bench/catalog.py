@@ -37,6 +37,7 @@ LIBRARIES: dict[str, tuple[tuple[str, ...], str]] = {
     "curand": (("-lcurand",), "hiprand/hiprand.h"),
     "cublas": (("-lcublas",), "hipblas/hipblas.h"),
     "cufft": (("-lcufft",), "hipfft/hipfft.h"),
+    "cusparse": (("-lcusparse",), "hipsparse/hipsparse.h"),
     "thrust": ((), "thrust/system/hip/vector.h"),
     "cub": ((), "hipcub/hipcub.hpp"),
 }

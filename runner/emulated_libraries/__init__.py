@@ -9,8 +9,8 @@ the real libraries are linked instead; a verdict that used one of these says so.
     needed(source_text) -> tuple[Reference, ...]   # the implementations a HIP program calls
     Reference.source, .covers                      # the HIP file and what it implements
 
-Covered today: hipBLAS (`hipblas.hip`), hipFFT (`hipfft.hip`) and hipRAND's host API
-(`hiprand.hip`).
+Covered today: hipBLAS (`hipblas.hip`), hipFFT (`hipfft.hip`), hipRAND's host API
+(`hiprand.hip`) and hipSPARSE's generic SpMV (`hipsparse.hip`).
 """
 
 from __future__ import annotations
@@ -62,6 +62,15 @@ REFERENCES: tuple[Reference, ...] = (
         re.compile(r"^\s*#\s*include\s*[<\"](hiprand/)?hiprand\.h[>\"]", re.MULTILINE),
         "curand",
         "hiprand/hiprand.h",
+    ),
+    Reference(
+        "hipSPARSE",
+        HERE / "hipsparse.hip",
+        "handle/stream/pointer mode, CSR and COO matrices (32/64-bit indices, f32/f64), dense "
+        "vectors, SpMV_bufferSize and SpMV (non-transposed)",
+        re.compile(r"^\s*#\s*include\s*[<\"](hipsparse/)?hipsparse\.h[>\"]", re.MULTILINE),
+        "cusparse",
+        "hipsparse/hipsparse.h",
     ),
 )
 
