@@ -55,7 +55,7 @@ def project_changes(
 
 
 def unified_diff(changes: list[Change]) -> str:
-    parts = []
+    parts: list[str] = []
     for change in changes:
         parts += difflib.unified_diff(
             change.before.splitlines(keepends=True),
