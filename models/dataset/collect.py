@@ -108,7 +108,7 @@ def project_units(source: str, root: Path, cache: Path, include_dirs: list[Path]
 
 
 def collect(sources: list[str], cache: Path, *, synthetic: int = 0, seed: int = 0,
-            include_dirs: list[Path] = ()) -> list[Unit]:  # fmt: skip
+            include_dirs: list[Path] | None = None) -> list[Unit]:  # fmt: skip
     """Units from every source, in order: synthetic programs first, then each folder/repository."""
     units = synthetic_units(synthetic, seed) if synthetic else []
     for source in sources:
@@ -120,7 +120,7 @@ def collect(sources: list[str], cache: Path, *, synthetic: int = 0, seed: int = 
                 raise CassError(f"{source}: no such folder; give a folder or git repository of CUDA code")
             if not root.is_dir():
                 raise CassError(f"{source}: is a file; give the folder that holds it (projects are ported whole)")
-        found = project_units(source, root, cache, list(include_dirs))
+        found = project_units(source, root, cache, list(include_dirs or []))
         if not found:
             raise CassError(f"{source}: no .cu file with a kernel or a main() in it")
         units += found

@@ -101,7 +101,7 @@ def _windows(toks: Sequence[str]) -> Iterable[str]:
 
 def benchmark_tasks() -> dict[str, str]:
     """{domain/name: main.cu text} of every benchmark task."""
-    from cass.models.bench.tasks import TASKS_ROOT
+    from cass.models.bench import TASKS_ROOT
 
     return {f"{p.parent.parent.name}/{p.parent.name}": p.read_text(encoding="utf-8", errors="replace")
             for p in sorted(TASKS_ROOT.glob("*/*/main.cu"))}  # fmt: skip

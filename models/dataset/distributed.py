@@ -26,7 +26,7 @@ def connect(address: str, workers: int) -> None:
             ray.init(address=address, log_to_driver=False, configure_logging=False)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise CassError(f"--ray {address}: cannot join the Ray cluster ({str(exc).splitlines()[0]}); "
-                        "start one with `ray start --head`, or use --ray local") from None  # fmt: skip
+                        "start the cluster first (Ray's own `ray start` command on its head node), or use --ray local") from None  # fmt: skip
 
 
 def run_on_ray(units: list[Unit], config: Config, address: str, workers: int,

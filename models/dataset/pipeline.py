@@ -101,10 +101,14 @@ def select(units: list[Unit], funnel: Funnel) -> list[Unit]:
     kept = [units[i] for i in result.kept]
     funnel.add("unique", len(kept))
     checker = dedup.Decontaminator(dedup.benchmark_tasks())
-    clean, contaminated = [], []
+    clean: list[Unit] = []
+    contaminated: list[dict[str, str]] = []
     for unit in kept:
         task = checker.match(unit.cuda)
-        (contaminated if task else clean).append(unit if not task else {"id": unit.ident, "task": task})
+        if task:
+            contaminated.append({"id": unit.ident, "task": task})
+        else:
+            clean.append(unit)
     funnel.dropped["benchmark-overlap"] = contaminated
     funnel.add("decontaminated", len(clean))
     return clean

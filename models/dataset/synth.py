@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from string import Template
 
 from cass.models.dataset import blocks as B
+from cass.models.dataset import scalar_blocks as S
 from cass.models.dataset.domains import ALL_BLOCKS, DOMAINS, INTEGER_ONLY, SCALAR_BLOCKS
 
 # Operations that grow without bound when iterated (the `iterate` block skips them).
@@ -165,10 +166,10 @@ def _make(r: random.Random, kind: str, k: str, t: str, ops: dict[str, str]) -> B
         op = ops_name(r.choice(names), ops)
         return B.map_block(r, k, t, op) if kind == "map" else B.iterate_block(r, k, t, op)
     if kind in ("reduce", "warp_reduce", "cg_reduce"):
-        return B.reduce_block(r, k, t, kind)
+        return S.reduce_block(r, k, t, kind)
     maker = {"stencil1d": B.stencil1d_block, "stencil2d": B.stencil2d_block, "scan": B.scan_block,
              "transpose": B.transpose_block, "csr": B.csr_block, "sort": B.sort_block,
-             "histogram": B.histogram_block, "vote": B.vote_block, "minmax": B.minmax_block}[kind]  # fmt: skip
+             "histogram": S.histogram_block, "vote": S.vote_block, "minmax": S.minmax_block}[kind]  # fmt: skip
     return maker(r, k, t)
 
 
