@@ -56,7 +56,7 @@ _V2 = re.compile(
     r"|ger|geru|gerc|syr|her|spr|hpr|syr2|her2|spr2|hpr2|gemm|symm|hemm|syrk|herk|syr2k|her2k"
     r"|trmm|trsm)?$"
 )
-_COMPLEX = re.compile(r"^cublas(I[cz]|[CZ]|Sc|Dz|Cs|Zd)(?!reate)[a-z]")
+_COMPLEX = re.compile(r"^cublas(?:[CZ](?!reate)[a-z]|I[cz]a|(?:Sc|Dz)(?:asum|nrm2))")
 
 CUBLAS_NOTES: dict[str, tuple[str, str, str]] = {
     # cuda: (status, since, note); status '' keeps what the header gave

@@ -106,6 +106,9 @@ def test_cusolver_arguments_get_hipsolver_enumerators():
         ("CURAND_RNG_QUASI_SOBOL32", False),
         ("cublasSetPointerMode", True),
         ("cublasHandle_t", True),
+        ("cublasCgemm", True),  # complex arguments
+        ("cublasScopy", False),  # real: S + copy, not the complex Sc prefix of cublasScasum
+        ("cublasScasum", True),
     ],
 )
 def test_semantic_differences_are_warnings_not_silent_renames(name, differs):
