@@ -22,6 +22,7 @@ from cass.server.lsp.dispatch import (
     parse_range,
     run_edit_action,
 )
+from cass.server.lsp.mirror_state import RESOLUTIONS, RESOLVE_COMMAND
 from lsprotocol import types as lsp
 
 if TYPE_CHECKING:
@@ -64,6 +65,13 @@ def quick_fixes(
     index = LineIndex(snap.text, server.encoding)
     fixes = []
     for diagnostic in diagnostics:
+        if diagnostic.code in RESOLUTIONS:  # the mirror's state: run the hooks' resolution
+            mode, title = RESOLUTIONS[str(diagnostic.code)]
+            fixes.append(lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix,
+                                        diagnostics=[diagnostic], command=lsp.Command(
+                                            title=title, command=RESOLVE_COMMAND,
+                                            arguments=[uri, mode])))
+            continue
         fix = fix_from_data(diagnostic.data)
         if fix is None:
             continue

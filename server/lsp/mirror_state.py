@@ -8,9 +8,10 @@ and `cass ci` say the same thing; the editor names its own action first ("Port f
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cass.runner.diagnostics import CassError
 from cass.server.lsp import mirrors
@@ -25,6 +26,12 @@ log = logging.getLogger(__name__)
 MIRROR_PRODUCER = "mirror"
 _FIRST_LINE = lsp.Range(start=lsp.Position(0, 0), end=lsp.Position(0, 0))
 _HIP_SUFFIXES = (".hip", ".hip.h")
+RESOLVE_COMMAND = "cass.resolveMirror"
+# finding on a CUDA source -> (cass-port mode, the quick fix's title)
+RESOLUTIONS = {
+    "mirror-conflict": ("merge", "Merge your edits into the new port (cass-port --merge)"),
+    "mirror-hand-edited": ("adopt", 'Keep the hand edits (mark the mirror "hand-edited: yes")'),
+}
 
 
 def _diagnostic(message: str, code: str, severity: lsp.DiagnosticSeverity) -> lsp.Diagnostic:
@@ -135,7 +142,42 @@ def refresh(server: CassServer, uri: str) -> None:
     server.publish(uri, MIRROR_PRODUCER, found, snap.version)
 
 
+def resolve(server: CassServer, uri: str, mode: str) -> str:
+    """Run the hooks' worker on the open CUDA source's mirror with `mode` (merge, adopt); the
+    outcome as one line. The mirror is written on disk, backed up first, as cass-port does."""
+    from cass.models.workflow import mirror
+    from cass.models.workflow.mirroring import PortOptions, port_pair
+    from cass.models.workflow.pairs import Pair
+
+    if mode not in ("merge", "adopt"):
+        raise CassError(f"{RESOLVE_COMMAND}: unknown mode {mode!r}; use merge or adopt")
+    snap = server.snapshot(uri)
+    if snap.path is None or snap.kind != "cuda":
+        raise CassError(f"{snap.name} is not a CUDA file on disk")
+    root, target, _ = mirrors.mirror_location(snap.path, server.workspace_roots(), server.settings)
+    config = mirrors.mirror_config(root, server.settings)
+    pair = Pair(mirror.relative_posix(snap.path, root), mirror.relative_posix(target, root))
+    options = PortOptions(merge=mode == "merge", adopt=mode == "adopt", verify=False)
+    outcome = port_pair(root, pair, config, options)
+    said = "; ".join([*(d.message for d in outcome.diagnostics), *outcome.notes])
+    return f"{pair.mirror}: {outcome.action}" + (f" ({said})" if said else "")
+
+
 def setup(server: CassServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(params: lsp.DidSaveTextDocumentParams) -> None:
         refresh(server, params.text_document.uri)
+
+    @server.command(RESOLVE_COMMAND)
+    async def resolve_command(*args: Any) -> dict[str, Any]:
+        try:
+            uri, mode = str(args[0]), str(args[1])
+            message = await asyncio.to_thread(resolve, server, uri, mode)
+        except (CassError, IndexError) as exc:
+            text = exc.message if isinstance(exc, CassError) else \
+                f"{RESOLVE_COMMAND} takes [uri, mode]"
+            server.tell(f"cass: {text}", lsp.MessageType.Error)
+            return {"status": "error", "message": text}
+        server.tell(f"cass: {message}")
+        refresh(server, uri)
+        return {"status": "ok", "message": message}

@@ -79,3 +79,39 @@ async def test_port_file_on_an_unportable_source_writes_what_the_hooks_write(
     assert provenance.verdict == "untranslated" and "[CASS070]" in body.splitlines()[1]
     monkeypatch.chdir(project)
     assert check.main(["src/dp.cu"]) == 1  # current, and the hooks see what is left to port
+
+
+async def test_a_conflicting_mirror_is_merged_from_a_quick_fix(
+    vscode: LanguageClient, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    from cass.models.workflow import mirror
+    from lsp_testing import run_command
+
+    (project / "pyproject.toml").write_text("[tool.cass.mirror]\nverify = false\n")
+    monkeypatch.chdir(project)
+    port.main(["src/saxpy.cu"])
+    env = {"GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "d@e", "GIT_COMMITTER_NAME": "Dev",
+           "GIT_COMMITTER_EMAIL": "d@e", "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "add", "."], cwd=project, check=True, env=env)
+    subprocess.run(["git", "commit", "-qm", "mirror"], cwd=project, check=True, env=env)
+    hip = project / "src" / "saxpy.hip"
+    hip.write_text(hip.read_text().replace("int main() {", "int main() {  // mine"))
+    source = project / "src" / "saxpy.cu"
+    source.write_text(source.read_text() + "// one more line\n")
+    uri = open_file(vscode, source)
+    await wait_for(lambda: "mirror-conflict" in codes(vscode, uri), what="the conflict")
+    conflict = next(d for d in vscode.diagnostics[uri] if d.code == "mirror-conflict")
+    assert "`cass-port --merge src/saxpy.cu`" in conflict.message
+    actions = await vscode.text_document_code_action_async(lsp.CodeActionParams(
+        text_document=lsp.TextDocumentIdentifier(uri), range=conflict.range,
+        context=lsp.CodeActionContext(diagnostics=[conflict],
+                                      only=[lsp.CodeActionKind.QuickFix])))
+    merge = next(a for a in actions if a.command and a.command.command == "cass.resolveMirror")
+    result = await run_command(vscode, merge.command.command, *merge.command.arguments)
+    assert result["status"] == "ok" and "merged" in result["message"], result
+    provenance, body = mirror.parse_mirror(hip.read_text())
+    assert provenance.hand_edited and "int main() {  // mine" in body
+    assert "// one more line" in body  # the new translation's change, merged
+    await wait_for(lambda: "mirror-conflict" not in codes(vscode, uri), what="the state to clear")

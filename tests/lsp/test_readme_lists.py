@@ -22,7 +22,7 @@ def test_every_command_is_in_the_readme() -> None:
     section = editor_section()
     for spec in ACTIONS:
         assert f"`{spec.command}`" in section and spec.title in section, spec.command
-    assert "`cass.applyFix`" in section
+    assert "`cass.applyFix`" in section and "`cass.resolveMirror [uri, mode]`" in section
 
 
 def test_every_setting_is_in_the_readme() -> None:
