@@ -170,3 +170,44 @@ def test_an_unknown_engine_is_one_line_naming_the_choices(tmp_path):
     assert proc.returncode == 2
     assert "'fast' is not one of interp, jit, both" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_global_atomics_run_identically_translated():
+    lines = [
+        "global_atomic_add_u32 v4, v[5:6], v7, off glc",
+        "global_atomic_cmpswap_b32 v8, v[5:6], v[9:10], off offset:4 glc",
+        "global_atomic_max_i32 v[5:6], v11, off offset:8",
+        "global_atomic_add_f32 v12, v[5:6], v13, off offset:12 glc",
+    ]
+    results = []
+    buf = np.zeros(64, np.uint32)
+    target = buf.ctypes.data + 200
+    for engine in ("interp", "jit"):
+        buf[:] = 0
+        vgpr = {5: target & 0xFFFFFFFF, 6: target >> 32, 7: 1, 9: 99, 10: 0}
+        vgpr |= {11: np.arange(32) - 16, 13: np.full(32, 0x3F000000)}  # 0.5f
+        m = Snippet(lines, vgpr=vgpr, buffers=[buf], engine=engine).run()
+        results.append((buf.copy(), m))
+    (want, ref), (got, jit) = results
+    assert np.array_equal(want, got) and want[50] == 32 and want[51] == 99 and want[52] == 15
+    assert want[53] == 0x41800000  # 32 x 0.5
+    assert first_difference(ref, jit, [], []) == ""
+    assert jit.jit.native_instructions >= len(lines)
+
+
+def test_misaligned_atomic_is_reported_as_the_interpreter_reports_it():
+    buf = np.zeros(16, np.uint32)
+    target = buf.ctypes.data + 2
+    faults = []
+    for engine in ("interp", "jit"):
+        snippet = Snippet(
+            ["global_atomic_add_u32 v[5:6], v7, off"],
+            vgpr={5: target & 0xFFFFFFFF, 6: target >> 32, 7: 1},
+            buffers=[buf],
+            engine=engine,
+        )
+        with pytest.raises(Fault) as err:
+            snippet.run()
+        f = err.value
+        faults.append((f.kind, f.message, f.lane, f.address, f.space))
+    assert faults[0] == faults[1] and faults[0][0] == FaultKind.MISALIGNED

@@ -20,7 +20,8 @@ from cass.runner.emulator.state import Fault, Group
 
 MAX_STEPS = 1 << 16  # wave instructions a wave runs per call before the scheduler looks again
 THREADS = int(os.environ.get("CASS_EMULATOR_THREADS", "0")) or (os.cpu_count() or 1)
-_KINDS = {1: Access.LOAD, 2: Access.STORE, 3: Access.SCALAR_LOAD}
+_KINDS = {1: Access.LOAD, 2: Access.STORE, 3: Access.SCALAR_LOAD, 4: Access.ATOMIC}
+FAULT_MISALIGNED = 5
 
 
 class JitEngine:
@@ -111,7 +112,19 @@ class JitEngine:
         """The interpreter's report for the first faulting wave (as `_global_index` words it)."""
         pc, wave = int(c.fault_pc), int(c.fault_wave)
         m.current = (pc, self.program.instructions.get(pc), Group(slice(wave, wave + 1), 1, False))
-        kind = _KINDS.get(int(c.fault_code), Access.LOAD)
+        code = int(c.fault_code)
+        if code == FAULT_MISALIGNED:  # a 32-bit global atomic (the only misaligned fault here)
+            ins = self.program.instructions.get(pc)
+            suffix = ins.op.split("_", 2)[2] if ins is not None else "?"
+            return Fault(
+                FaultKind.MISALIGNED,
+                f"atomic {suffix} at an address not aligned to 4",
+                wave=wave,
+                lane=int(c.fault_lane),
+                address=int(c.fault_address),
+                space=Space.GLOBAL,
+            )
+        kind = _KINDS.get(code, Access.LOAD)
         return Fault(
             FaultKind.MEMORY,
             f"{kind} of {int(c.fault_bytes)} bytes outside every allocation",

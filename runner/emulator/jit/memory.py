@@ -58,12 +58,53 @@ def _check(pc: int, code: str, nbytes: int) -> list[str]:
     ]
 
 
+ATOMICS = {"add_u32": 0, "sub_u32": 1, "and_b32": 2, "or_b32": 3, "xor_b32": 4, "swap_b32": 5}
+ATOMICS |= {
+    "min_i32": 6,
+    "max_i32": 7,
+    "min_u32": 8,
+    "max_u32": 9,
+    "cmpswap_b32": 10,
+    "add_f32": 11,
+}
+
+
+def _atomic(ins, suffix: str, offset: int) -> list[str]:
+    """A 32-bit global atomic: alignment, then bounds, checked for every active lane first (as
+    the interpreter), then lane by lane in lane order; the old values if `glc`."""
+    if suffix not in ATOMICS:
+        raise Untranslated(ins.op)
+    ops = list(ins.operands)
+    returns = "glc" in ins.modifiers
+    dst, addr_ops, data = (
+        (ops[0], [ops[1], *ops[3:]], ops[2]) if returns else (None, [ops[0], *ops[2:]], ops[1])
+    )
+    setup, address = _lane_address(addr_ops, offset)
+    out = ["if (s[126]) {", *setup, "uint64_t A[32];", f"LANES {{ A[l] = {address}; }}"]
+    out += [
+        "for (int l = 0; l < 32; ++l)",
+        "    if (((s[126] >> l) & 1u) && (A[l] & 3u)) "
+        + _fault("FAULT_MISALIGNED", ins.pc, "l", "A[l]", 4),
+    ]
+    out += _check(ins.pc, "FAULT_ATOMIC", 4)
+    cmp = f"VR({data.index + 1})[l]" if suffix == "cmpswap_b32" else "0u"
+    out += ["uint32_t T[32];", "for (int l = 0; l < 32; ++l)"]
+    out.append(
+        f"    if ((s[126] >> l) & 1u) T[l] = atomic_u32(A[l], {ATOMICS[suffix]}, VR({data.index})[l], {cmp});"
+    )
+    if dst is not None:
+        out.append(f"LANES {{ VR({dst.index})[l] = sel(s[126], l, T[l], VR({dst.index})[l]); }}")
+    return [*out, "}"]
+
+
 def _global(ins) -> list[str]:
     if not ins.op.startswith("global_"):
         raise Untranslated(ins.op)  # flat and scratch resolve apertures: the interpreter
     kind, suffix = _split(ins.op)
     offset = int(ins.modifiers.get("offset", "0") or "0", 0)
     ops = list(ins.operands)
+    if kind == "atomic":
+        return _atomic(ins, suffix, offset)
     if kind == "load" and (suffix in _WHOLE or suffix in _EXTEND):
         dst, addr_ops = ops[0], ops[1:]
     elif kind == "store" and (suffix in _WHOLE or suffix in ("b8", "b16")):

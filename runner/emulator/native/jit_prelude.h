@@ -223,6 +223,31 @@ static inline void fault(Fault& f, int64_t code, int64_t lane, uint64_t address,
     f.code = code; f.lane = lane; f.address = address; f.bytes = bytes;
 }
 
+// global atomics, one lane at a time in lane order (ops_memory.ATOMICS); atomic across threads
+static inline uint32_t atomic_u32(uint64_t a, int op, uint32_t s, uint32_t cmp) {
+    uint32_t* p = (uint32_t*)a;
+    switch (op) {
+        case 0: return __atomic_fetch_add(p, s, __ATOMIC_SEQ_CST);
+        case 1: return __atomic_fetch_sub(p, s, __ATOMIC_SEQ_CST);
+        case 2: return __atomic_fetch_and(p, s, __ATOMIC_SEQ_CST);
+        case 3: return __atomic_fetch_or(p, s, __ATOMIC_SEQ_CST);
+        case 4: return __atomic_fetch_xor(p, s, __ATOMIC_SEQ_CST);
+        case 5: return __atomic_exchange_n(p, s, __ATOMIC_SEQ_CST);
+    }
+    uint32_t old = __atomic_load_n(p, __ATOMIC_SEQ_CST), now;
+    do {
+        switch (op) {
+            case 6: now = (int32_t)old < (int32_t)s ? old : s; break;   // min_i32
+            case 7: now = (int32_t)old > (int32_t)s ? old : s; break;   // max_i32
+            case 8: now = old < s ? old : s; break;                     // min_u32
+            case 9: now = old > s ? old : s; break;                     // max_u32
+            case 10: now = old == cmp ? s : old; break;                 // cmpswap_b32
+            default: now = fb(bf(old) + bf(s)); break;                  // add_f32
+        }
+    } while (!__atomic_compare_exchange_n(p, &old, now, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+    return old;
+}
+
 static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f);
 
 extern "C" int cass_jit_run(Ctx* c, const int64_t* waves, int64_t n) {
