@@ -424,8 +424,15 @@ def port_tree(tree: Path, out: Path, report: Path) -> tuple[float, str, list[dic
     return time.perf_counter() - started, port.stderr, json.loads(report.read_text())
 
 
-def hip_build(hip_tree: Path, app: str, build_dir: Path) -> tuple[bool, str]:
-    """Build one port for gfx1100 from the run table's sources, linked to the emulator's runtime."""
+def hip_build(
+    hip_tree: Path,
+    app: str,
+    build_dir: Path,
+    device: Callable[[str], tuple[str, ...]] | None = None,
+) -> tuple[bool, str]:
+    """Build one port for gfx1100 from the run table's sources, linked to the emulator's runtime.
+    `device(source)` gives extra clang arguments for a CUDA source (benchmarks/lift_rodinia.py:
+    host-only, with the lifted kernels' code object embedded)."""
     from cass.runner.emulator.build import hip_compile_command, runtime_library
 
     entry, src = RUN_TABLE[app], hip_tree / "cuda" / RUN_TABLE[app].get("dir", app)
@@ -439,7 +446,8 @@ def hip_build(hip_tree: Path, app: str, build_dir: Path) -> tuple[bool, str]:
         if path.suffix == ".c":  # plain C, built by gcc as the Makefiles do (nvcc's host compiler)
             cmd = ["gcc", "-O2", *flags, "-c", str(path), "-o", str(obj)]
         else:  # CUDA sources and host C++ calling the runtime API, as nvcc compiled them
-            cmd = hip_compile_command(path, obj, "gfx1100", ("-O2", "-c", *flags))
+            extra = device(source) if device else ()
+            cmd = hip_compile_command(path, obj, "gfx1100", ("-O2", "-c", *flags, *extra))
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=900)
         if proc.returncode != 0:
             return False, f"{source}: {first_error(proc.stderr)}"
@@ -454,11 +462,6 @@ def hip_build(hip_tree: Path, app: str, build_dir: Path) -> tuple[bool, str]:
 def verify_ports(recorded_path: Path, corpus: Path, apps: list[str], timeout_s: float) -> None:
     """Port the corpus, build each runnable port for gfx1100, run it on the emulator with the
     recorded arguments and compare with the NVIDIA outputs (cass's verdict comparator)."""
-    from cass.runner.compare import compare_results
-    from cass.runner.emulator.process import run_program
-    from cass.runner.results import RunResult
-    from cass.runner.spec import OutputFile, RunSpec
-
     recorded = json.loads(recorded_path.read_text())
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -475,60 +478,77 @@ def verify_ports(recorded_path: Path, corpus: Path, apps: list[str], timeout_s: 
             build_dir, run_dir = Path(tmp) / "build" / app, Path(tmp) / "run" / app
             build_dir.mkdir(parents=True)
             row["built"], row["reason"] = hip_build(out, app, build_dir)
-            reference = recorded["apps"].get(app)
             if row["built"]:
-                prepare_run_dir(app, run_dir)
-                started = time.perf_counter()
-                run = run_program(build_dir / "app", RUN_TABLE[app]["args"], cwd=run_dir,
-                                  timeout_s=timeout_s)  # fmt: skip
-                row["run_s"] = round(time.perf_counter() - started, 1)
-                row["exit_code"], row["stdout"] = run.exit_code, run.stdout[-200_000:]
-                row["output_files"] = collect_outputs(app, run_dir)
-                row["ran"] = run.exit_code == 0 and not run.timed_out and not run.faulted
-                if not row["ran"]:
-                    end = "timed out" if run.timed_out else f"exit {run.exit_code}"
-                    row["reason"] = f"{end}: {(run.stderr.strip().splitlines() or [''])[-1][:160]}"
-                if reference is None or "exit_code" not in reference:
-                    row["reason"] = row["reason"] or "no NVIDIA recording"
-                else:
-                    outputs = {
-                        name: (run_dir / name).read_bytes()
-                        for name in RUN_TABLE[app].get("outputs", [])
-                        if (run_dir / name).is_file()
-                    }
-                    candidate = RunResult("emulator", None if run.timed_out else run.exit_code,
-                                          run.stdout, run.stderr, timed_out=run.timed_out,
-                                          output_files=outputs)  # fmt: skip
-                    expected = RunResult("nvidia", reference["exit_code"], reference["stdout"],
-                                         reference.get("stderr", ""),
-                                         output_files={n: base64.b64decode(t) for n, t
-                                                       in reference["output_files"].items()},
-                                         info={"gpu": recorded.get("gpu", "")})  # fmt: skip
-                    spec = RunSpec(
-                        args=tuple(RUN_TABLE[app]["args"]),
-                        output_files=tuple(
-                            OutputFile(n) for n in RUN_TABLE[app].get("outputs", [])
-                        ),
-                        ignore_lines=tuple(reference.get("ignore_lines", TIMING)),
-                        rtol=RTOL,
-                        atol=ATOL,
-                        expected_exit_code=reference["exit_code"] or 0,
-                    )
-                    mismatches = compare_results(expected, candidate, spec)
-                    row["matches"] = not mismatches
-                    if mismatches:
-                        first = mismatches[0]
-                        row["reason"] = (
-                            row["reason"]
-                            or (
-                                f"{first.where} line {first.line}: {first.message}: "
-                                f"NVIDIA {first.expected!r}, port {first.actual!r}"
-                            )[:200]
-                        )
+                run_and_judge(app, build_dir / "app", run_dir, recorded, row, timeout_s)
             rows.append(row)
             print(f"{app:14} ported={row['ported']!s:5} built={row['built']!s:5} "
                   f"ran={row['ran']!s:5} matches={row['matches']!s:5} {row['reason']}", flush=True)  # fmt: skip
     write_runs(rows, recorded)
+
+
+def run_and_judge(
+    app: str, exe: Path, run_dir: Path, recorded: dict, row: dict, timeout_s: float
+) -> None:
+    """Run one built application on the emulator with the run table's arguments and generated
+    inputs, then compare with the NVIDIA recording: fills row's run fields, `matches`, `reason`."""
+    from cass.runner.emulator.process import run_program
+
+    prepare_run_dir(app, run_dir)
+    started = time.perf_counter()
+    run = run_program(exe, RUN_TABLE[app]["args"], cwd=run_dir, timeout_s=timeout_s)
+    row["run_s"] = round(time.perf_counter() - started, 1)
+    row["exit_code"], row["stdout"] = run.exit_code, run.stdout[-200_000:]
+    row["output_files"] = collect_outputs(app, run_dir)
+    row["ran"] = run.exit_code == 0 and not run.timed_out and not run.faulted
+    if not row["ran"]:
+        end = "timed out" if run.timed_out else f"exit {run.exit_code}"
+        row["reason"] = f"{end}: {(run.stderr.strip().splitlines() or [''])[-1][:160]}"
+    judge_run(app, run, run_dir, recorded, row)
+
+
+def judge_run(app: str, run: Any, run_dir: Path, recorded: dict, row: dict) -> None:
+    """Compare one emulator run (`cass.runner.emulator.process.run_program`'s result) with the
+    NVIDIA recording by cass's verdict comparator: fills row's `matches` and `reason`."""
+    from cass.runner.compare import compare_results
+    from cass.runner.results import RunResult
+    from cass.runner.spec import OutputFile, RunSpec
+
+    reference = recorded["apps"].get(app)
+    if reference is None or "exit_code" not in reference:
+        row["reason"] = row["reason"] or "no NVIDIA recording"
+    else:
+        outputs = {
+            name: (run_dir / name).read_bytes()
+            for name in RUN_TABLE[app].get("outputs", [])
+            if (run_dir / name).is_file()
+        }
+        candidate = RunResult("emulator", None if run.timed_out else run.exit_code,
+                              run.stdout, run.stderr, timed_out=run.timed_out,
+                              output_files=outputs)  # fmt: skip
+        expected = RunResult("nvidia", reference["exit_code"], reference["stdout"],
+                             reference.get("stderr", ""),
+                             output_files={n: base64.b64decode(t) for n, t
+                                           in reference["output_files"].items()},
+                             info={"gpu": recorded.get("gpu", "")})  # fmt: skip
+        spec = RunSpec(
+            args=tuple(RUN_TABLE[app]["args"]),
+            output_files=tuple(OutputFile(n) for n in RUN_TABLE[app].get("outputs", [])),
+            ignore_lines=tuple(reference.get("ignore_lines", TIMING)),
+            rtol=RTOL,
+            atol=ATOL,
+            expected_exit_code=reference["exit_code"] or 0,
+        )
+        mismatches = compare_results(expected, candidate, spec)
+        row["matches"] = not mismatches
+        if mismatches:
+            first = mismatches[0]
+            row["reason"] = (
+                row["reason"]
+                or (
+                    f"{first.where} line {first.line}: {first.message}: "
+                    f"NVIDIA {first.expected!r}, port {first.actual!r}"
+                )[:200]
+            )
 
 
 def write_runs(rows: list[dict], recorded: dict) -> None:

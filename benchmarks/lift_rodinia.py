@@ -1,0 +1,273 @@
+"""Lift every kernel of the Rodinia CUDA corpus from sm_80 and sm_90 SASS, and run the runnable
+applications with their lifted kernels on the emulator against outputs recorded on NVIDIA.
+
+    .venv/bin/python benchmarks/lift_rodinia.py [--arch sm_80,sm_90] [--apps bfs,nw]
+        [--verify benchmarks/results/rodinia-h200.json] [--timeout 900]
+
+Per application (cuda/*) and arch: each CUDA file that nvcc compiles alone (`-cubin`; a file that
+another one `#include`s is counted through its includer) is disassembled with cuobjdump and every
+kernel lifted by the lift engine (models/lift, with the cubin's metadata). With `--verify`, the
+run table's applications (benchmarks/port_rodinia.py's RUN_TABLE) are ported with the rules
+engine, their CUDA files compiled host-only with the LIFTED code object embedded (no device code
+from the port), linked to the emulator's runtime, run with the recorded arguments and generated
+inputs and compared with the recording by cass's verdict comparator.
+Writes benchmarks/results/lift-rodinia.md and .json (through runner/outputs.py; --force replaces).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import port_rodinia as pr  # noqa: E402  (the corpus, run table, builds and comparison)
+
+RESULTS = pr.RESULTS
+ARCHS = ("sm_80", "sm_90")
+_INCLUDE_CU = re.compile(r'^\s*#\s*include\s*["<]([^">]+\.cu)[">]', re.MULTILINE)
+
+
+def included_sources(app: Path) -> set[Path]:
+    """CUDA files another file of the application `#include`s (compiled through their includer)."""
+    found: set[Path] = set()
+    for path in app.rglob("*"):
+        if path.suffix in (".cu", ".cuh", ".c", ".cpp", ".h") and path.is_file():
+            text = path.read_text(errors="replace")
+            found |= {(path.parent / name).resolve() for name in _INCLUDE_CU.findall(text)}
+    return found
+
+
+def nvcc_flags(tree: Path, app: Path, source: Path, compat: Path) -> list[str]:
+    """The flags port_rodinia's nvcc build uses, for any file of any application."""
+    entry = next((e for n, e in pr.RUN_TABLE.items() if pr.app_dir(tree, n) == app), {})
+    flags = ["-include", str(compat), f"-I{source.parent}", f"-I{app}", f"-I{tree / 'cuda' / 'util'}"]
+    flags += [f"-I{(app / inc).resolve()}" for inc in entry.get("include", [])]
+    flags += [f"-D{d}" for d in entry.get("defines", [])] + list(entry.get("nvcc_flags", []))
+    return flags
+
+
+def cubin_of(source: Path, flags: list[str], arch: str, out: Path) -> tuple[bool, str]:
+    from cass.runner.toolchain import nvcc_command
+    from cass.runner.tools import run_tool
+
+    cmd = [*nvcc_command(), f"-arch={arch}", "-O3", *flags, "-cubin", str(source), "-o", str(out)]
+    run = run_tool(cmd, f"nvcc {source.name}", 600)
+    return run.ok, "" if run.ok else pr.first_error(run.stderr)
+
+
+def lift_cubin(cubin: Path, arch: str, where: str) -> dict[str, Any]:
+    """Lift every kernel of one cubin: kernel names, lifted ones, seconds, first error, assembly."""
+    from cass.models.lift.elfinfo import read_cubin
+    from cass.models.lift.inputs import disassemble
+    from cass.models.lift.pipeline import lift_sass
+    from cass.runner.diagnostics import CassError
+
+    sass = disassemble(cubin, arch)
+    names = re.findall(r"^\s*Function : (\S+)", sass, re.MULTILINE)
+    started = time.perf_counter()
+    try:
+        result = lift_sass(sass, path=where, arch=arch, cubin=read_cubin(cubin.read_bytes(), where))
+    except CassError as exc:
+        return {"kernels": names, "lifted": [], "lift_s": time.perf_counter() - started,
+                "reason": exc.message.splitlines()[0][:240], "assembly": ""}  # fmt: skip
+    seconds = time.perf_counter() - started
+    failed = {k.name for k in result.kernels if k.errors}
+    errors = [d.render() for d in result.diagnostics if d.severity.value == "error"]
+    lifted = [n for n in names if n not in failed] if result.assembly else []
+    reason = errors[0] if errors else ("" if result.assembly else "no assembly produced")
+    return {"kernels": names, "lifted": lifted, "lift_s": seconds, "reason": reason[:240],
+            "assembly": result.assembly}  # fmt: skip
+
+
+def lift_app(tree: Path, app: Path, arch: str, work: Path) -> dict[str, Any]:
+    """Compile and lift every CUDA file of one application for one arch."""
+    work.mkdir(parents=True, exist_ok=True)
+    compat = work / "cuda_compat.h"
+    compat.write_text("#include <cuda_runtime.h>\n#define cudaThreadSynchronize cudaDeviceSynchronize\n"
+                      "#define cudaThreadExit cudaDeviceReset\n")  # fmt: skip
+    skip = included_sources(app)
+    row: dict[str, Any] = {"app": app.name, "arch": arch, "kernels": 0, "lifted": 0}
+    row.update(lift_s=0.0, slowest="", reason="", files={})
+    for index, source in enumerate(sorted(app.rglob("*.cu"))):
+        if source.resolve() in skip:
+            continue
+        rel = str(source.relative_to(app))
+        cubin = work / f"{index}_{source.stem}.cubin"
+        ok, why = cubin_of(source, nvcc_flags(tree, app, source, compat), arch, cubin)
+        if not ok:
+            row["reason"] = row["reason"] or f"{rel}: nvcc: {why}"
+            row["files"][rel] = {"compiled": False, "reason": why}
+            continue
+        lift = lift_cubin(cubin, arch, f"{app.name}/{rel}")
+        row["kernels"] += len(lift["kernels"])
+        row["lifted"] += len(lift["lifted"])
+        if lift["lift_s"] > row["lift_s"]:
+            row["lift_s"], row["slowest"] = lift["lift_s"], rel
+        row["reason"] = row["reason"] or (f"{rel}: {lift['reason']}" if lift["reason"] else "")
+        (work / f"{index}_{source.stem}.s").write_text(lift["assembly"])
+        row["files"][rel] = {k: v for k, v in lift.items() if k != "assembly"} | {
+            "compiled": True, "assembly": str(work / f"{index}_{source.stem}.s")}  # fmt: skip
+    row["lift_s"] = round(row["lift_s"], 2)
+    return row
+
+
+def lifted_device_args(lift_row: dict[str, Any], work: Path):
+    """port_rodinia.hip_build's `device` hook: a CUDA source compiled host-only, its lifted
+    code object embedded (an offload bundle, as the bench's assembly level builds it)."""
+    from cass.models.bench.assembly import bundle_code_object
+    from cass.runner.compile import compile_file
+
+    def device(source: str) -> tuple[str, ...]:
+        entry = lift_row["files"].get(str(Path(source)))
+        if not entry or not entry.get("compiled") or entry["kernels"] == []:
+            return ()
+        if sorted(entry["lifted"]) != sorted(entry["kernels"]):
+            raise LookupError(f"{source}: not every kernel lifted ({entry['reason']})")
+        out = work / Path(source).stem
+        code = compile_file(entry["assembly"], ["code-object"], out_dir=out).artifacts["code-object"]
+        bundle = bundle_code_object(code, out / "device.hipfb")
+        return ("--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(bundle))
+
+    return device
+
+
+def verify_lifted(rows: list[dict], tree: Path, tmp: Path, recorded: dict, timeout_s: float) -> None:
+    """Build and run each run-table application from the host port plus its lifted kernels."""
+    hip = tmp / "hip"
+    port_s, _, _ = pr.port_tree(tree, hip, tmp / "report.json")
+    print(f"ported the corpus in {port_s:.1f} s", flush=True)
+    for row in rows:
+        app = next((n for n in pr.RUN_TABLE if pr.app_dir(tree, n).name == row["app"]
+                    and pr.app_dir(tree, n).relative_to(tree / "cuda").parts[0] == row["top"]), None)  # fmt: skip
+        if app is None:
+            continue
+        row["run_app"], row["ran"], row["matches"] = app, False, None
+        build_dir = tmp / "build" / row["arch"] / app
+        build_dir.mkdir(parents=True)
+        try:
+            built, why = pr.hip_build(hip, app, build_dir, lifted_device_args(row, build_dir))
+        except LookupError as exc:
+            built, why = False, str(exc)
+        except Exception as exc:  # a located tool error from the assembler or the bundler
+            built, why = False, str(getattr(exc, "message", exc)).splitlines()[0][:240]
+        row["built"] = built
+        if not built:
+            row["run_reason"] = why
+        else:
+            judged: dict[str, Any] = {"reason": ""}
+            pr.run_and_judge(app, build_dir / "app", tmp / "run" / row["arch"] / app, recorded,
+                             judged, timeout_s)  # fmt: skip
+            row["ran"], row["matches"] = judged["ran"], judged["matches"]
+            row["run_s"], row["run_reason"] = judged["run_s"], judged["reason"]
+        print(f"  run {app:14} {row['arch']} built={built} ran={row['ran']} "
+              f"matches={row['matches']} {row.get('run_reason', '')}", flush=True)  # fmt: skip
+
+
+def app_folders(tree: Path, wanted: list[str]) -> list[Path]:
+    """Each application folder holding CUDA files (srad's srad_v1/srad_v2 and lud/cuda too)."""
+    folders = []
+    for top in sorted(p for p in (tree / "cuda").iterdir() if p.is_dir()):
+        subs = sorted({s.parent for s in top.rglob("*.cu")})
+        own = [top] if any(s == top or top in s.parents for s in subs) else []
+        if top.name in ("srad", "lud"):  # two separate programs / the CUDA one in a subfolder
+            own = sorted({top / s.relative_to(top).parts[0] for s in subs})
+        folders += [f for f in own if not wanted or f.name in wanted or top.name in wanted]
+    return folders
+
+
+def run(args: argparse.Namespace) -> list[dict]:
+    wanted = [a for a in args.apps.split(",") if a]
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="cass-lift-rodinia-") as name:
+        tmp = Path(name)
+        tree = pr.extract_corpus(args.corpus, tmp)
+        folders = app_folders(tree, wanted)
+        for arch in args.arch.split(","):
+            for folder in folders:
+                row = lift_app(tree, folder, arch, tmp / "lift" / arch / folder.name)
+                row["top"] = folder.relative_to(tree / "cuda").parts[0]
+                rows.append(row)
+                print(f"{folder.name:16} {arch} kernels={row['kernels']:3} lifted={row['lifted']:3} "
+                      f"slowest={row['lift_s']:.2f}s {row['reason'][:120]}", flush=True)  # fmt: skip
+        if args.verify:
+            verify_lifted(rows, tree, tmp, json.loads(args.verify.read_text()), args.timeout)
+    return rows
+
+
+def render(rows: list[dict], recorded: str) -> str:
+    yes = {True: "yes", False: "no", None: "-"}
+    kernels, lifted = sum(r["kernels"] for r in rows), sum(r["lifted"] for r in rows)
+    slowest = max(rows, key=lambda r: r["lift_s"]) if rows else None
+    runs = [r for r in rows if "run_app" in r]
+    lines = [
+        "# Rodinia (CUDA) through the SASS lifter",
+        "",
+        "`.venv/bin/python benchmarks/lift_rodinia.py --verify benchmarks/results/rodinia-h200.json`: "
+        "every CUDA file compiled by nvcc (`-cubin -O3`) for each arch, its kernels lifted by the lift "
+        "engine; the run table's applications built from the rules engine's host port with the lifted "
+        f"kernels only and run on cass's emulator against {recorded or 'the NVIDIA recording'}.",
+        "",
+        f"{lifted}/{kernels} kernels lifted over {len(rows)} application×arch rows; "
+        f"{sum(r.get('ran', False) for r in runs)}/{len(runs)} runs completed, "
+        f"{sum(r.get('matches') is True for r in runs)} match."
+        + (f" Slowest lift: {slowest['lift_s']:.2f} s ({slowest['app']}/{slowest['slowest']}, "
+           f"{slowest['arch']}; one file's kernels, llc included)." if slowest else ""),  # fmt: skip
+        "",
+        "| application | arch | kernels | lifted | lift s (slowest file) | runs | matches | first located reason |",
+        "| --- | --- | ---: | ---: | ---: | --- | --- | --- |",
+    ]
+    for r in rows:
+        reason = (r["reason"] or r.get("run_reason", "")).replace("|", "\\|").replace("\n", " ")
+        ran = yes[r["ran"]] if "run_app" in r else "-"
+        matches = yes[r["matches"]] if "run_app" in r else "-"
+        lines.append(f"| {r['app']} | {r['arch']} | {r['kernels']} | {r['lifted']} | {r['lift_s']:.2f} | "
+                     f"{ran} | {matches} | {reason[:220]} |")  # fmt: skip
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arch", default=",".join(ARCHS), help="comma-separated SASS archs")
+    parser.add_argument("--apps", default="", help="comma-separated subset (folder names)")
+    parser.add_argument("--corpus", type=Path, default=pr.CORPUS)
+    parser.add_argument("--verify", type=Path, metavar="RECORDED.json",
+                        help="run the run table's applications with lifted kernels, compare")  # fmt: skip
+    parser.add_argument("--timeout", type=float, default=900, help="with --verify: seconds per run")
+    parser.add_argument("--out", type=Path, default=RESULTS / "lift-rodinia.md")
+    parser.add_argument("--force", action="store_true", help="replace existing results")
+    args = parser.parse_args(argv)
+    if not args.corpus.exists():
+        print(f"skipped: {args.corpus} is absent (the Rodinia corpus lives beside the clone)")
+        return 0
+    from cass.runner.diagnostics import CassError
+    from cass.runner.outputs import check_output, write_atomic
+
+    out_json = args.out.with_suffix(".json")
+    try:
+        for path in (args.out, out_json):
+            check_output(path, force=args.force)
+    except CassError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 1
+    rows = run(args)
+    recorded = ""
+    if args.verify:
+        data = json.loads(args.verify.read_text())
+        recorded = f"outputs recorded on {data.get('gpu', 'NVIDIA')} ({data.get('date', '')})"
+    clean = [{k: v for k, v in r.items() if k != "files"} | {"files": {
+        f: {k: v for k, v in e.items() if k != "assembly"} for f, e in r["files"].items()}}
+        for r in rows]  # fmt: skip
+    write_atomic(out_json, json.dumps(clean, indent=1) + "\n")
+    write_atomic(args.out, render(rows, recorded))
+    print(f"wrote {args.out} and {out_json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
