@@ -10,6 +10,7 @@ ported one). A `.cu` file that defines `main()` is a program that can be run.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -18,6 +19,7 @@ from cass.models.dataset.cache import text_sha256
 from cass.models.dataset.domains import DOMAINS
 from cass.models.dataset.stages import Unit
 from cass.runner.diagnostics import CassError
+from cass.runner.outputs import write_atomic
 
 MAIN = re.compile(r"\bint\s+main\s*\(")
 KERNEL = re.compile(r"__global__")
@@ -85,10 +87,15 @@ def project_units(source: str, root: Path, cache: Path, include_dirs: list[Path]
     files = tree_files(root)
     digest = tree_digest(files, root)
     ported = cache / "ported" / digest[:24]
-    marker = ported / ".cass-ported"
+    marker = ported / ".cass-ported.json"
     if not marker.is_file():
-        port_project(root, ported, Target(), force=True, include_dirs=include_dirs)
-        marker.write_text(source + "\n", encoding="utf-8")
+        result = port_project(root, ported, Target(), force=True, include_dirs=include_dirs)
+        errors: dict[str, list[str]] = {}
+        for d in result.diagnostics:
+            if d.severity.value == "error":
+                errors.setdefault(d.path, []).append(d.render())
+        write_atomic(marker, json.dumps({"source": source, "errors": errors}))
+    port_errors = json.loads(marker.read_text(encoding="utf-8"))["errors"]
     units = []
     for path in files:
         if path.suffix != ".cu" or not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
@@ -103,7 +110,8 @@ def project_units(source: str, root: Path, cache: Path, include_dirs: list[Path]
         ident = f"{Path(source).name or source}/{rel}"
         units.append(Unit(ident, source, guess_domain(str(rel), text), str(rel), text, bool(MAIN.search(text)),
                           cuda_file=str(path), hip_file=str(hip) if hip.is_file() else "", include_dirs=dirs,
-                          hip_include_dirs=hip_dirs, tree_digest=digest))  # fmt: skip
+                          hip_include_dirs=hip_dirs, tree_digest=digest,
+                          meta={"port_errors": port_errors.get(str(rel), [])}))  # fmt: skip
     return units
 
 

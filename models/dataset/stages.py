@@ -114,9 +114,11 @@ def _first_error(exc: CassError) -> str:
 
 
 def _port(cache: StageCache, unit: Unit, config: Config, cu: Path) -> dict[str, Any]:
-    if unit.hip_file:  # ported with its project (the project port ran once for the whole tree)
+    if unit.hip_file:  # ported with its project by the rules engine (once for the whole tree)
         hip = Path(unit.hip_file).read_text(encoding="utf-8", errors="replace")
-        return {"status": "ok", "hip": hip, "hip_sha256": text_sha256(hip), "errors": 0, "engine": config.engine}
+        errors = unit.meta.get("port_errors", [])
+        return {"status": "error" if errors else "ok", "hip": hip, "hip_sha256": text_sha256(hip), "errors": len(errors),
+                "error": errors[0] if errors else "", "engine": "rules"}  # fmt: skip
 
     def run() -> dict[str, Any]:
         from cass.models.workflow.porting import translate_source
