@@ -156,7 +156,7 @@ def sft_config(o: TrainOptions, bf16_ok: bool, on_gpu: bool) -> Any:
     rate = o.learning_rate or (1e-3 if o.scratch_size else 2e-4 if o.lora else 2e-5)
     # passed only when asked for: transformers 5 warns that the name is deprecated
     checkpointing: dict[str, Any] = {"gradient_checkpointing": True} if o.gradient_checkpointing else {}
-    answer_only = o.loss_on == "answer" or (o.loss_on == "auto" and o.scratch_size is None)
+    answer_only = _answer_only(o)
     return SFTConfig(
         output_dir=str(o.output / "checkpoints"), max_length=o.max_length, packing=o.packing,
         # a model from scratch learns the language from every token, so long examples are cut
@@ -174,6 +174,28 @@ def sft_config(o: TrainOptions, bf16_ok: bool, on_gpu: bool) -> Any:
         include_num_input_tokens_seen="non_padding", dataloader_num_workers=0, dataloader_pin_memory=on_gpu,
         dataset_num_proc=min(8, (os.cpu_count() or 2) - 1) if on_gpu else None,
     )  # fmt: skip
+
+
+def _answer_only(o: TrainOptions) -> bool:
+    return o.loss_on == "answer" or (o.loss_on == "auto" and o.scratch_size is None)
+
+
+def _whole(records: list[data.Record], tokenizer: Any, max_length: int, say: Callable[[str], None],
+           required: bool = True) -> list[data.Record]:  # fmt: skip
+    """With the loss on the answers only, an example longer than max_length would lose its
+    answer to truncation (and teach nothing): such examples are left out, and said so."""
+    def length(record: data.Record) -> int:
+        text = tokenizer.apply_chat_template(list(record.messages), tokenize=False)
+        return len(tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    kept = [r for r in records if length(r) <= max_length]
+    if not kept and required:
+        raise CassError(f"every {records[0].split} example is longer than --max-length {max_length} tokens; "
+                        "raise --max-length, or use --loss-on all (long examples are then cut into blocks)")
+    if len(kept) < len(records):
+        say(f"{len(records) - len(kept)} of {len(records)} {records[0].split} examples are longer than "
+            f"--max-length {max_length} tokens and were left out (their answers would be cut off)")
+    return kept
 
 
 def _watch(progress: Progress | None, time_limit_s: float | None) -> Any:
@@ -221,11 +243,16 @@ def train(o: TrainOptions, progress: Progress | None = None,
     o.output.mkdir(parents=True, exist_ok=True)
     device, bf16_ok = _device()
     model, tokenizer = load_model(o, train_records)
+    if _answer_only(o):
+        train_records = _whole(train_records, tokenizer, o.max_length, say)
+        test_records = _whole(test_records, tokenizer, o.max_length, say, required=False) if test_records else []
     watch = _watch(progress, o.time_limit_s)
     trainer = _trainer(o, model, tokenizer, train_records, test_records, watch, bf16_ok, device != "cpu")
     resume_from = _last_checkpoint(o)
     if resume_from:
         say(f"resuming from {resume_from}")
+    parameters = sum(p.numel() for p in trainer.model.parameters())
+    trainable = sum(p.numel() for p in trainer.model.parameters() if p.requires_grad)
     started = time.perf_counter()
     trainer.train(resume_from_checkpoint=resume_from)
     train_s = time.perf_counter() - started
@@ -235,8 +262,7 @@ def train(o: TrainOptions, progress: Progress | None = None,
         model_dir=model_dir, steps=trainer.state.global_step,
         losses=[(int(e["step"]), float(e["loss"])) for e in trainer.state.log_history if "loss" in e],
         eval_loss=eval_loss, tokens_seen=int(trainer.state.num_input_tokens_seen or 0), train_s=train_s,
-        parameters=sum(p.numel() for p in trainer.model.parameters()),
-        trainable=sum(p.numel() for p in trainer.model.parameters() if p.requires_grad),
+        parameters=parameters, trainable=trainable,
         device=device, resumed_from=resume_from, stopped_early=watch.stopped,
     )  # fmt: skip
     card.write_card(o, result, data.summary(records))

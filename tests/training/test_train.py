@@ -73,6 +73,20 @@ def test_training_resumes_from_its_newest_checkpoint(trained, tmp_path):
     assert result.steps == 20 and [s for s, _ in result.losses][-4:] == [17, 18, 19, 20]
 
 
+def test_lora_on_a_base_checkpoint_trains_adapters_and_merges_them(trained, tmp_path):
+    pytest.importorskip("peft")
+    from safetensors import safe_open
+
+    data, out, _, _ = trained
+    result = train(options(data, tmp_path / "lora", scratch_size=None, base=out / "model", lora=True,
+                           lora_rank=4, max_length=1024, max_steps=4))  # fmt: skip
+    assert 0 < result.trainable < result.parameters // 2
+    assert result.losses and all(loss > 0 for _, loss in result.losses)  # answers in the window
+    with safe_open(str(result.model_dir / "model.safetensors"), "np") as weights:
+        names = list(weights.keys())
+    assert names and not [n for n in names if "lora" in n]  # adapters merged into plain weights
+
+
 def test_the_trained_model_converts_and_llama_cpp_runs_it(trained, tmp_path, capsys):
     from cass.models.llm.check import check_model
 
