@@ -66,7 +66,7 @@ export const EDITOR_COMMANDS: Record<string, { server: string; selection: boolea
 };
 
 /** What pip installs when the chosen Python lacks cass (the pin of the README's configurations). */
-export const INSTALL_SPEC = "cass @ git+https://github.com/cass-project/cass@0e32a962bc4ccd5ba5af78f514e26f110d006138";
+export const INSTALL_SPEC = "cass @ git+https://github.com/cass-project/cass@f7d39ca8824d42a7ffb6ebe2b372a277ad536bab";
 
 /** Arguments that make the interpreter prove it can run the server (exit 0) before it starts. */
 export const PROBE_ARGS = ["-c", "import cass.server.lsp"];
