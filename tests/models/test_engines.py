@@ -88,8 +88,13 @@ def test_cancellation_stops_the_stream(random_model):
     assert result.finish == "cancelled" and result.completion_tokens == 3 and len(seen) == 3
 
 
-def test_registry_builds_model_engines_and_needs_a_model(ggufs):
+def test_registry_builds_model_engines_and_needs_a_model(ggufs, monkeypatch, tmp_path):
+    from cass.models.llm import catalog
+
     assert get_engine("model", model=str(ggufs["answering"])).name == "model"
+    monkeypatch.delenv("CASS_MODEL", raising=False)
+    assert get_engine("model").backend.model_id == catalog.BUNDLED.file  # no model named: the bundled one
+    monkeypatch.setattr(catalog, "BUNDLED_DIR", tmp_path)  # an install without the bundled model
     with pytest.raises(CassError, match="needs a model"):
         get_engine("model")
     with pytest.raises(CassError, match="no such model file"):
