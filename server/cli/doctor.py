@@ -90,7 +90,21 @@ ApiHeadersOption = Annotated[
 ]
 
 
+def cmake_toolchain(
+    arch: Annotated[str, typer.Option("--arch", help="AMD GPU arch to build for.")] = DEFAULT_GFX_ARCH,
+) -> None:
+    """Print the path of a CMake toolchain file that builds HIP projects (a ported CMake
+    project) for ARCH with clang-16 and this machine's ROCm:
+    `cmake -S hip -B build -DCMAKE_TOOLCHAIN_FILE=$(cass cmake-toolchain)`. Programs it builds
+    run on the emulator with `cass emulate`."""
+    from cass.runner.cmake_toolchain import cmake_toolchain as toolchain_file
+
+    typer.echo(str(toolchain_file(arch)))
+
+
 def register(app: typer.Typer) -> None:
+    app.command("cmake-toolchain")(cmake_toolchain)
+
     @app.command()
     def doctor(
         as_json: Annotated[
@@ -113,18 +127,6 @@ def register(app: typer.Typer) -> None:
             else:
                 console.print(f"[red]missing:[/] {', '.join(env.missing_core)}: run `cass setup`")
         raise typer.Exit(0 if env.core_complete else 1)
-
-    @app.command("cmake-toolchain")
-    def cmake_toolchain(
-        arch: Annotated[str, typer.Option("--arch", help="AMD GPU arch to build for.")] = DEFAULT_GFX_ARCH,
-    ) -> None:
-        """Print the path of a CMake toolchain file that builds HIP projects (a ported CMake
-        project) for ARCH with clang-16 and this machine's ROCm:
-        `cmake -S hip -B build -DCMAKE_TOOLCHAIN_FILE=$(cass cmake-toolchain)`. Programs it builds
-        run on the emulator with `cass emulate`."""
-        from cass.runner.cmake_toolchain import cmake_toolchain as toolchain_file
-
-        typer.echo(str(toolchain_file(arch)))
 
     @app.command()
     def setup(
