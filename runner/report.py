@@ -87,7 +87,7 @@ def render(verdict: Verdict) -> Group:
 
 
 def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
-    (console or Console()).print(render(verdict))
+    (console or Console(emoji=False)).print(render(verdict))
 
 
 def summary_line(verdict: Verdict) -> str:

@@ -35,7 +35,7 @@ COMMAND_MODULES = (
     "dataset",  # cass dataset ...
 )
 
-err_console = Console(stderr=True)
+err_console = Console(emoji=False, stderr=True)
 
 
 def build_app() -> typer.Typer:

@@ -22,8 +22,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(emoji=False, highlight=False, soft_wrap=True)
+err = Console(emoji=False, stderr=True, highlight=False, soft_wrap=True)
 
 DomainOpt = Annotated[list[str] | None, typer.Option("--domain", "-d", help="Only this domain (repeatable).")]
 TaskOpt = Annotated[str | None, typer.Option("--task", "-t", help="Only tasks whose name or domain/name matches this glob.")]

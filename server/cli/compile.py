@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+err = Console(emoji=False, stderr=True, highlight=False, soft_wrap=True)
 
 EMIT_HELP = "; ".join(f"{kind}: {', '.join(emits)}" for kind, emits in EMITS.items())
 
@@ -56,7 +56,7 @@ def show_side_by_side(
         raise CassError(
             f"{cuda}: no kernel{f' matching {kernel!r}' if kernel else ''} found in both files"
         )
-    out = Console(highlight=False)
+    out = Console(emoji=False, highlight=False)
     for pair in pairs:
         out.print(pair_table(pair, pair.cuda_arch, pair.hip_arch))
 

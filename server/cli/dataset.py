@@ -23,8 +23,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(emoji=False, highlight=False, soft_wrap=True)
+err = Console(emoji=False, stderr=True, highlight=False, soft_wrap=True)
 
 
 def _build(sources: list[str], output: Path, synthetic: int, seed: int, arch: list[str], engine: str,

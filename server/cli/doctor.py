@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-console = Console(highlight=False)
+console = Console(emoji=False, highlight=False)
 
 
 def tools_table(env: runner_setup.Environment) -> Table:

@@ -17,8 +17,8 @@ from cass.server.cli.errors import VERDICT_STATUS
 from rich.console import Console
 from rich.table import Table
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(emoji=False, highlight=False, soft_wrap=True)
+err = Console(emoji=False, stderr=True, highlight=False, soft_wrap=True)
 
 
 def _size(n: int) -> str:

@@ -24,7 +24,7 @@ from cass.runner.outputs import check_output, write_atomic
 from cass.runner.toolchain import DEFAULT_GFX_ARCH
 from rich.console import Console
 
-err = Console(stderr=True)
+err = Console(emoji=False, stderr=True)
 
 
 class Format(str, Enum):

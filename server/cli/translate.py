@@ -18,7 +18,7 @@ from cass.runner.outputs import check_output, install_file, write_atomic
 from cass.runner.toolchain import DEFAULT_GFX_ARCH
 from rich.console import Console
 
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+err = Console(emoji=False, stderr=True, highlight=False, soft_wrap=True)
 EMITS = ("asm", "ll", "ptx", "code-object")
 
 

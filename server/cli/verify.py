@@ -17,8 +17,8 @@ from cass.server.cli.errors import VERDICT_STATUS
 from cass.server.cli.run_options import CpuLimit, FileSizeLimit, MemoryLimit, ProcessLimit, Sandbox
 from rich.console import Console
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(emoji=False, highlight=False, soft_wrap=True)
+err = Console(emoji=False, stderr=True, highlight=False, soft_wrap=True)
 
 REF_HELP = "Backend for the original: auto (nvidia, else recorded), nvidia, recorded."
 PORT_HELP = "Backend for the port: auto (rocm, else emulator), rocm, emulator."
