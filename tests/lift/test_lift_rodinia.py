@@ -1,0 +1,79 @@
+"""benchmarks/lift_rodinia.py on an application of Rodinia's shape (not the corpus): a main file
+that `#include`s its kernel file, a header in a subfolder, a CUDA file with no kernel. Real nvcc,
+cuobjdump and the lift engine; the lifted code object is what the run embeds."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from cass.runner.toolchain import has_tool
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(
+    not (has_tool("nvcc") and has_tool("cuobjdump") and has_tool("llc-16")),
+    reason="needs nvcc, cuobjdump and llc-16 (`cass setup`)",
+)
+
+KERNEL = """#include "scale.h"
+__global__ void scale(float *x, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = x[i] * SCALE + 1.0f;
+}
+"""
+MAIN = """#include "kernel.cu"
+int main() { float *x; cudaMalloc(&x, 64); scale<<<1, 16>>>(x, 16); cudaThreadSynchronize(); }
+"""
+
+
+@pytest.fixture(scope="module")
+def lr():
+    path = ROOT / "benchmarks" / "lift_rodinia.py"
+    spec = importlib.util.spec_from_file_location("lift_rodinia", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    tree = tmp_path_factory.mktemp("corpus")
+    app = tree / "cuda" / "toy"
+    (app / "inc").mkdir(parents=True)
+    (tree / "cuda" / "util").mkdir()
+    (app / "inc" / "scale.h").write_text("#define SCALE 2.0f\n")
+    (app / "kernel.cu").write_text(KERNEL)
+    (app / "main.cu").write_text(MAIN)
+    (app / "host_only.cu").write_text("int answer() { return 42; }\n")
+    return app
+
+
+def test_included_kernel_files_are_counted_through_their_includer(lr, app: Path):
+    assert lr.included_sources(app) == {(app / "kernel.cu").resolve()}
+
+
+def test_every_kernel_lifts_and_a_file_without_kernels_is_no_failure(lr, app: Path, tmp_path: Path):
+    row = lr.lift_app(app.parents[1], app, "sm_80", tmp_path / "work")
+    assert (row["kernels"], row["lifted"], row["reason"]) == (1, 1, "")
+    assert set(row["files"]) == {"main.cu", "host_only.cu"}  # kernel.cu through main.cu
+    assert row["files"]["main.cu"]["kernels"] == ["_Z5scalePfi"]
+    assert row["files"]["host_only.cu"]["kernels"] == []
+    assert row["slowest"] == "main.cu" and row["instructions"] > 5 and row["lift_cpu_s"] > 0
+    # what the run embeds: the lifted code object, the host compiled without device code
+    device = lr.lifted_device_args(row, tmp_path / "build")
+    args = device("main.cu")
+    assert args[0] == "--cuda-host-only" and Path(args[-1]).stat().st_size > 0
+    assert device("host_only.cu") == ()
+
+
+def test_a_file_nvcc_rejects_gives_its_located_reason(lr, app: Path, tmp_path: Path):
+    broken = app.parent / "broken"
+    broken.mkdir()
+    (broken / "bad.cu").write_text("__global__ void k() { undeclared(); }\n")
+    row = lr.lift_app(app.parents[1], broken, "sm_80", tmp_path / "work")
+    assert row["kernels"] == 0
+    assert row["reason"].startswith("bad.cu: nvcc: cuda/broken/bad.cu(1)")
+    assert "undeclared" in row["reason"]
