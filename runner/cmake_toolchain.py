@@ -14,12 +14,11 @@ headers `cass setup` installed), and declares `/usr/include` implicit so that hi
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
-from cass.runner.outputs import write_atomic
+from cass.runner.outputs import staged_dir, write_atomic
 from cass.runner.toolchain import DEFAULT_GFX_ARCH, hip_clang_command, require_tool
 
 HIP_LANG = Path("lib") / "cmake" / "hip-lang" / "hip-lang-config.cmake"
@@ -38,15 +37,13 @@ def rocm_root() -> Path:
             "no ROCm CMake package (hip-lang) found: install libamdhip64-dev (`cass setup`)"
         )
     packages = found[0].parent.parent
-    view = cache_dir() / "rocm-root"
-    links = {view / "lib" / "cmake": packages, view / "include": Path("/usr/include")}
-    for link, target in links.items():
-        if not (link.is_symlink() and Path(os.readlink(link)) == target):
-            link.parent.mkdir(parents=True, exist_ok=True)
-            temporary = link.with_name(link.name + f".{os.getpid()}.tmp")
-            temporary.unlink(missing_ok=True)
-            temporary.symlink_to(target)
-            os.replace(temporary, link)
+    links = {Path("lib") / "cmake": packages, Path("include"): Path("/usr/include")}
+    view = cache_dir() / f"rocm-root-{hashlib.sha256(str(links).encode()).hexdigest()[:12]}"
+    if not view.is_dir():
+        with staged_dir(view, replace=False) as staging:
+            for link, target in links.items():
+                (staging / link).parent.mkdir(parents=True, exist_ok=True)
+                (staging / link).symlink_to(target)
     return view
 
 

@@ -1,6 +1,6 @@
 """The rules engine's diagnostic codes: stable names, default severity, what they mean.
 
-`docs/rules-diagnostics.md` is generated from this table (`python -m cass.models.rules.docs`);
+`docs/rules-diagnostics.md` is generated from this table (`cass tables docs`);
 each code's `anchor` is its heading there.
 """
 

@@ -8,7 +8,7 @@ rules below; names the CUDA libraries have under other spellings, and the semant
 a rename would hide, are hand knowledge in this module. Every row says what checked it: the
 header that declares its HIP name, or that no header here confirms it.
 
-    python -m cass.models.rules.generate --api-headers DIR   # DIR: the rocm-api-headers include/
+    cass tables generate --api-headers DIR   # DIR: the rocm-api-headers include/
 """
 
 from __future__ import annotations

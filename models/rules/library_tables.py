@@ -1,4 +1,4 @@
-"""The library tables `python -m cass.models.rules.generate` writes from the HIP libraries'
+"""The library tables `cass tables generate` writes from the HIP libraries'
 headers: cuRAND and cuSPARSE from Debian's hipRAND/hipSPARSE, cuBLAS, cuFFT and cuSOLVER from the
 hipBLAS/hipFFT/hipSOLVER headers `cass setup --rocm-api-headers` installs (`libraries.py` holds
 the hand knowledge). Each row's last column names the header that checked it."""

@@ -33,6 +33,7 @@ COMMAND_MODULES = (
     "ci",  # cass ci
     "serve",  # cass serve
     "dataset",  # cass dataset ...
+    "tables",  # cass tables generate, cass tables docs
 )
 
 err_console = Console(emoji=False, stderr=True)

@@ -1,0 +1,48 @@
+"""`cass tables generate` (the mapping tables from real CUDA and HIP headers) and `cass tables
+docs` (the support matrix and the diagnostic codes table generated from them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from cass.runner.diagnostics import CassError
+
+
+def generate(
+    cuda: Annotated[Path, typer.Option("--cuda", help="CUDA include folder.")] = Path("/usr/local/cuda/include"),
+    hip: Annotated[Path, typer.Option("--hip", help="HIP include folder (hip/).")] = Path("/usr/include/hip"),
+    api_headers: Annotated[Path | None, typer.Option("--api-headers", help="hipBLAS/hipFFT/hipSOLVER include folder (default: what `cass setup --rocm-api-headers` installed).")] = None,
+) -> None:
+    """Write the generated mapping tables (models/rules/tables) from the CUDA and HIP headers."""
+    from cass.models.rules.generate import generate_tables
+
+    for folder, what in ((cuda, "--cuda"), (hip, "--hip")):
+        if not folder.is_dir():
+            raise CassError(f"{folder}: no such folder; give the headers' folder with {what}")
+    for path in generate_tables(cuda, hip, api_headers):
+        typer.echo(str(path))
+
+
+def docs(
+    check: Annotated[bool, typer.Option("--check", help="Only check: exit 1 when a committed document is stale.")] = False,
+) -> None:
+    """Write docs/rules-support-matrix.md and docs/rules-diagnostics.md from the tables."""
+    from cass.models.rules.docs import stale_documents, write_documents
+
+    if check:
+        stale = stale_documents()
+        if stale:
+            typer.echo(f"stale: {', '.join(stale)}; run cass tables docs", err=True)
+            raise typer.Exit(1)
+        return
+    for path in write_documents():
+        typer.echo(str(path))
+
+
+def register(app: typer.Typer) -> None:
+    group = typer.Typer(help="The rules engine's mapping tables and the documents made from them.", no_args_is_help=True)
+    group.command("generate")(generate)
+    group.command("docs")(docs)
+    app.add_typer(group, name="tables")
