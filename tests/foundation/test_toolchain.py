@@ -72,7 +72,6 @@ def test_missing_tool_when_path_is_empty(monkeypatch, fresh_tools):
         "ld.lld-16",
         toolchain.ToolSpec(("ld.lld-16",), "apt-get install -y lld-16"),
     )
-    monkeypatch.setattr(toolchain.shutil, "which", lambda name: None)
     tool = toolchain.find_tool("ld.lld-16")
     assert isinstance(tool, toolchain.MissingTool) and tool.fix == "apt-get install -y lld-16"
 
