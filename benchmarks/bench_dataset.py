@@ -47,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--programs", type=int, default=6)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    parser.add_argument("--ray", action="store_true", help="also run with Ray tasks on a local cluster (most workers)")
+    parser.add_argument(
+        "--ray",
+        action="store_true",
+        help="also run with Ray tasks on a local cluster (most workers)",
+    )
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
@@ -56,9 +60,19 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(one(args.programs, max(args.workers), True))
     load_after = os.getloadavg()
     base = rows[0]["wall_s"]
-    table = Table(title="cass dataset build: records per hour",
-                  caption=f"{os.cpu_count()} cores; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after")
-    for column in ("engine", "workers", "programs", "accepted", "wall s", "records/hour", "speed-up"):
+    table = Table(
+        title="cass dataset build: records per hour",
+        caption=f"{os.cpu_count()} cores; load average {load_before[0]:.1f} before, {load_after[0]:.1f} after",
+    )
+    for column in (
+        "engine",
+        "workers",
+        "programs",
+        "accepted",
+        "wall s",
+        "records/hour",
+        "speed-up",
+    ):
         table.add_column(column, justify="right")
     for row in rows:
         row["speedup"] = round(base / row["wall_s"], 2)
@@ -66,7 +80,11 @@ def main(argv: list[str] | None = None) -> int:
                       f"{row['records_per_hour']:.0f}", f"x{row['speedup']:.2f}")  # fmt: skip
     Console().print(table)
     if args.json:
-        args.json.write_text(json.dumps({"rows": rows, "load": [load_before, load_after], "cores": os.cpu_count()}, indent=1))
+        args.json.write_text(
+            json.dumps(
+                {"rows": rows, "load": [load_before, load_after], "cores": os.cpu_count()}, indent=1
+            )
+        )
     return 0
 
 

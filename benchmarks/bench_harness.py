@@ -35,12 +35,16 @@ def main() -> None:
     tasks = discover_tasks(domains=args.domain, pattern=args.task)
     with tempfile.TemporaryDirectory(prefix="cass-bench-timing-") as out:
         start = time.perf_counter()
-        results = run_benchmark(tasks, RunConfig(backend=args.backend, jobs=args.jobs, out_dir=Path(out)))
+        results = run_benchmark(
+            tasks, RunConfig(backend=args.backend, jobs=args.jobs, out_dir=Path(out))
+        )
         wall = time.perf_counter() - start
     by_domain = defaultdict(list)
     for r in results:
         by_domain[r.domain].append(r)
-    table = Table(title=f"cass bench run timings ({len(results)} tasks, {args.jobs} jobs, {args.backend})")
+    table = Table(
+        title=f"cass bench run timings ({len(results)} tasks, {args.jobs} jobs, {args.backend})"
+    )
     for col in ("domain", "tasks", "median translate s", "median build+run s", "statuses"):
         table.add_column(col, justify="left" if col in ("domain", "statuses") else "right")
     rows = {}
@@ -59,7 +63,9 @@ def main() -> None:
     console.print(table)
     console.print(f"wall {wall:.0f} s; projected for all {total} tasks: {projected / 60:.1f} min")
     if args.json:
-        args.json.write_text(json.dumps({"wall_s": wall, "projected_all_s": projected, "domains": rows}, indent=1))
+        args.json.write_text(
+            json.dumps({"wall_s": wall, "projected_all_s": projected, "domains": rows}, indent=1)
+        )
 
 
 if __name__ == "__main__":

@@ -54,7 +54,10 @@ def synthetic_sass(instructions: int) -> str:
 
 
 def cpu_seconds() -> float:
-    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    own, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
@@ -70,7 +73,9 @@ def measure(text: str, path: str, arch: str, cubin=None) -> tuple[int, float, fl
     from cass.models.lift.pipeline import lift_sass
     from cass.models.lift.targets import AMDGCN
 
-    result, lift_wall, lift_cpu = timed(lambda: lift_sass(text, path=path, arch=arch, compile=False, cubin=cubin))
+    result, lift_wall, lift_cpu = timed(
+        lambda: lift_sass(text, path=path, arch=arch, compile=False, cubin=cubin)
+    )
     assert result.ok, [d.render() for d in result.diagnostics]
     _, llvm_wall, llvm_cpu = timed(lambda: compile_module(result.llvm_ir, AMDGCN))
     return sum(k.instructions for k in result.kernels), lift_wall, lift_cpu, llvm_wall, llvm_cpu
@@ -93,7 +98,13 @@ def task_listing(task: str, arch: str, work: Path) -> tuple[str, Path]:
 
 def row(table: Table, label: str, runs: list[tuple[int, float, float, float, float]]) -> None:
     med = [statistics.median(r[i] for r in runs) for i in range(1, 5)]
-    table.add_row(label, str(runs[0][0]), *(f"{v:.2f}" for v in med), f"{med[0] + med[2]:.2f}", f"{med[1] + med[3]:.2f}")
+    table.add_row(
+        label,
+        str(runs[0][0]),
+        *(f"{v:.2f}" for v in med),
+        f"{med[0] + med[2]:.2f}",
+        f"{med[1] + med[3]:.2f}",
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,27 +112,44 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instructions", type=int, nargs="*", default=[500, 2000, 5000])
-    parser.add_argument("--task", nargs="*", default=DEFAULT_TASKS, help="benchmark tasks (domain/name) whose kernels to time")
+    parser.add_argument(
+        "--task",
+        nargs="*",
+        default=DEFAULT_TASKS,
+        help="benchmark tasks (domain/name) whose kernels to time",
+    )
     parser.add_argument("--arch", default="sm_90", help="SASS arch of the task kernels")
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--opt-o3", action="store_true", help="opt -O3 instead of the lifter's pass list")
+    parser.add_argument(
+        "--opt-o3", action="store_true", help="opt -O3 instead of the lifter's pass list"
+    )
     args = parser.parse_args(argv)
     if args.opt_o3:
         from cass.models.lift import module
 
         module.OPT_FLAGS = ("-O3", "--simplifycfg-hoist-common=false")
-    table = Table(title="SASS -> gfx1100 translation time in seconds (median of runs; cpu = this process + opt/llc)")
+    table = Table(
+        title="SASS -> gfx1100 translation time in seconds (median of runs; cpu = this process + opt/llc)"
+    )
     for column in ("kernel", "SASS instructions", "lift wall", "lift cpu", "opt+llc wall", "opt+llc cpu",
                    "total wall", "total cpu"):  # fmt: skip
         table.add_column(column, justify="left" if column == "kernel" else "right")
     for n in args.instructions:
         text = synthetic_sass(n)
-        row(table, f"synthetic {n}", [measure(text, "synthetic.sass", "sm_90") for _ in range(args.repeat)])
+        row(
+            table,
+            f"synthetic {n}",
+            [measure(text, "synthetic.sass", "sm_90") for _ in range(args.repeat)],
+        )
     with tempfile.TemporaryDirectory(prefix="cass-lift-speed-") as work:
         for task in args.task:
             text, cubin = task_listing(task, args.arch, Path(work))
             info = read_cubin(cubin.read_bytes(), str(cubin))
-            row(table, f"{task} ({args.arch})", [measure(text, str(cubin), args.arch, info) for _ in range(args.repeat)])
+            row(
+                table,
+                f"{task} ({args.arch})",
+                [measure(text, str(cubin), args.arch, info) for _ in range(args.repeat)],
+            )
     Console(width=160).print(table)
     return 0
 

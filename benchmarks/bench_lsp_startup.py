@@ -32,8 +32,12 @@ from rich.console import Console
 from rich.table import Table
 
 SERVER = [sys.executable, "-m", "cass.server"]
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-              "params": {"processId": None, "rootUri": None, "capabilities": {}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"processId": None, "rootUri": None, "capabilities": {}},
+}
 
 
 def frame(message: dict) -> bytes:
@@ -64,8 +68,9 @@ def baseline_tree(rev: str, folder: Path) -> dict[str, str]:
     tree, ns = folder / "tree", folder / "ns" / "cass"
     tree.mkdir()
     ns.mkdir(parents=True)
-    archive = subprocess.run(["git", "archive", rev, *PARTS], cwd=ROOT, capture_output=True,
-                             check=True, timeout=120).stdout
+    archive = subprocess.run(
+        ["git", "archive", rev, *PARTS], cwd=ROOT, capture_output=True, check=True, timeout=120
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True, timeout=120)
     for part in PARTS:
         (ns / part).symlink_to(tree / part)
@@ -76,8 +81,9 @@ def one_round(env: dict[str, str] | None = None) -> tuple[float, float]:
     """(seconds to the initialize answer, CPU seconds of the server process)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    server = subprocess.Popen(SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, env=env)
+    server = subprocess.Popen(
+        SERVER, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
+    )
     assert server.stdin is not None and server.stdout is not None
     server.stdin.write(frame(INITIALIZE))
     server.stdin.flush()
@@ -96,9 +102,18 @@ def one_round(env: dict[str, str] | None = None) -> tuple[float, float]:
 def import_costs(top: int) -> list[tuple[str, float, float]]:
     """(module, own import seconds, with what it imports) of the modules costing most of their
     own when the server module and its features load (one run of `python -X importtime`)."""
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c",
-                           "from cass.server.lsp import create_server; create_server()"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-c",
+            "from cass.server.lsp import create_server; create_server()",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     rows = []
     for line in done.stderr.splitlines():
         found = re.match(r"import time:\s+(\d+) \|\s+(\d+) \|\s*(\S+)", line)
@@ -167,10 +182,19 @@ def main() -> None:
         imports.add_row(name, f"{own:.3f}", f"{total:.3f}")
     console.print(imports)
     if args.json:
-        args.json.write_text(json.dumps({
-            "rounds": args.rounds, "load": load, "baseline": args.baseline, "figures": figures,
-            "imports_s": {name: {"own": own, "total": total} for name, own, total in costs}},
-            indent=2) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "rounds": args.rounds,
+                    "load": load,
+                    "baseline": args.baseline,
+                    "figures": figures,
+                    "imports_s": {name: {"own": own, "total": total} for name, own, total in costs},
+                },
+                indent=2,
+            )
+            + "\n"
+        )
 
 
 if __name__ == "__main__":

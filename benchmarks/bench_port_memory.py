@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def corpus(megabytes: float) -> str:
     """CUDA text of about `megabytes` MB, whole programs repeated."""
-    sources = sorted((ROOT / "models" / "bench" / "tasks").rglob("*.cu")) or sorted((ROOT / "examples").glob("*.cu"))
+    sources = sorted((ROOT / "models" / "bench" / "tasks").rglob("*.cu")) or sorted(
+        (ROOT / "examples").glob("*.cu")
+    )
     pool = "".join(p.read_text(encoding="utf-8") for p in sources)
     wanted = int(megabytes * 1e6)
     return pool * (wanted // len(pool)) + pool[: wanted % len(pool)].rsplit("\n", 1)[0] + "\n"
@@ -78,9 +80,13 @@ def profile(text: str, top: int = 12) -> list[tuple[str, int]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=50.0, help="size of the generated file (MB)")
-    parser.add_argument("--profile", action="store_true", help="also profile in-process with tracemalloc")
+    parser.add_argument(
+        "--profile", action="store_true", help="also profile in-process with tracemalloc"
+    )
     parser.add_argument("--json", type=Path, help="write the figures here")
-    parser.add_argument("--baseline", type=Path, help="a directory holding another cass version's package")
+    parser.add_argument(
+        "--baseline", type=Path, help="a directory holding another cass version's package"
+    )
     args = parser.parse_args(argv)
     text = corpus(args.mb)
     runs = {"this version": None, **({"baseline": args.baseline} if args.baseline else {})}
@@ -90,7 +96,11 @@ def main(argv: list[str] | None = None) -> int:
         source.write_text(text, encoding="utf-8")
         size = source.stat().st_size
         for name, namespace in runs.items():
-            figures = {"file_bytes": size, "lines": text.count("\n"), **measure_cli(source, namespace)}
+            figures = {
+                "file_bytes": size,
+                "lines": text.count("\n"),
+                **measure_cli(source, namespace),
+            }
             figures["peak_over_file"] = figures["peak_rss_bytes"] / size
             show(name, figures)
             results[name] = figures

@@ -31,9 +31,15 @@ def held_back(data: Path) -> set[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=Path(".train-data"))
-    parser.add_argument("--model", default="", help="GGUF, checkpoint or URL (default: the bundled model)")
-    parser.add_argument("--engine", action="append", help="model, auto, rules (repeatable; default model and auto)")
-    parser.add_argument("--all", action="store_true", help="every task, not only the held-back split")
+    parser.add_argument(
+        "--model", default="", help="GGUF, checkpoint or URL (default: the bundled model)"
+    )
+    parser.add_argument(
+        "--engine", action="append", help="model, auto, rules (repeatable; default model and auto)"
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="every task, not only the held-back split"
+    )
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--out", type=Path, required=True)
@@ -52,9 +58,16 @@ def main() -> int:
     engines = tuple(args.engine or ("model", "auto"))
     config = RunConfig(engines, "emulator", "source", args.jobs, args.resume, args.out, None, model)
     with Progress() as progress:
-        bar = progress.add_task(f"{', '.join(engines)} on {len(tasks)} tasks", total=len(tasks) * len(engines))
-        results = run_benchmark(tasks, config, on_result=lambda r: progress.update(
-            bar, advance=1, description=f"{r.engine}: {r.task} {r.status}"))
+        bar = progress.add_task(
+            f"{', '.join(engines)} on {len(tasks)} tasks", total=len(tasks) * len(engines)
+        )
+        results = run_benchmark(
+            tasks,
+            config,
+            on_result=lambda r: progress.update(
+                bar, advance=1, description=f"{r.engine}: {r.task} {r.status}"
+            ),
+        )
     meta = {"command": "benchmarks/bench_trained_model.py", "backend": "emulator", "level": "source",
             "engines": list(engines), "model": model, "split": "all" if args.all else "test"}  # fmt: skip
     write_reports(results, args.out, meta)

@@ -45,8 +45,13 @@ def corpus() -> list[str]:
 
 def make_repo(root: Path, count: int) -> list[str]:
     texts = corpus()
-    run = lambda *a: subprocess.run(["git", *a], cwd=root, check=True, capture_output=True,  # noqa: E731
-                                    timeout=120)
+    run = lambda *a: subprocess.run(
+        ["git", *a],
+        cwd=root,
+        check=True,
+        capture_output=True,  # noqa: E731
+        timeout=120,
+    )
     run("init", "-q", "-b", "main")
     run("config", "user.email", "bench@example.com")
     run("config", "user.name", "bench")
@@ -66,8 +71,10 @@ def timed(label: str, command: list[str], root: Path, expect: int) -> tuple[str,
     done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=600)
     elapsed = time.perf_counter() - start
     if done.returncode != expect:
-        raise SystemExit(f"{label}: exit {done.returncode}, expected {expect}\n"
-                         f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+        raise SystemExit(
+            f"{label}: exit {done.returncode}, expected {expect}\n"
+            f"{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+        )
     return label, elapsed
 
 
@@ -82,10 +89,17 @@ def measure(count: int, jobs: int) -> list[tuple[str, float]]:
             timed("cass-check", [str(SCRIPTS / "cass-check"), *j, *names], root, 0),
         ]
         subprocess.run(["git", "add", "."], cwd=root, check=True, timeout=120)
-        subprocess.run(["git", "commit", "-qm", "all"], cwd=root, check=True, timeout=120,
-                       capture_output=True)
-        rows.append(timed("cass ci --all --no-verify",
-                          [str(SCRIPTS / "cass"), "ci", "--all", "--no-verify", *j], root, 0))
+        subprocess.run(
+            ["git", "commit", "-qm", "all"], cwd=root, check=True, timeout=120, capture_output=True
+        )
+        rows.append(
+            timed(
+                "cass ci --all --no-verify",
+                [str(SCRIPTS / "cass"), "ci", "--all", "--no-verify", *j],
+                root,
+                0,
+            )
+        )
         return rows
 
 
@@ -96,8 +110,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     workers = sorted({1, os.cpu_count() or 1})
     results = {w: measure(args.files, w) for w in workers}
-    table = Table(title=f"git hooks on {args.files} changed CUDA files (rules engine, "
-                  f"{os.cpu_count()} CPU cores)")
+    table = Table(
+        title=f"git hooks on {args.files} changed CUDA files (rules engine, "
+        f"{os.cpu_count()} CPU cores)"
+    )
     table.add_column("step")
     for w in workers:
         table.add_column(f"{w} worker(s), s", justify="right")

@@ -43,7 +43,10 @@ NVCC = "/usr/local/cuda/bin/nvcc"
 ARCHS = ("sm_80", "sm_90")
 LIBS = {"cublas": "-lcublas", "curand": "-lcurand", "cufft": "-lcufft", "cusparse": "-lcusparse"}
 BUILD_TIMEOUT_S = 600
-RUN_TIMEOUT_S = (30, 10)  # a lifted program may run for max(30 s, 10 x the original) before it is stopped
+RUN_TIMEOUT_S = (
+    30,
+    10,
+)  # a lifted program may run for max(30 s, 10 x the original) before it is stopped
 ROOT = Path(__file__).resolve().parents[1]
 TASKS_ROOT = ROOT / "models" / "bench" / "tasks"
 MANIFEST = "manifest.json"
@@ -57,7 +60,9 @@ def task_ident(task_dir: Path) -> str:
     return f"{task_dir.parent.name}/{task_dir.name}"
 
 
-def sh(cmd: list[str] | str, cwd: Path, timeout: float = BUILD_TIMEOUT_S) -> subprocess.CompletedProcess:
+def sh(
+    cmd: list[str] | str, cwd: Path, timeout: float = BUILD_TIMEOUT_S
+) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False,
                           shell=isinstance(cmd, str), executable="/bin/bash" if isinstance(cmd, str) else None)  # fmt: skip
 
@@ -77,7 +82,9 @@ def lift_to_ptx(source: Path, arch: str) -> str:
     result = lift_sass(disassemble(cubin, None), path=str(cubin), arch=arch, target="nvptx",
                        cubin=read_cubin(cubin.read_bytes(), str(cubin)))  # fmt: skip
     if not result.ok:
-        raise RuntimeError("lift: " + next(d.message for d in result.diagnostics if d.severity.value == "error"))
+        raise RuntimeError(
+            "lift: " + next(d.message for d in result.diagnostics if d.severity.value == "error")
+        )
     return result.assembly
 
 
@@ -86,7 +93,9 @@ def lift_only(task_dir: str, out: Path) -> tuple[str, dict[str, str]]:
     source = Path(task_dir) / "main.cu"
     outcome = {}
     for arch in ARCHS:
-        (out / ptx_name(source, arch)).unlink(missing_ok=True)  # never leave an earlier lift where this one fails
+        (out / ptx_name(source, arch)).unlink(
+            missing_ok=True
+        )  # never leave an earlier lift where this one fails
         try:
             (out / ptx_name(source, arch)).write_text(lift_to_ptx(source, arch))
             outcome[arch] = "lifted"
@@ -127,7 +136,9 @@ def prepare(tasks: list[str], out: Path, jobs: int) -> int:
     start = time.perf_counter()
     with ProcessPoolExecutor(jobs) as pool:
         futures = [pool.submit(lift_only, t, out) for t in sorted(tasks, key=staleness)]
-        for task, outcome in progress(as_completed(futures), len(futures), "lifting", lambda f: f.result()):
+        for task, outcome in progress(
+            as_completed(futures), len(futures), "lifting", lambda f: f.result()
+        ):
             manifest["tasks"][task] = {**outcome, "lifter": lifter, "at": now()}
             write_manifest(manifest_path, manifest)
     manifest.update(lifter=lifter, date=now(), lift_s=round(time.perf_counter() - start, 1))
@@ -149,7 +160,9 @@ def prepare(tasks: list[str], out: Path, jobs: int) -> int:
 def build_with_ptx(source: Path, ptx: Path, exe: Path, flags: list[str]) -> None:
     """Replay nvcc's build with the device fatbin made from `ptx` only (ptxas is skipped: its
     cubin is what the lifted PTX replaces)."""
-    dry = sh([NVCC, "--dryrun", "-O3", "-arch=sm_90", *flags, str(source), "-o", str(exe)], source.parent)
+    dry = sh(
+        [NVCC, "--dryrun", "-O3", "-arch=sm_90", *flags, str(source), "-o", str(exe)], source.parent
+    )
     lines = [ln.removeprefix("#$ ") for ln in dry.stderr.splitlines()]
     script, replaced = [], False
     for line in lines:
@@ -162,7 +175,9 @@ def build_with_ptx(source: Path, ptx: Path, exe: Path, flags: list[str]) -> None
             continue
         if line.startswith("fatbinary") and " -link " not in line and not replaced:
             line = re.sub(r'"--image3=[^"]*"', "", line)
-            line = line.replace("fatbinary -64", f'fatbinary -64 "--image3=kind=ptx,sm=90,file={ptx}"', 1)
+            line = line.replace(
+                "fatbinary -64", f'fatbinary -64 "--image3=kind=ptx,sm=90,file={ptx}"', 1
+            )
             replaced = True
         script.append(line)
     if not replaced:
@@ -175,11 +190,17 @@ def build_with_ptx(source: Path, ptx: Path, exe: Path, flags: list[str]) -> None
 def not_lifted_reason(ptx_dir: Path, source: Path, arch: str) -> str:
     manifest = ptx_dir / MANIFEST
     task = task_ident(source.parent)
-    why = json.loads(manifest.read_text()).get("tasks", {}).get(task, {}).get(arch) if manifest.is_file() else None
+    why = (
+        json.loads(manifest.read_text()).get("tasks", {}).get(task, {}).get(arch)
+        if manifest.is_file()
+        else None
+    )
     return why or f"no {ptx_name(source, arch)} in {ptx_dir} (run --lift-only there first)"
 
 
-def differences(source: Path, ref: subprocess.CompletedProcess, run: subprocess.CompletedProcess) -> list[str]:
+def differences(
+    source: Path, ref: subprocess.CompletedProcess, run: subprocess.CompletedProcess
+) -> list[str]:
     """What a verdict would report between the original's run and the lifted one's (the task's
     run spec: tolerances, ignored lines), rendered; [] when they agree."""
     import_runner()
@@ -189,7 +210,12 @@ def differences(source: Path, ref: subprocess.CompletedProcess, run: subprocess.
 
     spec = load_run_spec(source)
     expected = RunResult("nvidia", ref.returncode, ref.stdout, ref.stderr)
-    return [m.render() for m in compare_results(expected, RunResult("nvidia", run.returncode, run.stdout, run.stderr), spec)]
+    return [
+        m.render()
+        for m in compare_results(
+            expected, RunResult("nvidia", run.returncode, run.stdout, run.stderr), spec
+        )
+    ]
 
 
 def check_task(task_dir: str, ptx_dir: Path) -> dict:
@@ -212,12 +238,18 @@ def check_task(task_dir: str, ptx_dir: Path) -> dict:
         ref = sh([str(orig), *args], d)
         row["original_s"] = round(time.perf_counter() - ran, 2)
         if ref.returncode != 0:  # a failing original proves nothing about a lift
-            return {**row, "error": f"the original exited with code {ref.returncode}: {ref.stderr[-300:]}"}
+            return {
+                **row,
+                "error": f"the original exited with code {ref.returncode}: {ref.stderr[-300:]}",
+            }
         limit = max(RUN_TIMEOUT_S[0], RUN_TIMEOUT_S[1] * row["original_s"])
         for arch in ARCHS:
             ptx = ptx_dir / ptx_name(source, arch)
             if not ptx.is_file():
-                row[arch], row[f"{arch}_detail"] = "not-lifted", not_lifted_reason(ptx_dir, source, arch)
+                row[arch], row[f"{arch}_detail"] = (
+                    "not-lifted",
+                    not_lifted_reason(ptx_dir, source, arch),
+                )
                 continue
             try:
                 exe = work / f"lifted.{arch}"
@@ -228,7 +260,10 @@ def check_task(task_dir: str, ptx_dir: Path) -> dict:
                 if found:
                     row[f"{arch}_detail"] = f"{found[0][:300]}; stderr {run.stderr[-200:]}"
             except subprocess.TimeoutExpired:
-                row[arch], row[f"{arch}_detail"] = "differ", f"still running after {limit:.0f} s (the original: {row['original_s']} s)"
+                row[arch], row[f"{arch}_detail"] = (
+                    "differ",
+                    f"still running after {limit:.0f} s (the original: {row['original_s']} s)",
+                )
             except Exception as exc:  # noqa: BLE001 - reported per task
                 row[arch], row[f"{arch}_detail"] = "build-error", str(exc)[:300]
     row["seconds"] = round(time.perf_counter() - start, 1)
@@ -237,7 +272,9 @@ def check_task(task_dir: str, ptx_dir: Path) -> dict:
 
 def gpu_name() -> str:
     try:
-        out = sh(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"], ROOT, 60).stdout
+        out = sh(
+            ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"], ROOT, 60
+        ).stdout
     except (FileNotFoundError, subprocess.TimeoutExpired):
         return "unknown"
     return out.strip().splitlines()[0] if out.strip() else "unknown"
@@ -263,9 +300,17 @@ def check(tasks: list[str], ptx_dir: Path, out: Path, jobs: int) -> int:
         by_domain[r["domain"]].append(r)
     table = [("domain", "tasks", *(f"{a} lift agrees" for a in ARCHS))]
     for domain, rs in [*sorted(by_domain.items()), ("all", rows)]:
-        table.append((domain, str(len(rs)), *(f"{sum(r.get(a) == 'agree' for r in rs)}/{len(rs)}" for a in ARCHS)))
+        table.append(
+            (
+                domain,
+                str(len(rs)),
+                *(f"{sum(r.get(a) == 'agree' for r in rs)}/{len(rs)}" for a in ARCHS),
+            )
+        )
     print_table("lifted NVPTX vs original cubin (cass comparator, task tolerances)", table)
-    print(f"{meta['gpu']}; {len(rows)} tasks in {meta['seconds']:.0f} s with {jobs} jobs; results: {out / 'results.json'}")
+    print(
+        f"{meta['gpu']}; {len(rows)} tasks in {meta['seconds']:.0f} s with {jobs} jobs; results: {out / 'results.json'}"
+    )
     return 0
 
 
@@ -294,7 +339,12 @@ def print_table(title: str, rows: list[tuple[str, ...]]) -> None:
         widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
         print(title)
         for r in rows:
-            print("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))))
+            print(
+                "  ".join(
+                    c.ljust(w) if i == 0 else c.rjust(w)
+                    for i, (c, w) in enumerate(zip(r, widths, strict=True))
+                )
+            )
         return
     table = Table(title=title)
     for i, col in enumerate(rows[0]):
@@ -306,11 +356,19 @@ def print_table(title: str, rows: list[tuple[str, ...]]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--task", default="*", help="glob on domain/name (default: every task of all domains)")
+    parser.add_argument(
+        "--task", default="*", help="glob on domain/name (default: every task of all domains)"
+    )
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--out", type=Path, default=Path("lift-crosscheck"))
-    parser.add_argument("--lift-only", type=Path, help="only lift, writing PTX and manifest.json into this folder")
-    parser.add_argument("--ptx-dir", type=Path, help="use PTX lifted earlier with --lift-only (required on the GPU machine)")
+    parser.add_argument(
+        "--lift-only", type=Path, help="only lift, writing PTX and manifest.json into this folder"
+    )
+    parser.add_argument(
+        "--ptx-dir",
+        type=Path,
+        help="use PTX lifted earlier with --lift-only (required on the GPU machine)",
+    )
     args = parser.parse_args(argv)
     tasks = [str(p.parent) for p in sorted(TASKS_ROOT.glob("*/*/main.cu"))
              if fnmatch.fnmatch(task_ident(p.parent), args.task)]  # fmt: skip
@@ -319,7 +377,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.lift_only:
         return prepare(tasks, args.lift_only, max(1, args.jobs))
     if not args.ptx_dir:
-        parser.error("give --lift-only DIR (on the LLVM 16 machine) or --ptx-dir DIR (on the GPU machine)")
+        parser.error(
+            "give --lift-only DIR (on the LLVM 16 machine) or --ptx-dir DIR (on the GPU machine)"
+        )
     return check(tasks, args.ptx_dir, args.out, max(1, args.jobs))
 
 

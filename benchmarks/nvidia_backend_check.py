@@ -49,13 +49,23 @@ def check(source: Path, backend: NvidiaBackend, runs: int) -> tuple[bool, list[s
     if record_path(source).is_file():
         try:
             diffs = compare_results(load_recorded(source, spec), first, spec)
-            verdicts.append("matches record" if not diffs else f"DIFFERS from record: {diffs[0].render()}")
+            verdicts.append(
+                "matches record" if not diffs else f"DIFFERS from record: {diffs[0].render()}"
+            )
         except CassError as exc:
             verdicts.append(exc.message[:120])
     ok = first.finished and all(v in ("stable", "matches record") for v in verdicts)
     runtime = f"{first.runtime_s * 1e3:.2f} ms" if first.runtime_s is not None else "-"
     rss = f"{first.peak_rss_kib / 1024:.1f} MiB" if first.peak_rss_kib else "-"
-    return ok, [str(source), f"{build_s:.1f} s", runtime, rss, first.describe_end(), "; ".join(verdicts), first.stdout.strip().splitlines()[-1][:60] if first.stdout.strip() else ""]
+    return ok, [
+        str(source),
+        f"{build_s:.1f} s",
+        runtime,
+        rss,
+        first.describe_end(),
+        "; ".join(verdicts),
+        first.stdout.strip().splitlines()[-1][:60] if first.stdout.strip() else "",
+    ]
 
 
 def main(argv: list[str]) -> int:
@@ -67,7 +77,9 @@ def main(argv: list[str]) -> int:
         print(f"cannot check the nvidia backend here: {reason}", file=sys.stderr)
         return 2
     info = machine_info()
-    print(f"GPU: {info['gpu']} (compute capability {info['compute_capability']}), driver {info['driver']}, CUDA {info['cuda']}, host {info['host']}")
+    print(
+        f"GPU: {info['gpu']} (compute capability {info['compute_capability']}), driver {info['driver']}, CUDA {info['cuda']}, host {info['host']}"
+    )
     print("source | build | runtime (median of 5) | peak RSS | ended | verdict | last stdout line")
     all_ok = True
     for source in sources:

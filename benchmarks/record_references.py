@@ -25,10 +25,18 @@ from cass.runner.record import record_paths, summary  # noqa: E402
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="+", type=Path, help=".cu files or folders to search")
-    parser.add_argument("--jobs", "-j", type=int, default=None, help="builds at once (default: CPU cores)")
-    parser.add_argument("--gpu-jobs", type=int, default=1, help="programs running on the GPU at once (default 1)")
-    parser.add_argument("--timeout", type=float, default=None, help="seconds per run (default: the run spec's)")
-    parser.add_argument("--force", action="store_true", help="re-record programs whose record is up to date")
+    parser.add_argument(
+        "--jobs", "-j", type=int, default=None, help="builds at once (default: CPU cores)"
+    )
+    parser.add_argument(
+        "--gpu-jobs", type=int, default=1, help="programs running on the GPU at once (default 1)"
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=None, help="seconds per run (default: the run spec's)"
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="re-record programs whose record is up to date"
+    )
     args = parser.parse_args(argv)
     try:
         outcomes = record_paths(args.paths, jobs=args.jobs, gpu_jobs=args.gpu_jobs, timeout_s=args.timeout,

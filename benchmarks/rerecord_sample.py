@@ -70,20 +70,32 @@ def rerecord(task: Path) -> dict:
 
 
 def report(rows: list[dict], meta: dict) -> str:
-    counts = {s: sum(r["status"] == s for r in rows) for s in ("same", "differs", "failed", "no-reference")}
+    counts = {
+        s: sum(r["status"] == s for r in rows)
+        for s in ("same", "differs", "failed", "no-reference")
+    }
     lines = [f"# Re-recorded on {meta['gpu']} ({meta['date']}) vs the shipped references", "",
              f"`{meta['command']}`", "", "| status | tasks |", "| --- | ---: |"]  # fmt: skip
     lines += [f"| {s} | {n} |" for s, n in counts.items()]
     lines += ["", "| task | status | detail |", "| --- | --- | --- |"]
-    lines += [f"| {r['task']} | {r['status']} | {r.get('detail', '').replace('|', '/')[:200]} |" for r in rows]
+    lines += [
+        f"| {r['task']} | {r['status']} | {r.get('detail', '').replace('|', '/')[:200]} |"
+        for r in rows
+    ]
     return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--per-domain", type=int, default=2, help="first N tasks of every domain (default 2)")
-    parser.add_argument("--stride", type=int, default=0, help="and every N-th task after them (0: none)")
-    parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "rerecord-h200")
+    parser.add_argument(
+        "--per-domain", type=int, default=2, help="first N tasks of every domain (default 2)"
+    )
+    parser.add_argument(
+        "--stride", type=int, default=0, help="and every N-th task after them (0: none)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "benchmarks" / "results" / "rerecord-h200"
+    )
     args = parser.parse_args(argv)
     import_runner()
     from cass.runner.backends.nvidia import machine_info
@@ -92,7 +104,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for i, task in enumerate(tasks, start=1):
         rows.append(rerecord(task))
-        print(f"[{i}/{len(tasks)}] {rows[-1]['status']:8} {rows[-1]['task']} {rows[-1].get('detail', '')[:160]}", flush=True)
+        print(
+            f"[{i}/{len(tasks)}] {rows[-1]['status']:8} {rows[-1]['task']} {rows[-1].get('detail', '')[:160]}",
+            flush=True,
+        )
     info = machine_info()
     meta = {"gpu": info.get("gpu") or "unknown GPU", "driver": info.get("driver"), "cuda": info.get("cuda"),
             "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),

@@ -35,8 +35,13 @@ def best_of(fn, repeat: int = 3) -> float:
 def text_case(lines: int) -> tuple[str, str]:
     rng = random.Random(1)
     values = [rng.uniform(-1e3, 1e3) for _ in range(lines * 4)]
-    exp = "\n".join(f"row {i}: " + " ".join(f"{v:.6e}" for v in values[4 * i : 4 * i + 4]) for i in range(lines))
-    act = "\n".join(f"row {i}: " + " ".join(f"{v * (1 + 1e-7):.9g}" for v in values[4 * i : 4 * i + 4]) for i in range(lines))
+    exp = "\n".join(
+        f"row {i}: " + " ".join(f"{v:.6e}" for v in values[4 * i : 4 * i + 4]) for i in range(lines)
+    )
+    act = "\n".join(
+        f"row {i}: " + " ".join(f"{v * (1 + 1e-7):.9g}" for v in values[4 * i : 4 * i + 4])
+        for i in range(lines)
+    )
     return exp, act
 
 
@@ -52,7 +57,12 @@ def main() -> None:
     exp, act = text_case(lines)
     assert compare_text("stdout", exp, act, spec) == []
     t = best_of(lambda: compare_text("stdout", exp, act, spec))
-    table.add_row("stdout, 4 floats/line", f"{lines} lines, {len(exp) / 1e6:.1f} MB", f"{t:.2f} s", f"{len(exp) / 1e6 / t:.1f} MB/s")
+    table.add_row(
+        "stdout, 4 floats/line",
+        f"{lines} lines, {len(exp) / 1e6:.1f} MB",
+        f"{t:.2f} s",
+        f"{len(exp) / 1e6 / t:.1f} MB/s",
+    )
     n = int(4_000_000 * scale)
     data = struct.pack(f"<{n}f", *(float(i % 1000) for i in range(n)))
     out = OutputFile("v.bin", "f32")
@@ -66,8 +76,12 @@ def main() -> None:
             walls.append(outcome.wall_s)
             rss.append(outcome.peak_rss_kib or 0)
         per = (time.perf_counter() - start) / 50
-    table.add_row("run_limited(/bin/true)", "50 launches", f"{per * 1e3:.1f} ms each",
-                  f"child wall {statistics.median(walls) * 1e3:.2f} ms, RSS seen {statistics.median(rss) / 1024:.1f} MiB")
+    table.add_row(
+        "run_limited(/bin/true)",
+        "50 launches",
+        f"{per * 1e3:.1f} ms each",
+        f"child wall {statistics.median(walls) * 1e3:.2f} ms, RSS seen {statistics.median(rss) / 1024:.1f} MiB",
+    )
     Console().print(table)
 
 

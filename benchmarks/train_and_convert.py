@@ -43,7 +43,9 @@ def main() -> int:
     parser.add_argument("--epochs", type=float, default=1.0)
     parser.add_argument("--max-steps", type=int, default=-1)
     parser.add_argument("--learning-rate", type=float, default=None)
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds of training at most")
+    parser.add_argument(
+        "--time-limit", type=float, default=None, help="seconds of training at most"
+    )
     parser.add_argument("--resume", action="store_true")
     args = parser.parse_args()
     import_cass()
@@ -67,7 +69,9 @@ def main() -> int:
         started = time.perf_counter()
         target = args.out / f"{args.name}-{args.size}-{quant}.gguf"
         convert_checkpoint(result.model_dir, target, quant, overwrite=True)
-        print(f"{target.name}: {target.stat().st_size / 2**20:.2f} MiB in {time.perf_counter() - started:.1f} s")
+        print(
+            f"{target.name}: {target.stat().st_size / 2**20:.2f} MiB in {time.perf_counter() - started:.1f} s"
+        )
     shutil.rmtree(args.out / "checkpoints", ignore_errors=True)
     return 0
 

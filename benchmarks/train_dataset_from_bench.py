@@ -47,7 +47,9 @@ def assembly_examples(task, port: str) -> list[dict]:
     with tempfile.TemporaryDirectory(prefix="cass-train-data-") as work:
         hip = Path(work) / "main.hip"
         hip.write_text(port, encoding="utf-8")
-        cuda = compile_file(task.source, ["sass"], arch="sm_90", out_dir=Path(work) / "cu", kernels=True)
+        cuda = compile_file(
+            task.source, ["sass"], arch="sm_90", out_dir=Path(work) / "cu", kernels=True
+        )
         amd = compile_file(hip, ["rdna3"], out_dir=Path(work) / "hip", kernels=True)
     by_name = {k.name: k for k in amd.kernels}
     examples = []
@@ -63,7 +65,9 @@ def assembly_examples(task, port: str) -> list[dict]:
     return examples
 
 
-def build(out: Path, assembly: bool, limit: int | None, force: bool, every: int = 1) -> dict[str, int]:
+def build(
+    out: Path, assembly: bool, limit: int | None, force: bool, every: int = 1
+) -> dict[str, int]:
     from cass.models.bench.tasks import discover_tasks
     from cass.models.workflow.porting import translate_source
     from cass.runner.diagnostics import CassError
@@ -100,8 +104,12 @@ def main() -> int:
     parser.add_argument("-o", "--out", type=Path, required=True)
     parser.add_argument("--assembly", action="store_true", help="also SASS -> RDNA3 per kernel")
     parser.add_argument("--limit", type=int, default=None, help="first N tasks only")
-    parser.add_argument("--assembly-every", type=int, default=1,
-                        help="assembly examples from every Nth task only (they take ~10 s a task)")
+    parser.add_argument(
+        "--assembly-every",
+        type=int,
+        default=1,
+        help="assembly examples from every Nth task only (they take ~10 s a task)",
+    )
     parser.add_argument("--force", action="store_true")
     args = parser.parse_args()
     counts = build(args.out, args.assembly, args.limit, args.force, args.assembly_every)

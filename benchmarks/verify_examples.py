@@ -29,14 +29,37 @@ def _row(name: str, port: str, verdict: Verdict, seconds: float) -> list[str]:
     mem = lambda r: f"{r.device_peak_bytes}" if r and r.device_peak_bytes is not None else "—"  # noqa: E731
     ratio = f"{verdict.memory_ratio:.2f}x" if verdict.memory_ratio is not None else "n/a"
     detail = verdict.mismatches[0].render()[:70] if verdict.mismatches else ""
-    return [name, port, verdict.status, " → ".join(verdict.backends), ms(ref), mem(ref), ms(cand), mem(cand), ratio, f"{seconds:.1f} s", detail]
+    return [
+        name,
+        port,
+        verdict.status,
+        " → ".join(verdict.backends),
+        ms(ref),
+        mem(ref),
+        ms(cand),
+        mem(cand),
+        ratio,
+        f"{seconds:.1f} s",
+        detail,
+    ]
 
 
 def main(folders: list[Path]) -> int:
     sources = sorted(s for f in folders for s in f.rglob("*.cu") if record_path(s).is_file())
     table = Table(title="cass verify over the recorded examples")
-    for column in ("example", "port", "verdict", "backends", "orig. runtime", "orig. device B",
-                   "port runtime", "port device B", "memory ratio", "verify time", "first difference"):
+    for column in (
+        "example",
+        "port",
+        "verdict",
+        "backends",
+        "orig. runtime",
+        "orig. device B",
+        "port runtime",
+        "port device B",
+        "memory ratio",
+        "verify time",
+        "first difference",
+    ):
         table.add_column(column, overflow="fold")
     console = Console()
     with console.status("verifying") as status:
@@ -46,7 +69,9 @@ def main(folders: list[Path]) -> int:
             if hand.is_file():
                 status.update(f"{name} vs {hand.name}")
                 started = time.perf_counter()
-                table.add_row(*_row(name, hand.name, verify(source, hand), time.perf_counter() - started))
+                table.add_row(
+                    *_row(name, hand.name, verify(source, hand), time.perf_counter() - started)
+                )
             status.update(f"{name}: rules port")
             started = time.perf_counter()
             try:

@@ -36,12 +36,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="cass-port", description=__doc__.splitlines()[0])
     parser.add_argument("filenames", nargs="*", help="CUDA sources (or mirrors) to port")
     mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--force", action="store_true",
-                      help="regenerate even hand-edited mirrors (backed up first)")
-    mode.add_argument("--merge", action="store_true",
-                      help="merge hand edits onto the new translation (three-way)")
-    mode.add_argument("--adopt", action="store_true", help="keep the file where the mirror goes "
-                      "as your own port (adds a header marked hand-edited)")
+    mode.add_argument(
+        "--force", action="store_true", help="regenerate even hand-edited mirrors (backed up first)"
+    )
+    mode.add_argument(
+        "--merge", action="store_true", help="merge hand edits onto the new translation (three-way)"
+    )
+    mode.add_argument(
+        "--adopt",
+        action="store_true",
+        help="keep the file where the mirror goes "
+        "as your own port (adds a header marked hand-edited)",
+    )
     parser.add_argument("--no-verify", action="store_true", help="do not run the port")
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs())
     args = parser.parse_args(argv)
@@ -59,8 +65,10 @@ def report(outcomes: list[Outcome], state: RepoState | None = None) -> int:
     for outcome in outcomes:
         if outcome.wrote:
             verdict = f", verdict {outcome.verdict}" if outcome.verdict else ""
-            print(f"cass-port: {outcome.action} {outcome.pair.mirror} "
-                  f"(from {outcome.pair.source}{verdict})")
+            print(
+                f"cass-port: {outcome.action} {outcome.pair.mirror} "
+                f"(from {outcome.pair.source}{verdict})"
+            )
         for note in outcome.notes:
             print(f"cass-port:   {note}")
         print_diagnostics(outcome.diagnostics)
@@ -77,10 +85,12 @@ def main(argv: list[str] | None = None) -> int:
         config = mm.load_config(state.root)
         selection = select_pairs(state.root, args.filenames, config)
         print_diagnostics(selection.diagnostics)
-        options = PortOptions(args.force, args.merge, config.verify and not args.no_verify,
-                              args.adopt)
-        work = partial(port_pair, state.root, config=config, options=options,
-                       unmerged=state.unmerged)
+        options = PortOptions(
+            args.force, args.merge, config.verify and not args.no_verify, args.adopt
+        )
+        work = partial(
+            port_pair, state.root, config=config, options=options, unmerged=state.unmerged
+        )
         outcomes = run_pairs(work, selection.pairs, args.jobs, "cass-port")
         code = report(outcomes, state)
         failed_selection = any(d.severity is Severity.ERROR for d in selection.diagnostics)

@@ -25,11 +25,16 @@ from cass.runner.diagnostics import Severity
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="cass-verify", description=__doc__.splitlines()[0])
     parser.add_argument("filenames", nargs="*", help="CUDA sources or their mirrors")
-    parser.add_argument("--require-verified", "--strict", dest="strict", action="store_true",
-                        help="fail every pair not verified here (a stale or missing NVIDIA "
-                        "reference included)")
-    parser.add_argument("--rerun", action="store_true", help="run even current mirrors whose "
-                        "header records a match")
+    parser.add_argument(
+        "--require-verified",
+        "--strict",
+        dest="strict",
+        action="store_true",
+        help="fail every pair not verified here (a stale or missing NVIDIA reference included)",
+    )
+    parser.add_argument(
+        "--rerun", action="store_true", help="run even current mirrors whose header records a match"
+    )
     parser.add_argument("--jobs", "-j", type=int, default=default_jobs())
     return parser.parse_args(argv)
 
@@ -40,17 +45,20 @@ def main(argv: list[str] | None = None) -> int:
         state = open_repo(Path.cwd())
         config = mm.load_config(state.root)
         selection = select_pairs(state.root, args.filenames, config)
-        work = partial(verify_one, state.root, config=config, strict=args.strict,
-                       rerun=args.rerun)
+        work = partial(verify_one, state.root, config=config, strict=args.strict, rerun=args.rerun)
         outcomes = run_pairs(work, selection.pairs, args.jobs, "cass-verify")
         print_diagnostics(selection.diagnostics)
         for outcome in outcomes:
-            how = " (recorded by cass-port for this very source and mirror)" \
-                if outcome.action == "recorded" else ""
+            how = (
+                " (recorded by cass-port for this very source and mirror)"
+                if outcome.action == "recorded"
+                else ""
+            )
             print(f"cass-verify: {outcome.pair.mirror}: {outcome.verdict or outcome.action}{how}")
             print_diagnostics(outcome.diagnostics)
         failed = any(o.failed for o in outcomes) or any(
-            d.severity is Severity.ERROR for d in selection.diagnostics)
+            d.severity is Severity.ERROR for d in selection.diagnostics
+        )
         return EXIT_FINDINGS if failed else EXIT_OK
 
     return guarded_main("cass-verify", body)

@@ -51,6 +51,5 @@ def guarded_main(hook: str, body: Callable[[], int]) -> int:
     except Exception:  # noqa: BLE001 - the edge where unexpected failures become exit 3
         log = Path(tempfile.gettempdir()) / f"{hook}-crash-{os.getpid()}.log"
         log.write_text(traceback.format_exc(), encoding="utf-8")
-        print(f"{hook}: internal error (a bug in cass); the traceback is in {log}",
-              file=sys.stderr)
+        print(f"{hook}: internal error (a bug in cass); the traceback is in {log}", file=sys.stderr)
         return EXIT_INTERNAL

@@ -43,7 +43,11 @@ ENGINES: dict[str, Callable[..., Engine]] = {
     "lift": _lift,  # SASS -> gfx1100 by binary translation (assembly level)
 }
 MODEL_ENGINES = frozenset({"model", "auto"})  # engines that take model=PATH_OR_URL
-SOURCE_ENGINES = ("rules", "model", "auto")  # the engines that port CUDA source (the editor's cass.engine)
+SOURCE_ENGINES = (
+    "rules",
+    "model",
+    "auto",
+)  # the engines that port CUDA source (the editor's cass.engine)
 
 
 def get_engine(name: str, model: str = "") -> Engine:
@@ -54,7 +58,9 @@ def get_engine(name: str, model: str = "") -> Engine:
         raise CassError(f"unknown engine '{name}' (known: {known})")
     if name in MODEL_ENGINES:
         if not resolve_model(model) and name == "model":
-            raise CassError("the model engine needs a model: --model PATH.gguf, a checkpoint directory, "
-                            "or an http:// URL (or set CASS_MODEL)")
+            raise CassError(
+                "the model engine needs a model: --model PATH.gguf, a checkpoint directory, "
+                "or an http:// URL (or set CASS_MODEL)"
+            )
         return factory(model)
     return factory()

@@ -58,7 +58,7 @@ def toolchain_text(arch: str = DEFAULT_GFX_ARCH) -> str:
         f"set(CMAKE_HIP_COMPILER {compiler})\n"
         f"set(CMAKE_HIP_COMPILER_ROCM_ROOT {root})\n"
         f"set(CMAKE_HIP_ARCHITECTURES {arch})\n"
-        f"set(GPU_TARGETS {arch} CACHE STRING \"AMD GPU targets\")\n"
+        f'set(GPU_TARGETS {arch} CACHE STRING "AMD GPU targets")\n'
         f'set(CMAKE_HIP_FLAGS_INIT "{quoted}")\n'
         "set(CMAKE_HIP_IMPLICIT_INCLUDE_DIRECTORIES /usr/include)\n"
         f"list(APPEND CMAKE_PREFIX_PATH {root})\n"

@@ -145,7 +145,9 @@ def integer_rule(spec: RunSpec) -> str:
     """How integers are compared under `spec`, for messages and verdicts."""
     if not (spec.int_atol or spec.int_rtol):
         return "integers exact"
-    parts = [f"int_atol={spec.int_atol}"] * bool(spec.int_atol) + [f"int_rtol={spec.int_rtol:g}"] * bool(spec.int_rtol)
+    parts = [f"int_atol={spec.int_atol}"] * bool(spec.int_atol) + [
+        f"int_rtol={spec.int_rtol:g}"
+    ] * bool(spec.int_rtol)
     return "integers within " + ", ".join(parts)
 
 
@@ -158,7 +160,10 @@ def compare_text(
     where: str, expected: str, actual: str, spec: RunSpec, limit: int = MAX_REPORTED
 ) -> list[Mismatch]:
     """Token-wise comparison; the first `limit` mismatches, each with its lines as context."""
-    exp_lines, act_lines = kept_lines(expected, spec.ignore_lines), kept_lines(actual, spec.ignore_lines)
+    exp_lines, act_lines = (
+        kept_lines(expected, spec.ignore_lines),
+        kept_lines(actual, spec.ignore_lines),
+    )
     same = _common_prefix(exp_lines, act_lines)  # identical lines hold identical tokens
     exp, act = _tokens(exp_lines[same:]), _tokens(act_lines[same:])
     found: list[Mismatch] = []
@@ -183,7 +188,9 @@ def _common_prefix(a: list[tuple[int, str]], b: list[tuple[int, str]]) -> int:
     return n
 
 
-def _length_mismatch(where: str, exp: list[Token], act: list[Token], e_text: str, a_text: str) -> Mismatch:
+def _length_mismatch(
+    where: str, exp: list[Token], act: list[Token], e_text: str, a_text: str
+) -> Mismatch:
     n = min(len(exp), len(act))
     if len(exp) > n:
         first = exp[n]
@@ -208,7 +215,9 @@ def _elements_close(expected: float | int, actual: float | int, spec: RunSpec) -
     return numbers_close(expected, actual, spec.rtol, spec.atol)
 
 
-def _differing_indices(expected: bytes, actual: bytes, fmt: str, spec: RunSpec, limit: int) -> list[tuple[int, Any, Any]]:
+def _differing_indices(
+    expected: bytes, actual: bytes, fmt: str, spec: RunSpec, limit: int
+) -> list[tuple[int, Any, Any]]:
     """(index, expected, actual) of the first `limit` elements that differ beyond tolerance."""
     try:
         import numpy as np
@@ -223,8 +232,12 @@ def _differing_indices(expected: bytes, actual: bytes, fmt: str, spec: RunSpec, 
     if dtype.kind in "iu":  # integers: check the unequal ones in Python arithmetic
         unequal = (int(i) for i in np.flatnonzero(e != a))
         bad = ((i, e[i].item(), a[i].item()) for i in unequal)
-        return list(itertools.islice((t for t in bad if not _elements_close(t[1], t[2], spec)), limit))
-    close = np.isclose(a.astype(np.float64), e.astype(np.float64), rtol=spec.rtol, atol=spec.atol, equal_nan=True)
+        return list(
+            itertools.islice((t for t in bad if not _elements_close(t[1], t[2], spec)), limit)
+        )
+    close = np.isclose(
+        a.astype(np.float64), e.astype(np.float64), rtol=spec.rtol, atol=spec.atol, equal_nan=True
+    )
     return [(int(i), e[i].item(), a[i].item()) for i in np.flatnonzero(~close)[:limit]]
 
 
@@ -237,13 +250,17 @@ def compare_array(
         found.append(Mismatch(where, None, f"{len(expected) // size} x {fmt}",
                               f"{len(actual) // size} x {fmt}", "array lengths differ"))  # fmt: skip
     for index, e, a in _differing_indices(expected, actual, fmt, spec, limit - len(found)):
-        rule = integer_rule(spec) if isinstance(e, int) else f"rtol={spec.rtol:g}, atol={spec.atol:g}"
+        rule = (
+            integer_rule(spec) if isinstance(e, int) else f"rtol={spec.rtol:g}, atol={spec.atol:g}"
+        )
         why = f"element [{index}] differs ({rule})"
         found.append(Mismatch(where, None, repr(e), repr(a), why))
     return found
 
 
-def compare_file(out: OutputFile, expected: bytes | None, actual: bytes | None, spec: RunSpec) -> list[Mismatch]:
+def compare_file(
+    out: OutputFile, expected: bytes | None, actual: bytes | None, spec: RunSpec
+) -> list[Mismatch]:
     where = f"file:{out.path}"
     if expected is None or actual is None:
         side = "reference" if expected is None else "port"
@@ -255,8 +272,19 @@ def compare_file(out: OutputFile, expected: bytes | None, actual: bytes | None, 
     if out.format == "bytes":
         if expected == actual:
             return []
-        at = next((i for i, (x, y) in enumerate(zip(expected, actual)) if x != y), min(len(expected), len(actual)))
-        return [Mismatch(where, None, expected[at : at + 8].hex(), actual[at : at + 8].hex(), f"bytes differ from offset {at}")]
+        at = next(
+            (i for i, (x, y) in enumerate(zip(expected, actual)) if x != y),
+            min(len(expected), len(actual)),
+        )
+        return [
+            Mismatch(
+                where,
+                None,
+                expected[at : at + 8].hex(),
+                actual[at : at + 8].hex(),
+                f"bytes differ from offset {at}",
+            )
+        ]
     return compare_array(where, expected, actual, out.format, spec)
 
 
@@ -274,5 +302,7 @@ def compare_results(reference: RunResult, candidate: RunResult, spec: RunSpec) -
     if spec.compare_stdout:
         found += compare_text("stdout", reference.stdout, candidate.stdout, spec)
     for out in spec.output_files:
-        found += compare_file(out, reference.output_files.get(out.path), candidate.output_files.get(out.path), spec)
+        found += compare_file(
+            out, reference.output_files.get(out.path), candidate.output_files.get(out.path), spec
+        )
     return found

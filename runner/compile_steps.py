@@ -23,6 +23,7 @@ COMPILE_TIMEOUT_S = 300
 class CompileError(WorkError):
     """A compiler rejected the code; `diagnostics` locate its errors."""
 
+
 # What each stack can emit, and the file suffix of each artifact.
 EMITS: dict[str, dict[str, str]] = {
     "cuda": {
@@ -41,6 +42,7 @@ EMITS: dict[str, dict[str, str]] = {
     "rdna3": {"code-object": ".hsaco"},
 }
 TEXT_EMITS = frozenset({"ptx", "sass", "host-asm", "rdna3"})
+
 
 @dataclass(frozen=True)
 class KernelInfo:
@@ -81,7 +83,9 @@ class CompileResult:
         }
 
 
-def run_step(argv: Sequence[str | Path], source: Path, tool: str, *, cwd: Path | None = None) -> ToolRun:
+def run_step(
+    argv: Sequence[str | Path], source: Path, tool: str, *, cwd: Path | None = None
+) -> ToolRun:
     """Run one compiler step with a time limit; a CompileError with diagnostics on failure."""
     run = run_tool(argv, f"{source}: {tool}", COMPILE_TIMEOUT_S, cwd=cwd)
     if not run.ok:

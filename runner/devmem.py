@@ -108,7 +108,11 @@ def parse_report(path: Path) -> tuple[int, int, int] | None:
     """(peak bytes, successful allocations, allocation calls) of the process that allocated the
     most; None when no process finished normally (a crash leaves no line)."""
     try:
-        rows = [tuple(int(v) for v in line.split()) for line in path.read_text().splitlines() if line.strip()]
+        rows = [
+            tuple(int(v) for v in line.split())
+            for line in path.read_text().splitlines()
+            if line.strip()
+        ]
     except (OSError, ValueError):
         return None
     rows = [r for r in rows if len(r) == 3]

@@ -78,7 +78,11 @@ def code_files(roots: Iterable[Path], exclude: Iterable[Path] = ()) -> list[Path
     files = []
     for root in roots:
         for path in root.resolve().rglob("*"):
-            if path.suffix not in CODE_SUFFIXES or "__pycache__" in path.parts or not path.is_file():
+            if (
+                path.suffix not in CODE_SUFFIXES
+                or "__pycache__" in path.parts
+                or not path.is_file()
+            ):
                 continue
             if any(path.is_relative_to(s) for s in skipped):
                 continue
@@ -92,7 +96,9 @@ def code_digest(roots: Iterable[Path], exclude: Iterable[Path] = ()) -> str:
     digest = hashlib.sha256()
     for path in code_files(roots, exclude):
         root = next(r for r in roots if path.is_relative_to(r))
-        digest.update(f"{root.name}/{path.relative_to(root).as_posix()}\0{_file_digest(path)}\n".encode())
+        digest.update(
+            f"{root.name}/{path.relative_to(root).as_posix()}\0{_file_digest(path)}\n".encode()
+        )
     return digest.hexdigest()
 
 

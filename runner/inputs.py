@@ -77,12 +77,16 @@ def read_input(path: Path, *, limit: int = DEFAULT_LIMIT, directory_hint: str = 
         if stat.S_ISDIR(mode):
             raise InputError(f"{path}: is a directory{directory_hint}")
         if kind:
-            raise InputError(f"{path}: is {kind}, not a regular file; save its content to a file first")
+            raise InputError(
+                f"{path}: is {kind}, not a regular file; save its content to a file first"
+            )
         os.set_blocking(fd, True)
         try:
             return _read_capped(lambda n: os.read(fd, n), str(path), limit)
         except OSError as exc:
-            raise InputError(f"{path}: cannot read it ({exc.strerror}); give a regular file") from None
+            raise InputError(
+                f"{path}: cannot read it ({exc.strerror}); give a regular file"
+            ) from None
     finally:
         os.close(fd)
 
@@ -100,7 +104,9 @@ def read_input_text(path: Path, *, limit: int = DEFAULT_LIMIT, directory_hint: s
     return decode_utf8(read_input(path, limit=limit, directory_hint=directory_hint), str(path))
 
 
-def decode_utf8(data: bytes, name: str, advice: str = "save the file as UTF-8 and try again") -> str:
+def decode_utf8(
+    data: bytes, name: str, advice: str = "save the file as UTF-8 and try again"
+) -> str:
     """UTF-8 text of `data`; InputError naming the line and column of the first invalid byte."""
     try:
         return data.decode("utf-8")

@@ -192,7 +192,12 @@ def build_native(name: str, source: str, flags: tuple[str, ...] = ()) -> Path | 
         src, out = Path(tmp) / f"{name}.c", Path(tmp) / name
         src.write_text(source)
         try:
-            proc = subprocess.run([compiler, "-O2", *flags, "-o", str(out), str(src)], capture_output=True, timeout=BUILD_TIMEOUT_S, check=False)
+            proc = subprocess.run(
+                [compiler, "-O2", *flags, "-o", str(out), str(src)],
+                capture_output=True,
+                timeout=BUILD_TIMEOUT_S,
+                check=False,
+            )
         except (OSError, subprocess.TimeoutExpired):
             return None
         if proc.returncode != 0:

@@ -193,7 +193,9 @@ def sandbox_prefix() -> tuple[str, ...]:
     reasons = []
     for prefix in SANDBOX_PREFIXES:
         try:
-            proc = subprocess.run([*prefix, "true"], capture_output=True, text=True, timeout=10, check=False)
+            proc = subprocess.run(
+                [*prefix, "true"], capture_output=True, text=True, timeout=10, check=False
+            )
         except (OSError, subprocess.TimeoutExpired) as exc:
             reasons.append(str(exc))
             continue

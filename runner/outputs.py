@@ -42,7 +42,10 @@ class OutputError(CassError):
 
 def file_kind(mode: int) -> str:
     """'a directory', 'a FIFO (named pipe)', ... for a non-regular `st_mode`; '' for a file."""
-    return next((name for test, name in _KINDS if test(mode)), "" if stat.S_ISREG(mode) else "not a regular file")
+    return next(
+        (name for test, name in _KINDS if test(mode)),
+        "" if stat.S_ISREG(mode) else "not a regular file",
+    )
 
 
 def _lstat(path: Path) -> os.stat_result | None:
@@ -51,9 +54,13 @@ def _lstat(path: Path) -> os.stat_result | None:
     except FileNotFoundError:
         return None
     except NotADirectoryError:
-        raise OutputError(f"{path}: a parent of it is a file, not a folder; choose another output path") from None
+        raise OutputError(
+            f"{path}: a parent of it is a file, not a folder; choose another output path"
+        ) from None
     except OSError as exc:
-        raise OutputError(f"{path}: cannot inspect it ({exc.strerror}); choose another output path") from None
+        raise OutputError(
+            f"{path}: cannot inspect it ({exc.strerror}); choose another output path"
+        ) from None
 
 
 def _is_input(found: os.stat_result, inputs: Iterable[Path]) -> bool:
@@ -96,9 +103,13 @@ def _make_parent(path: Path) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise OutputError(f"{path}: a parent of it is a file, not a folder; choose another output path") from None
+        raise OutputError(
+            f"{path}: a parent of it is a file, not a folder; choose another output path"
+        ) from None
     except OSError as exc:
-        raise OutputError(f"{path}: cannot create its folder ({exc.strerror}); choose another output path") from None
+        raise OutputError(
+            f"{path}: cannot create its folder ({exc.strerror}); choose another output path"
+        ) from None
 
 
 def _target_mode(found: os.stat_result | None, executable: bool) -> int:
@@ -112,13 +123,17 @@ def _refuse_special(path: Path, found: os.stat_result | None) -> None:
     if found is None:
         return
     if stat.S_ISLNK(found.st_mode):
-        raise OutputError(f"{path}: is a symbolic link; cass never writes through links: choose another output path")
+        raise OutputError(
+            f"{path}: is a symbolic link; cass never writes through links: choose another output path"
+        )
     kind = file_kind(found.st_mode)
     if kind:
         raise OutputError(f"{path}: is {kind}, not a regular file; choose another output path")
 
 
-def write_atomic(path: Path, data: str | bytes, *, executable: bool = False, sync: bool = False) -> None:
+def write_atomic(
+    path: Path, data: str | bytes, *, executable: bool = False, sync: bool = False
+) -> None:
     """Write `data` (text as UTF-8, line endings untouched) to `path` atomically. Refuses links
     and special files whatever the caller decided about overwriting; OS failures are one line."""
     path = Path(path)
@@ -129,7 +144,9 @@ def write_atomic(path: Path, data: str | bytes, *, executable: bool = False, syn
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".cass-tmp", dir=path.parent)
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write there ({exc.strerror}); choose another output path") from None
+        raise OutputError(
+            f"{path}: cannot write there ({exc.strerror}); choose another output path"
+        ) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
@@ -140,13 +157,17 @@ def write_atomic(path: Path, data: str | bytes, *, executable: bool = False, syn
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise OutputError(f"{path}: cannot write it ({exc.strerror}); choose another output path") from None
+        raise OutputError(
+            f"{path}: cannot write it ({exc.strerror}); choose another output path"
+        ) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
-def install_file(produced: Path, path: Path, *, inputs: Iterable[Path] = (), force: bool = True) -> None:
+def install_file(
+    produced: Path, path: Path, *, inputs: Iterable[Path] = (), force: bool = True
+) -> None:
     """Put the finished file `produced` at `path` under the policy: renamed when it is on the
     same filesystem, copied through a temporary file otherwise. Keeps `produced`'s mode bits'
     executable flag; the rest follows the umask (a new file) or the replaced file's mode."""
@@ -156,7 +177,12 @@ def install_file(produced: Path, path: Path, *, inputs: Iterable[Path] = (), for
 
 
 def write_output(
-    path: Path, data: str | bytes, *, inputs: Iterable[Path] = (), force: bool = False, executable: bool = False
+    path: Path,
+    data: str | bytes,
+    *,
+    inputs: Iterable[Path] = (),
+    force: bool = False,
+    executable: bool = False,
 ) -> None:
     """`check_output` then `write_atomic`: what a command does with a user-named output."""
     check_output(path, inputs=inputs, force=force)
@@ -176,7 +202,9 @@ def staged_file(path: Path) -> Iterator[Path]:
         yield staging
         os.replace(staging, path)
     except OSError as exc:
-        raise OutputError(f"{path}: cannot write it ({exc.strerror}); choose another output path") from None
+        raise OutputError(
+            f"{path}: cannot write it ({exc.strerror}); choose another output path"
+        ) from None
     finally:
         staging.unlink(missing_ok=True)
 
@@ -197,7 +225,9 @@ def staged_dir(target: Path, *, replace: bool) -> Iterator[Path]:
             os.rename(staging, target)
         except OSError as exc:
             if replace or not target.is_dir():  # not a lost race: a real failure
-                raise OutputError(f"{target}: cannot put the folder in place ({exc.strerror})") from None
+                raise OutputError(
+                    f"{target}: cannot put the folder in place ({exc.strerror})"
+                ) from None
     finally:
         if staging.exists():
             shutil.rmtree(staging, ignore_errors=True)

@@ -165,9 +165,15 @@ def run_limited(
         launch = launcher()
         report = Path(logs) / "report"
         wrapped = [*sandbox_prefix(), *cmd] if limits.sandbox else cmd
-        argv = [str(launch), str(report), limits.launcher_spec(timeout_s), *wrapped] if launch else wrapped
+        argv = (
+            [str(launch), str(report), limits.launcher_spec(timeout_s), *wrapped]
+            if launch
+            else wrapped
+        )
         folder = output_dir or Path(logs)
-        outcome = _run_logged(argv, cwd, folder, stdin, env, timeout_s, max_output_bytes, bool(launch))
+        outcome = _run_logged(
+            argv, cwd, folder, stdin, env, timeout_s, max_output_bytes, bool(launch)
+        )
         if output_dir is None:
             outcome = replace(outcome, stdout=_read_head(outcome.stdout_path, max_output_bytes),
                               stderr=_read_head(outcome.stderr_path, max_output_bytes),
@@ -199,7 +205,9 @@ def _measured(outcome: ProcessOutcome, report: tuple[int, int, float] | None) ->
         return replace(outcome, peak_rss_kib=None)
     rss, status, wall = report
     signal_ = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-    return replace(outcome, exit_code=_exit_code(status), signal=signal_, wall_s=wall, peak_rss_kib=rss)
+    return replace(
+        outcome, exit_code=_exit_code(status), signal=signal_, wall_s=wall, peak_rss_kib=rss
+    )
 
 
 def _run_logged(
@@ -290,7 +298,9 @@ def prepare_run_dir(inputs: tuple[str, ...], base_dir: Path | None, *, prefix: s
     for name in inputs:
         problem = run_dir_path_problem(name)
         if problem:
-            raise CassError(f"input file {name!r} {problem}; `input_files` must name files inside the run directory")
+            raise CassError(
+                f"input file {name!r} {problem}; `input_files` must name files inside the run directory"
+            )
     run_dir = Path(tempfile.mkdtemp(prefix=f"cass-{prefix}-"))
     for name in inputs:
         src = (base_dir or Path.cwd()) / name
@@ -322,4 +332,6 @@ def run_compiler(
     cmd: list[str], *, cwd: Path, timeout_s: float = 300.0, env: dict[str, str] | None = None
 ) -> ProcessOutcome:
     """A compiler call under the same limits (a generous time limit, 1 MiB of diagnostics)."""
-    return run_limited(cmd, cwd=cwd, env=env, timeout_s=timeout_s, max_output_bytes=1024 * 1024, measure=False)
+    return run_limited(
+        cmd, cwd=cwd, env=env, timeout_s=timeout_s, max_output_bytes=1024 * 1024, measure=False
+    )

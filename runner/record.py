@@ -82,9 +82,13 @@ def record_source(
         with gpu_slots or contextlib.nullcontext():
             result = backend.run(source, exe, spec)
     if not result.finished:
-        return Recording(source, "failed", f"not recorded: the program {result.describe_end()}", result)
+        return Recording(
+            source, "failed", f"not recorded: the program {result.describe_end()}", result
+        )
     path = write_record(source, spec, result)
-    return Recording(source, "recorded", f"{path.name}: {result.describe_end()}, {_ms(result)}", result)
+    return Recording(
+        source, "recorded", f"{path.name}: {result.describe_end()}, {_ms(result)}", result
+    )
 
 
 def _is_fresh(source: Path, spec: RunSpec) -> bool:
@@ -97,7 +101,11 @@ def _is_fresh(source: Path, spec: RunSpec) -> bool:
 
 def _ms(result: RunResult) -> str:
     runtime = result.runtime_s
-    return f"{runtime * 1e3:.1f} ms median of {len(result.runtimes_s)}" if runtime is not None else "no time"
+    return (
+        f"{runtime * 1e3:.1f} ms median of {len(result.runtimes_s)}"
+        if runtime is not None
+        else "no time"
+    )
 
 
 def record_paths(
@@ -118,8 +126,10 @@ def record_paths(
     if reason:
         raise Unavailable(f"cannot record on this machine: {reason}")
     info = machine_info()
-    report(f"recording {len(sources)} program(s) on {info['gpu'] or 'an unnamed GPU'} (compute capability "
-           f"{info['compute_capability']}, driver {info['driver']}, CUDA {info['cuda']})")
+    report(
+        f"recording {len(sources)} program(s) on {info['gpu'] or 'an unnamed GPU'} (compute capability "
+        f"{info['compute_capability']}, driver {info['driver']}, CUDA {info['cuda']})"
+    )
     lock, done, gpu_slots = threading.Lock(), [0], threading.Semaphore(gpu_jobs)
 
     def one(source: Path) -> Recording:

@@ -99,9 +99,13 @@ def _file_entry(name: str, data: bytes) -> dict[str, str]:
 
 def _render_record(record: dict[str, Any]) -> str:
     files = record.pop("output_file", [])
-    lines = ["[[record]]"] + [f"{_key(k)} = {toml_value(v)}" for k, v in record.items() if v is not None]
+    lines = ["[[record]]"] + [
+        f"{_key(k)} = {toml_value(v)}" for k, v in record.items() if v is not None
+    ]
     for entry in files:
-        lines += ["", "[[record.output_file]]"] + [f"{k} = {toml_value(v)}" for k, v in entry.items()]
+        lines += ["", "[[record.output_file]]"] + [
+            f"{k} = {toml_value(v)}" for k, v in entry.items()
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -147,7 +151,9 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise CassError(f"{path}: not a readable record file ({exc}); re-record it") from None
     if data.get("format") != FORMAT:
-        raise CassError(f"{path}: unknown record format {data.get('format')!r} (this cass reads {FORMAT})")
+        raise CassError(
+            f"{path}: unknown record format {data.get('format')!r} (this cass reads {FORMAT})"
+        )
     return list(data.get("record", []))
 
 
@@ -173,7 +179,9 @@ def write_record(source: Path, spec: RunSpec, result: RunResult) -> Path:
 
 def _merge_and_write(source: Path, path: Path, new: dict[str, Any]) -> Path:
     kept = [r for r in read_records(path) if r.get("run_key") != new["run_key"]]
-    kept = [r for r in kept if _same_program(r, new["source_sha256"], new["includes_sha256"])]  # drop stale ones
+    kept = [
+        r for r in kept if _same_program(r, new["source_sha256"], new["includes_sha256"])
+    ]  # drop stale ones
     body = _header(source) + "".join("\n" + _render_record(dict(r)) for r in [*kept, new])
     write_atomic(path, body)
     return path
@@ -183,7 +191,9 @@ def _to_result(record: dict[str, Any]) -> RunResult:
     files = {}
     for entry in record.get("output_file", []):
         raw = entry.get("data", "")
-        files[entry["path"]] = base64.b64decode(raw) if entry.get("encoding") == "base64" else raw.encode()
+        files[entry["path"]] = (
+            base64.b64decode(raw) if entry.get("encoding") == "base64" else raw.encode()
+        )
     return RunResult(
         backend="recorded",
         exit_code=record.get("exit_code"),

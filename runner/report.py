@@ -8,7 +8,12 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-STYLE = {"match": "bold green", "mismatch": "bold red", "error": "bold red", "unverifiable": "bold yellow"}
+STYLE = {
+    "match": "bold green",
+    "mismatch": "bold red",
+    "error": "bold red",
+    "unverifiable": "bold yellow",
+}
 SHOWN_MISMATCHES = 5
 
 
@@ -56,32 +61,54 @@ def verdict_table(verdict: Verdict) -> Table:
         table.add_column(column)
     table.add_row(*map(Text, _side_row("original", verdict.reference, verdict.backends[0])))
     table.add_row(*map(Text, _side_row("port", verdict.candidate, verdict.backends[1])))
-    table.add_row("ratio", "port / original", "", _fmt_ratio(verdict.runtime_ratio), "", _fmt_ratio(verdict.memory_ratio))
+    table.add_row(
+        "ratio",
+        "port / original",
+        "",
+        _fmt_ratio(verdict.runtime_ratio),
+        "",
+        _fmt_ratio(verdict.memory_ratio),
+    )
     return table
 
 
 def mismatch_table(verdict: Verdict) -> Table:
     shown = min(len(verdict.mismatches), SHOWN_MISMATCHES)
-    table = Table(title=f"first differences ({shown} of the first {len(verdict.mismatches)} found)", title_justify="left")
+    table = Table(
+        title=f"first differences ({shown} of the first {len(verdict.mismatches)} found)",
+        title_justify="left",
+    )
     for column in ("where", "expected (original)", "got (port)", "why", "context"):
         table.add_column(column, overflow="fold")
     for m in verdict.mismatches[:SHOWN_MISMATCHES]:
         where = f"{m.where}:{m.line}" if m.line is not None else m.where
-        context = f"- {m.expected_context}\n+ {m.actual_context}" if m.expected_context or m.actual_context else ""
+        context = (
+            f"- {m.expected_context}\n+ {m.actual_context}"
+            if m.expected_context or m.actual_context
+            else ""
+        )
         table.add_row(*map(Text, (where, m.expected, m.actual, m.message, context)))
     return table
 
 
 def render(verdict: Verdict) -> Group:
     """Everything a person needs: the status line, the sides table, differences, diagnostics."""
-    parts: list = [Text.assemble((verdict.status.upper(), STYLE[verdict.status]), "  ", verdict.message)]
+    parts: list = [
+        Text.assemble((verdict.status.upper(), STYLE[verdict.status]), "  ", verdict.message)
+    ]
     if verdict.reference is not None or verdict.candidate is not None:
         parts.append(verdict_table(verdict))
     if verdict.mismatches:
         parts.append(mismatch_table(verdict))
     parts += [Text(d.render()) for d in verdict.diagnostics]
-    if verdict.candidate is not None and not verdict.candidate.finished and verdict.candidate.stderr.strip():
-        parts.append(Text("port stderr (tail):\n" + verdict.candidate.stderr.strip()[-1500:], style="dim"))
+    if (
+        verdict.candidate is not None
+        and not verdict.candidate.finished
+        and verdict.candidate.stderr.strip()
+    ):
+        parts.append(
+            Text("port stderr (tail):\n" + verdict.candidate.stderr.strip()[-1500:], style="dim")
+        )
     parts += [Text(f"note: {n}", style="dim") for n in verdict.notes]
     return Group(*parts)
 
@@ -93,4 +120,6 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
 def summary_line(verdict: Verdict) -> str:
     """One line for logs and hooks: `STATUS original vs port [ref -> cand]: message`."""
     pair = " -> ".join(verdict.backends)
-    return f"{verdict.status.upper()} {verdict.original} vs {verdict.port} [{pair}]: {verdict.message}"
+    return (
+        f"{verdict.status.upper()} {verdict.original} vs {verdict.port} [{pair}]: {verdict.message}"
+    )

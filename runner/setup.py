@@ -41,7 +41,9 @@ def missing_debian_packages(packages: list[str]) -> list[str]:
     dpkg = shutil.which("dpkg-query")
     if dpkg is None:
         return [p for p in packages]
-    run = run_tool([dpkg, "-W", "-f=${Package} ${Status}\n", *packages], "asking dpkg what is installed", 60)
+    run = run_tool(
+        [dpkg, "-W", "-f=${Package} ${Status}\n", *packages], "asking dpkg what is installed", 60
+    )
     installed = {
         line.split()[0].split(":")[0]
         for line in run.stdout.splitlines()

@@ -63,7 +63,9 @@ class RunSpec:
     atol: float = 1e-8
     int_atol: int = 0  # integer tokens and integer arrays: exact unless a program declares these
     int_rtol: float = 0.0
-    expected_exit_code: int = 0  # the original's exit code; any other makes the verdict unverifiable
+    expected_exit_code: int = (
+        0  # the original's exit code; any other makes the verdict unverifiable
+    )
     ignore_lines: tuple[str, ...] = ()  # regexes: matching lines are dropped on both sides
     runs: int = 1  # runs per side; the runtime reported is their median
     compare_stdout: bool = True
@@ -96,7 +98,9 @@ class RunSpec:
     def run_key(self) -> str:
         """A stable hash of what changes a program's output: args, stdin, env, input files."""
         ident = {"args": list(self.args), "stdin": self.stdin, "env": sorted(self.env)}
-        ident["input_files"] = [[name, _file_digest(self.resolve_input(name))] for name in self.input_files]
+        ident["input_files"] = [
+            [name, _file_digest(self.resolve_input(name))] for name in self.input_files
+        ]
         return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()[:16]
 
     def resolve_input(self, name: str) -> Path:
@@ -120,7 +124,9 @@ def _fail(where: str, key: str, what: str) -> CassError:
 def _strings(key: str, value: Any, where: str) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, (str, int, float)) for v in value):
+    if not isinstance(value, (list, tuple)) or not all(
+        isinstance(v, (str, int, float)) for v in value
+    ):
         raise _fail(where, key, 'expected a list of strings, e.g. ["64", "--n", "3"]')
     return tuple(str(v) for v in value)
 
@@ -160,7 +166,9 @@ def _output_file(key: str, item: Any, where: str) -> OutputFile:
         path, _, fmt = item.partition(":")
         item = {"path": path, "format": fmt or "text"}
     if not isinstance(item, dict) or not isinstance(item.get("path"), str):
-        raise _fail(where, key, 'expected "out.txt", "out.bin:f32" or { path = "out.bin", format = "f32" }')
+        raise _fail(
+            where, key, 'expected "out.txt", "out.bin:f32" or { path = "out.bin", format = "f32" }'
+        )
     extra = set(item) - {"path", "format"}
     fmt = item.get("format", "text")
     if extra or fmt not in FILE_FORMATS:
@@ -205,7 +213,9 @@ def _size(key: str, value: Any, where: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise _fail(where, key, f'expected a size such as 8589934592, "8G" or "none", got {value!r}')
+        raise _fail(
+            where, key, f'expected a size such as 8589934592, "8G" or "none", got {value!r}'
+        )
     try:
         return parse_size(value, f"{where}: key `{key}`") or 0
     except CassError as exc:
@@ -252,7 +262,9 @@ def _convert(key: str, value: Any, where: str) -> Any:
     converter = _CONVERTERS.get(key)
     if converter is None:
         close = difflib.get_close_matches(key, _CONVERTERS, n=1)
-        hint = f" (did you mean `{close[0]}`?)" if close else f"; known keys: {', '.join(_CONVERTERS)}"
+        hint = (
+            f" (did you mean `{close[0]}`?)" if close else f"; known keys: {', '.join(_CONVERTERS)}"
+        )
         raise CassError(f"{where}: unknown run-spec key `{key}`{hint}")
     return converter(key, value, where)
 

@@ -87,7 +87,9 @@ def _version_of(path: Path, spec: ToolSpec) -> str:
     if not spec.version_args:
         return ""
     try:
-        run = run_tool([path, *spec.version_args], f"reading {path.name}'s version", VERSION_TIMEOUT_S)
+        run = run_tool(
+            [path, *spec.version_args], f"reading {path.name}'s version", VERSION_TIMEOUT_S
+        )
     except CassError:  # a tool that cannot say its version is still found; the version is unknown
         return ""
     output = run.stdout + run.stderr

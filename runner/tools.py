@@ -33,7 +33,9 @@ from cass.runner.process import run_limited
 APT = "apt-get install -y"
 PIP = "python -m pip install"
 TOOL_OUTPUT_LIMIT = 256 * 2**20  # a flood past this is stopped; real tool output is far smaller
-TOOL_LIMITS = RunLimits(memory_bytes=None, processes=None, file_bytes=None, cpu_s=None, sandbox=False)
+TOOL_LIMITS = RunLimits(
+    memory_bytes=None, processes=None, file_bytes=None, cpu_s=None, sandbox=False
+)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,9 @@ from cass.runner.results import RunResult
 from cass.runner.spec import RunSpec, load_run_spec
 
 Status = Literal["match", "mismatch", "error", "unverifiable"]
-HARDWARE = frozenset({"nvidia", "recorded", "rocm"})  # backends whose timings mean wall time on a GPU
+HARDWARE = frozenset(
+    {"nvidia", "recorded", "rocm"}
+)  # backends whose timings mean wall time on a GPU
 
 
 @dataclass(frozen=True)
@@ -84,10 +86,14 @@ def verify(
         spec = spec.replace(base_dir=str(original.resolve().parent))
     wanted = backends or (None, None)
     base = dict(original=str(original), port=str(candidate))
-    missing = [str(spec.resolve_input(n)) for n in spec.input_files if not spec.resolve_input(n).is_file()]
+    missing = [
+        str(spec.resolve_input(n)) for n in spec.input_files if not spec.resolve_input(n).is_file()
+    ]
     if missing:
         message = f"input file(s) of the run spec not found: {', '.join(missing)}; add them or fix `input_files`"
-        return _verdict("unverifiable", message, (_named(wanted[0]) or "?", _named(wanted[1]) or "?"), **base)
+        return _verdict(
+            "unverifiable", message, (_named(wanted[0]) or "?", _named(wanted[1]) or "?"), **base
+        )
     names = [_named(w) or "?" for w in wanted]
     try:
         ref_backend, ref_notes = choose_backend("cuda", _named(wanted[0]))
@@ -100,7 +106,9 @@ def verify(
         return _verdict("unverifiable", exc.message, (names[0], names[1]), **base)
     notes = tuple(ref_notes + cand_notes) + _reference_library_notes(cand_backend.name, candidate)
     with tempfile.TemporaryDirectory(prefix="cass-verify-") as work:
-        return _build_run_compare(original, candidate, spec, (ref_backend, cand_backend), Path(work), notes, base)
+        return _build_run_compare(
+            original, candidate, spec, (ref_backend, cand_backend), Path(work), notes, base
+        )
 
 
 def _reference_library_notes(backend: str, port: Path) -> tuple[str, ...]:
@@ -118,7 +126,9 @@ def _named(name: str | None) -> str | None:
 
 
 def _verdict(status: Status, message: str, backends: tuple[str, str], **extra: Any) -> Verdict:
-    fields_ = dict(mismatches=[], runtime_ratio=None, memory_ratio=None, reference=None, candidate=None)
+    fields_ = dict(
+        mismatches=[], runtime_ratio=None, memory_ratio=None, reference=None, candidate=None
+    )
     fields_.update(extra)
     return Verdict(status=status, message=message, backends=backends, **fields_)
 
@@ -148,11 +158,15 @@ def _build_run_compare(
     names = (pair[0].name, pair[1].name)
     common = dict(notes=notes, **base)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        ref_art, cand_art = _both(pool, _build, (pair[0], original, work), (pair[1], candidate, work))
+        ref_art, cand_art = _both(
+            pool, _build, (pair[0], original, work), (pair[1], candidate, work)
+        )
         failed = _build_failure(ref_art, cand_art, original, names, common)
         if failed:
             return failed
-        ref, cand = _both(pool, _run, (pair[0], original, ref_art, spec), (pair[1], candidate, cand_art, spec))
+        ref, cand = _both(
+            pool, _run, (pair[0], original, ref_art, spec), (pair[1], candidate, cand_art, spec)
+        )
     if isinstance(ref, CassError) or isinstance(cand, CassError):
         error = ref if isinstance(ref, CassError) else cand
         return _verdict("unverifiable", error.message, names, **common)
@@ -163,7 +177,9 @@ def _run(backend: Backend, source: Path, artifact: Any, spec: RunSpec) -> RunRes
     return backend.run(source, artifact, spec)
 
 
-def _build_failure(ref: Any, cand: Any, original: Path, names: tuple[str, str], common: dict) -> Verdict | None:
+def _build_failure(
+    ref: Any, cand: Any, original: Path, names: tuple[str, str], common: dict
+) -> Verdict | None:
     if isinstance(ref, BuildFailed):
         message = f"the original {original} does not compile, so there is nothing to compare with: {ref.message}"
         return _verdict("unverifiable", message, names, diagnostics=ref.diagnostics, **common)
@@ -171,12 +187,16 @@ def _build_failure(ref: Any, cand: Any, original: Path, names: tuple[str, str], 
         return _verdict("unverifiable", ref.message, names, **common)
     if isinstance(cand, CassError):
         status: Status = "error" if isinstance(cand, BuildFailed) else "unverifiable"
-        message = f"the port does not compile: {cand.message}" if status == "error" else cand.message
+        message = (
+            f"the port does not compile: {cand.message}" if status == "error" else cand.message
+        )
         return _verdict(status, message, names, diagnostics=cand.diagnostics, **common)
     return None
 
 
-def judge(ref: RunResult, cand: RunResult, spec: RunSpec, names: tuple[str, str], **common: Any) -> Verdict:
+def judge(
+    ref: RunResult, cand: RunResult, spec: RunSpec, names: tuple[str, str], **common: Any
+) -> Verdict:
     """The verdict on two finished (or failed) runs."""
     sides = dict(reference=ref, candidate=cand, **common)
     if not ref.finished:
@@ -192,7 +212,11 @@ def judge(ref: RunResult, cand: RunResult, spec: RunSpec, names: tuple[str, str]
     if mismatches:
         message = f"the port differs from the original: {mismatches[0].render()}"
         return _verdict("mismatch", message, names, mismatches=mismatches, **ratios, **sides)
-    parts = [p for p, on in (("stdout", spec.compare_stdout), ("exit code", spec.compare_exit_code)) if on]
+    parts = [
+        p
+        for p, on in (("stdout", spec.compare_stdout), ("exit code", spec.compare_exit_code))
+        if on
+    ]
     parts += [f"{len(spec.output_files)} output file(s)"] if spec.output_files else []
     what = " and ".join(parts) or "nothing compared: the spec turns every comparison off"
     message = f"the port matches the original ({what}; {tolerance_rule(spec)})"
@@ -230,4 +254,3 @@ def memory_ratio(ref: RunResult, cand: RunResult) -> float | None:
     if ref.backend in HARDWARE and cand.backend in HARDWARE:
         return _ratio(ref.peak_rss_kib, cand.peak_rss_kib)
     return None
-

@@ -28,7 +28,10 @@ TOOL_TIMEOUT_S = 120
 
 def step_backend(a: Attempt) -> None:
     if a.config.backend != "emulator":
-        a.finish("unverifiable", f"the assembly level runs ports on the emulator backend only, not {a.config.backend}")
+        a.finish(
+            "unverifiable",
+            f"the assembly level runs ports on the emulator backend only, not {a.config.backend}",
+        )
 
 
 def step_sass(a: Attempt) -> None:
@@ -39,7 +42,10 @@ def step_sass(a: Attempt) -> None:
         try:
             result = compile_file(a.task.source, ["sass"], arch=a.config.sass_arch, out_dir=work)
         except CassError as exc:
-            a.finish("unverifiable", f"the original does not compile to {a.config.sass_arch} SASS: {exc.message}")
+            a.finish(
+                "unverifiable",
+                f"the original does not compile to {a.config.sass_arch} SASS: {exc.message}",
+            )
             return
     a.artifacts["sass"] = result.texts.get("sass", "")
 
@@ -85,11 +91,15 @@ def bundle_code_object(code_object: Path, output: Path) -> Path:
     """Wrap a gfx1100 code object in the offload bundle clang embeds into a HIP host object."""
     cmd = ["clang-offload-bundler-16", "-type=o", "-bundle-align=4096", BUNDLE_TARGETS,
            "-input=/dev/null", f"-input={code_object}", f"-output={output}"]  # fmt: skip
-    run_tool(cmd, f"bundling {code_object.name} (clang-offload-bundler-16)", TOOL_TIMEOUT_S, check=True)
+    run_tool(
+        cmd, f"bundling {code_object.name} (clang-offload-bundler-16)", TOOL_TIMEOUT_S, check=True
+    )
     return output
 
 
-def build_with_device_code(host_source: Path, assembly: Path, work: Path, *, library_kernels: bool = False) -> Path:
+def build_with_device_code(
+    host_source: Path, assembly: Path, work: Path, *, library_kernels: bool = False
+) -> Path:
     """Assemble the translated device code and link it under the host port; the emulator executable."""
     return build_program(host_source, assembly, work, library_kernels=library_kernels)[0]
 
@@ -102,13 +112,19 @@ def build_program(host_source: Path, assembly: Path, work: Path, *, library_kern
     from cass.runner.compile import compile_file
     from cass.runner.emulator.build import build_hip_program
 
-    code_object = compile_file(assembly, ["code-object"], out_dir=work / "device").artifacts["code-object"]
+    code_object = compile_file(assembly, ["code-object"], out_dir=work / "device").artifacts[
+        "code-object"
+    ]
     split = None
     if library_kernels:
-        code_object, split = link_with_library_kernels(host_source, assembly, work / "mixed", OFFLOAD_ARCH)
+        code_object, split = link_with_library_kernels(
+            host_source, assembly, work / "mixed", OFFLOAD_ARCH
+        )
     bundle = bundle_code_object(code_object, work / "device.hipfb")
     embed = ("--cuda-host-only", "-Xclang", "-fcuda-include-gpubinary", "-Xclang", str(bundle))
-    exe = build_hip_program(host_source, work / f"main.{OFFLOAD_ARCH}.emu", offload_arch=OFFLOAD_ARCH, extra_args=embed)
+    exe = build_hip_program(
+        host_source, work / f"main.{OFFLOAD_ARCH}.emu", offload_arch=OFFLOAD_ARCH, extra_args=embed
+    )
     return exe, split
 
 
@@ -144,7 +160,13 @@ def step_build_and_run(a: Attempt) -> None:
             # compiled by clang from the HIP library, none was translated from the SASS.
             status = "unverifiable"
             message = f"no lifted kernel runs: {message}"
-    a.finish(status, message, runtime_ratio=verdict.runtime_ratio, memory_ratio=verdict.memory_ratio, **stages)
+    a.finish(
+        status,
+        message,
+        runtime_ratio=verdict.runtime_ratio,
+        memory_ratio=verdict.memory_ratio,
+        **stages,
+    )
 
 
 def _run_and_judge(a: Attempt, host: Path, exe: Path):  # -> cass.runner.verify.Verdict
@@ -155,7 +177,14 @@ def _run_and_judge(a: Attempt, host: Path, exe: Path):  # -> cass.runner.verify.
     spec = a.config.spec_for(a.task)
     reference = load_recorded(a.task.source, spec)
     candidate = get_backend("emulator").run(host, exe, spec)
-    return judge(reference, candidate, spec, ("recorded", "emulator"), original=str(a.task.source), port=str(host))
+    return judge(
+        reference,
+        candidate,
+        spec,
+        ("recorded", "emulator"),
+        original=str(a.task.source),
+        port=str(host),
+    )
 
 
 ASSEMBLY_STEPS = (

@@ -34,7 +34,9 @@ class RunConfig:
     resume: bool = False
     out_dir: Path = Path("bench-results")
     timeout_s: float | None = None  # per run of a port, instead of each task's own limit
-    model: str = ""  # for the model engines: a GGUF file, checkpoint folder or URL (else $CASS_MODEL)
+    model: str = (
+        ""  # for the model engines: a GGUF file, checkpoint folder or URL (else $CASS_MODEL)
+    )
     sass_arch: str = "sm_90"  # the assembly level: which SASS the engine translates (nvcc -arch)
 
     def spec_for(self, task: Task) -> Any:
@@ -147,7 +149,10 @@ def available_libraries(backend: str) -> frozenset[str]:
 def step_libraries(a: Attempt) -> None:
     missing = sorted(set(a.task.libraries) - available_libraries(a.config.backend))
     if missing:
-        a.finish("unsupported-library", f"needs {', '.join(missing)}, which the {a.config.backend} backend does not provide")
+        a.finish(
+            "unsupported-library",
+            f"needs {', '.join(missing)}, which the {a.config.backend} backend does not provide",
+        )
 
 
 def step_reference(a: Attempt) -> None:

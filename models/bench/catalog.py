@@ -29,7 +29,46 @@ DOMAINS: dict[str, str] = {
 }
 
 FEATURES: frozenset[str] = frozenset(
-    ["shared_memory", "dynamic_shared_memory", "constant_memory", "templates", "structs", "grid_2d", "grid_3d", "streams", "events", "pinned_memory", "managed_memory", "cooperative_groups", "warp_shuffle", "warp_vote", "warp_size_32", "atomics_int", "atomics_float", "atomics_cas", "atomics_64", "fast_math", "double_precision", "half_precision", "launch_bounds", "device_printf", "inline_ptx", "curand", "cublas", "thrust", "cub", "multi_kernel", "texture_free", "math_library", "bit_manipulation", "recursion", "function_pointers", "unified_addressing", "memcpy_async", "vector_types"]
+    [
+        "shared_memory",
+        "dynamic_shared_memory",
+        "constant_memory",
+        "templates",
+        "structs",
+        "grid_2d",
+        "grid_3d",
+        "streams",
+        "events",
+        "pinned_memory",
+        "managed_memory",
+        "cooperative_groups",
+        "warp_shuffle",
+        "warp_vote",
+        "warp_size_32",
+        "atomics_int",
+        "atomics_float",
+        "atomics_cas",
+        "atomics_64",
+        "fast_math",
+        "double_precision",
+        "half_precision",
+        "launch_bounds",
+        "device_printf",
+        "inline_ptx",
+        "curand",
+        "cublas",
+        "thrust",
+        "cub",
+        "multi_kernel",
+        "texture_free",
+        "math_library",
+        "bit_manipulation",
+        "recursion",
+        "function_pointers",
+        "unified_addressing",
+        "memcpy_async",
+        "vector_types",
+    ]
 )
 
 # library -> (link flags for nvcc, the header that proves the HIP counterpart is installed)

@@ -46,7 +46,13 @@ def _reduce_variants() -> tuple[Variant, ...]:
     types = {  # type: (accumulator, generator, printf format, print cast, seed)
         "int": ("long long", "(int)(next_u32() % 2001u) - 1000", "%lld", "long long", "101"),
         "float": ("float", "next_uniform()", "%.6e", "double", "202"),
-        "double": ("double", "(double)next_uniform() * 1000.0 + (double)next_uniform()", "%.12e", "double", "303"),
+        "double": (
+            "double",
+            "(double)next_uniform() * 1000.0 + (double)next_uniform()",
+            "%.12e",
+            "double",
+            "303",
+        ),
     }
     ops = {  # op: (identity, combine, exact init, exact step, float tolerance)
         "sum": ("0", "a + b", "0.0", "exact + (double)v", "1e-4"),
@@ -58,12 +64,22 @@ def _reduce_variants() -> tuple[Variant, ...]:
     for t, (acc, gen, fmt, cast, seed) in types.items():
         for op, (ident, combine, init, step, ftol) in ops.items():
             lift = "(acc_t)v * (acc_t)v" if op == "sumsq" else "(acc_t)v"
-            identity = {"max": "-1000000000LL", "min": "1000000000LL"}.get(op, "0") if t == "int" else ident
-            tol = "0" if t == "int" else (ftol if t == "float" else ("1e-12" if op in ("sum", "sumsq") else "0"))
+            identity = (
+                {"max": "-1000000000LL", "min": "1000000000LL"}.get(op, "0")
+                if t == "int"
+                else ident
+            )
+            tol = (
+                "0"
+                if t == "int"
+                else (ftol if t == "float" else ("1e-12" if op in ("sum", "sumsq") else "0"))
+            )
             values = dict(T=t, ACC=acc, OP=op, IDENTITY=identity, LIFT=lift, COMBINE=combine, SEED=seed + str(len(op)),
                           N="65536", GENERATE=gen, EXACT_INIT=init, EXACT_STEP=step, TOLERANCE=tol, FMT=fmt, PRINT_T=cast)  # fmt: skip
             rtol = "1e-4" if t == "float" else ("1e-10" if t == "double" else "1e-5")
-            features = ("shared_memory", "structs", "multi_kernel") + (("double_precision",) if t == "double" else ())
+            features = ("shared_memory", "structs", "multi_kernel") + (
+                ("double_precision",) if t == "double" else ()
+            )
             out.append(Variant(f"fam_reduce_{op}_{t}", f"Two-pass shared-memory {op} reduction of 65536 {t} values",
                                features, values, rtol, "1e-6" if t == "float" else "1e-8"))  # fmt: skip
     return tuple(out)
@@ -76,7 +92,16 @@ def _gemm_variants() -> tuple[Variant, ...]:
             values = dict(T=t, LAYOUT=layout, TRANS_A=str(layout[0] == "T").lower(), TRANS_B=str(layout[1] == "T").lower(),
                           SEED=str(7000 + 10 * len(t) + "NT".index(layout[0]) * 2 + "NT".index(layout[1])), TOLERANCE=tol)  # fmt: skip
             features = ("grid_2d",) + (("double_precision",) if t == "double" else ())
-            out.append(Variant(f"fam_gemm_{layout.lower()}_{t}", f"Naive {layout} GEMM 64x48x80 in {t}", features, values, rtol, "1e-6"))
+            out.append(
+                Variant(
+                    f"fam_gemm_{layout.lower()}_{t}",
+                    f"Naive {layout} GEMM 64x48x80 in {t}",
+                    features,
+                    values,
+                    rtol,
+                    "1e-6",
+                )
+            )
     return tuple(out)
 
 
@@ -92,7 +117,9 @@ def _bitonic_variants() -> tuple[Variant, ...]:
         for order in ("ascending", "descending"):
             values = dict(T=t, ORDER=order, ASCENDING=str(order == "ascending").lower(), GENERATE=gen, FMT=fmt,
                           PRINT_T=cast, SEED=str(900 + 2 * i + (order == "descending")))  # fmt: skip
-            features = ("shared_memory", "launch_bounds") + (("double_precision",) if t == "double" else ())
+            features = ("shared_memory", "launch_bounds") + (
+                ("double_precision",) if t == "double" else ()
+            )
             out.append(Variant(f"fam_bitonic_{t}_{order[:4]}", f"Block bitonic sort of 1024 {t} keys, {order}, stable by index",
                                features, values, "1e-9", "1e-9"))  # fmt: skip
     return tuple(out)
@@ -101,11 +128,19 @@ def _bitonic_variants() -> tuple[Variant, ...]:
 ACTIVATIONS = {  # name: (forward body, derivative body)
     "relu": ("return x > 0.0f ? x : 0.0f;", "return x > 0.0f ? 1.0f : 0.0f;"),
     "leaky_relu": ("return x > 0.0f ? x : 0.01f * x;", "return x > 0.0f ? 1.0f : 0.01f;"),
-    "sigmoid": ("return 1.0f / (1.0f + expf(-x));", "const float s = 1.0f / (1.0f + expf(-x));\n    return s * (1.0f - s);"),
+    "sigmoid": (
+        "return 1.0f / (1.0f + expf(-x));",
+        "const float s = 1.0f / (1.0f + expf(-x));\n    return s * (1.0f - s);",
+    ),
     "tanh": ("return tanhf(x);", "const float t = tanhf(x);\n    return 1.0f - t * t;"),
-    "gelu_erf": ("return 0.5f * x * (1.0f + erff(x * 0.70710678f));",
-                 "return 0.5f * (1.0f + erff(x * 0.70710678f)) + x * 0.39894228f * expf(-0.5f * x * x);"),
-    "silu": ("return x / (1.0f + expf(-x));", "const float s = 1.0f / (1.0f + expf(-x));\n    return s * (1.0f + x * (1.0f - s));"),
+    "gelu_erf": (
+        "return 0.5f * x * (1.0f + erff(x * 0.70710678f));",
+        "return 0.5f * (1.0f + erff(x * 0.70710678f)) + x * 0.39894228f * expf(-0.5f * x * x);",
+    ),
+    "silu": (
+        "return x / (1.0f + expf(-x));",
+        "const float s = 1.0f / (1.0f + expf(-x));\n    return s * (1.0f + x * (1.0f - s));",
+    ),
     "softplus": ("return x > 20.0f ? x : log1pf(expf(x));", "return 1.0f / (1.0f + expf(-x));"),
     "elu": ("return x > 0.0f ? x : expm1f(x);", "return x > 0.0f ? 1.0f : expf(x);"),
 }
@@ -127,7 +162,9 @@ def _histogram_variants() -> tuple[Variant, ...]:
         for strategy in ("global", "shared"):
             values = dict(BINS=str(bins), STRATEGY=strategy, PRIVATIZED=str(strategy == "shared").lower(),
                           SEED=str(50 + bins + (strategy == "shared")))  # fmt: skip
-            features = ("atomics_int",) + (("dynamic_shared_memory",) if strategy == "shared" else ())
+            features = ("atomics_int",) + (
+                ("dynamic_shared_memory",) if strategy == "shared" else ()
+            )
             out.append(Variant(f"fam_histogram_{bins}_{strategy}", f"{bins}-bin histogram with {strategy} atomics",
                                features, values, "1e-9", "1e-9"))  # fmt: skip
     return tuple(out)
@@ -145,8 +182,16 @@ def _copy_variants() -> tuple[Variant, ...]:
     out = []
     for i, (pattern, body) in enumerate(COPY_PATTERNS.items()):
         for t in ("short", "double"):
-            values = dict(PATTERN=pattern, T=t, INDEX=body, N="65536", SEED=str(3300 + 2 * i + (t == "double")))
-            features = ("atomics_64", "shared_memory") + (("bit_manipulation",) if pattern == "bitrev" else ())
+            values = dict(
+                PATTERN=pattern,
+                T=t,
+                INDEX=body,
+                N="65536",
+                SEED=str(3300 + 2 * i + (t == "double")),
+            )
+            features = ("atomics_64", "shared_memory") + (
+                ("bit_manipulation",) if pattern == "bitrev" else ()
+            )
             out.append(Variant(f"fam_copy_{pattern}_{t}", f"{pattern} permutation copy of 65536 {t} values",
                                features, values))  # fmt: skip
     return tuple(out)
@@ -171,7 +216,10 @@ def render(family: Family, variant: Variant) -> dict[str, str]:
     meta = (f'name = "{variant.name}"\ndomain = "{family.domain}"\ndescription = "{variant.description}"\n'
             f"features = [{features}]\nlibraries = []\n[run]\nargs = []\ntimeout_s = 60\n"
             f"rtol = {variant.rtol}\natol = {variant.atol}\n")  # fmt: skip
-    return {"main.cu": GENERATED.format(template=family.template) + "\n" + source, "task.toml": meta}
+    return {
+        "main.cu": GENERATED.format(template=family.template) + "\n" + source,
+        "task.toml": meta,
+    }
 
 
 def generate(root: Path = TASKS_ROOT, *, check: bool = False) -> list[Path]:
@@ -191,4 +239,7 @@ def generate(root: Path = TASKS_ROOT, *, check: bool = False) -> list[Path]:
 
 
 if __name__ == "__main__":  # the command the generated files' first line names: the CLI's
-    os.execv(sys.executable, [sys.executable, "-m", "cass.server.cli", "bench", "families", *sys.argv[1:]])
+    os.execv(
+        sys.executable,
+        [sys.executable, "-m", "cass.server.cli", "bench", "families", *sys.argv[1:]],
+    )

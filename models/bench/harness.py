@@ -94,7 +94,9 @@ def step_verify(a: Attempt) -> None:
     with tempfile.TemporaryDirectory(prefix="cass-bench-") as work:
         port = Path(work) / "main.hip"
         port.write_text(a.port_text, encoding="utf-8")
-        verdict = verify(a.task.source, port, a.config.spec_for(a.task), backends=("recorded", a.config.backend))
+        verdict = verify(
+            a.task.source, port, a.config.spec_for(a.task), backends=("recorded", a.config.backend)
+        )
     a.facts["verify_s"] = round(time.perf_counter() - start, 3)
     a.facts["notes"] = tuple(verdict.notes)
     status, stages = verdict_status(verdict.status, verdict.candidate is not None)
@@ -134,7 +136,16 @@ def engine_version(engine: str, model: str = "") -> str:
     return str(getattr(get_engine(engine, model), "version", "?")) + (f"+{model}" if model else "")
 
 
-VERDICT_TOOLS = ("clang++-16", "llc-16", "llvm-mc-16", "ld.lld-16", "llvm-objdump-16", "nvcc", "cuobjdump", "nvdisasm")
+VERDICT_TOOLS = (
+    "clang++-16",
+    "llc-16",
+    "llvm-mc-16",
+    "ld.lld-16",
+    "llvm-objdump-16",
+    "nvcc",
+    "cuobjdump",
+    "nvdisasm",
+)
 
 
 @functools.lru_cache(maxsize=1)
@@ -155,7 +166,9 @@ def verdict_code_digest() -> str:
     tools = {name: str(getattr(find_tool(name), "version", "missing")) for name in VERDICT_TOOLS}
     libs = rocm_libs.installed()
     tools["rocm_libs"] = f"{sorted(libs.versions.items())} {libs.include_dir}" if libs else "absent"
-    return hashlib.sha256(json.dumps({"code": code, "tools": tools}, sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(
+        json.dumps({"code": code, "tools": tools}, sort_keys=True).encode()
+    ).hexdigest()
 
 
 def cache_key(task: Task, engine: str, version: str, config: RunConfig) -> str:
@@ -176,7 +189,9 @@ def cache_key(task: Task, engine: str, version: str, config: RunConfig) -> str:
 
 def _cache_file(config: RunConfig, engine: str, task: Task) -> Path:
     folder = config.cache_dir / engine / config.level / config.backend
-    return (folder / config.arch_key if config.arch_key else folder) / f"{task.domain}__{task.name}.json"
+    return (
+        folder / config.arch_key if config.arch_key else folder
+    ) / f"{task.domain}__{task.name}.json"
 
 
 def load_cached(config: RunConfig, engine: str, task: Task, key: str) -> TaskResult | None:
@@ -215,7 +230,9 @@ def _evaluate_keyed(task: Task, engine: str, config: RunConfig, key: str) -> Tas
 Progress = Callable[[TaskResult], None]
 
 
-def run_benchmark(tasks: Iterable[Task], config: RunConfig, on_result: Progress | None = None) -> list[TaskResult]:
+def run_benchmark(
+    tasks: Iterable[Task], config: RunConfig, on_result: Progress | None = None
+) -> list[TaskResult]:
     """Every (task, engine) pair, from the cache when `config.resume` and fresh, else evaluated
     (in `config.jobs` processes); results in task order, engines in the given order."""
     tasks = list(tasks)
@@ -233,7 +250,9 @@ def run_benchmark(tasks: Iterable[Task], config: RunConfig, on_result: Progress 
                 todo.append((task, engine, key))
     for result in _evaluate_all(todo, config):
         if result.key:
-            store_cached(config, result.engine, next(t for t, _, _ in todo if t.ident == result.task), result)
+            store_cached(
+                config, result.engine, next(t for t, _, _ in todo if t.ident == result.task), result
+            )
         done[(result.engine, result.task)] = result
         if on_result:
             on_result(result)
@@ -247,15 +266,24 @@ def _evaluate_all(todo: list[tuple[Task, str, str]], config: RunConfig) -> Itera
         return
     pool = ProcessPoolExecutor(max_workers=config.jobs, initializer=_worker_started)
     try:
-        futures = {pool.submit(_evaluate_keyed, task, engine, config, key): (task, engine, key) for task, engine, key in todo}
+        futures = {
+            pool.submit(_evaluate_keyed, task, engine, config, key): (task, engine, key)
+            for task, engine, key in todo
+        }
         for future in as_completed(futures):
             try:
                 yield future.result()
             except Exception as exc:  # noqa: BLE001 - e.g. a worker process killed by the OS
                 task, engine, key = futures[future]
-                failed = _failed(task, engine, config, f"the worker process failed: {type(exc).__name__}: {exc}")
-                yield TaskResult.from_dict({**failed.to_dict(), "key": ""})  # not cached: retried next run
-    except BaseException:  # Ctrl-C, SIGTERM or an error in the caller: stop now, not after the tasks
+                failed = _failed(
+                    task, engine, config, f"the worker process failed: {type(exc).__name__}: {exc}"
+                )
+                yield TaskResult.from_dict(
+                    {**failed.to_dict(), "key": ""}
+                )  # not cached: retried next run
+    except (
+        BaseException
+    ):  # Ctrl-C, SIGTERM or an error in the caller: stop now, not after the tasks
         _stop_workers(pool)
         raise
     finally:

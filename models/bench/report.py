@@ -40,7 +40,10 @@ def _group(results: list[TaskResult]) -> dict[str, Any]:
         "passed": len(passed),
         "accuracy": len(passed) / len(results) if results else 0.0,
         "statuses": counts,
-        "stages": {s: sum(getattr(r, s) for r in results) for s in ("translated", "compiled", "ran", "matched")},
+        "stages": {
+            s: sum(getattr(r, s) for r in results)
+            for s in ("translated", "compiled", "ran", "matched")
+        },
         "runtime_ratio": geometric_mean([r.runtime_ratio for r in passed if r.runtime_ratio]),
         "memory_ratio": geometric_mean([r.memory_ratio for r in passed if r.memory_ratio]),
     }
@@ -58,7 +61,10 @@ def summarize(results: list[TaskResult]) -> dict[str, Any]:
         for r in rs:
             by_domain[r.domain].append(r)
         order = [d for d in DOMAINS if d in by_domain] + sorted(set(by_domain) - set(DOMAINS))
-        summary[engine] = {"overall": _group(rs), "domains": {d: _group(by_domain[d]) for d in order}}
+        summary[engine] = {
+            "overall": _group(rs),
+            "domains": {d: _group(by_domain[d]) for d in order},
+        }
     return summary
 
 
@@ -72,33 +78,62 @@ def _ratio(value: float | None) -> str:
 
 def markdown(summary: dict[str, Any], meta: dict[str, Any]) -> str:
     engines = list(summary)
-    lines = [f"# cass bench: {meta.get('backend', '?')} backend, {meta.get('level', '?')} level", ""]
-    lines += [f"Command: `{meta['command']}`" if meta.get("command") else "", f"Date: {meta.get('date', '?')}", ""]
+    lines = [
+        f"# cass bench: {meta.get('backend', '?')} backend, {meta.get('level', '?')} level",
+        "",
+    ]
+    lines += [
+        f"Command: `{meta['command']}`" if meta.get("command") else "",
+        f"Date: {meta.get('date', '?')}",
+        "",
+    ]
     if meta.get("sass_archs"):
-        lines += [f"SASS input: {', '.join(meta['sass_archs'])} (one column per engine and arch)", ""]
+        lines += [
+            f"SASS input: {', '.join(meta['sass_archs'])} (one column per engine and arch)",
+            "",
+        ]
     lines += ["## Accuracy per domain (output matches the NVIDIA reference)", ""]
     lines += ["| domain | " + " | ".join(engines) + " |", "| --- |" + " --- |" * len(engines)]
     domains = list(dict.fromkeys(d for e in engines for d in summary[e]["domains"]))
     for d in domains:
-        cells = [_pct(summary[e]["domains"][d]) if d in summary[e]["domains"] else "–" for e in engines]
+        cells = [
+            _pct(summary[e]["domains"][d]) if d in summary[e]["domains"] else "–" for e in engines
+        ]
         lines.append(f"| {DOMAINS.get(d, d)} | " + " | ".join(cells) + " |")
-    lines.append("| **overall** | " + " | ".join(f"**{_pct(summary[e]['overall'])}**" for e in engines) + " |")
+    lines.append(
+        "| **overall** | "
+        + " | ".join(f"**{_pct(summary[e]['overall'])}**" for e in engines)
+        + " |"
+    )
     lines += ["", "## Where tasks stop", "", "| engine | " + " | ".join(STATUSES) + " |"]
     lines.append("| --- |" + " ---: |" * len(STATUSES))
     for e in engines:
         counts = summary[e]["overall"]["statuses"]
         lines.append(f"| {e} | " + " | ".join(str(counts[s]) for s in STATUSES) + " |")
-    lines += ["", "## How far ports get", "", "| engine | tasks | translated | compiled | ran | matched |"]
+    lines += [
+        "",
+        "## How far ports get",
+        "",
+        "| engine | tasks | translated | compiled | ran | matched |",
+    ]
     lines.append("| --- |" + " ---: |" * 5)
     for e in engines:
         o = summary[e]["overall"]
-        lines.append(f"| {e} | {o['tasks']} | " + " | ".join(str(o["stages"][s]) for s in ("translated", "compiled", "ran", "matched")) + " |")
+        lines.append(
+            f"| {e} | {o['tasks']} | "
+            + " | ".join(str(o["stages"][s]) for s in ("translated", "compiled", "ran", "matched"))
+            + " |"
+        )
     lines += ["", "## Cost of the port (geometric mean over passing tasks; port / original)", ""]
     lines += ["| engine | runtime ratio | memory ratio |", "| --- | ---: | ---: |"]
     for e in engines:
         o = summary[e]["overall"]
         lines.append(f"| {e} | {_ratio(o['runtime_ratio'])} | {_ratio(o['memory_ratio'])} |")
-    lines += ["", "Statuses: " + "; ".join(f"`{s}`: {m}" for s, (m, _) in STATUSES.items()) + ".", ""]
+    lines += [
+        "",
+        "Statuses: " + "; ".join(f"`{s}`: {m}" for s, (m, _) in STATUSES.items()) + ".",
+        "",
+    ]
     return "\n".join(lines)
 
 
@@ -109,7 +144,9 @@ def task_table(results: list[TaskResult]) -> str:
     tasks = list(dict.fromkeys(r.task for r in results))
     lines = ["<details><summary>Every task</summary>", "", "| task | " + " | ".join(engines) + " |",
              "| --- |" + " --- |" * len(engines)]  # fmt: skip
-    lines += [f"| {t} | " + " | ".join(status.get((t, e), "–") for e in engines) + " |" for t in tasks]
+    lines += [
+        f"| {t} | " + " | ".join(status.get((t, e), "–") for e in engines) + " |" for t in tasks
+    ]
     return "\n".join(lines + ["", "</details>", ""])
 
 
@@ -127,7 +164,9 @@ def plot_accuracy(summary: dict[str, Any], path: Path) -> Path:
     width = 0.8 / max(1, len(engines))
     fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(domains) + 2), 4.5))
     for i, engine in enumerate(engines):
-        values = [100 * summary[engine]["domains"].get(d, {"accuracy": 0})["accuracy"] for d in domains]
+        values = [
+            100 * summary[engine]["domains"].get(d, {"accuracy": 0})["accuracy"] for d in domains
+        ]
         ax.bar([x + i * width for x in range(len(domains))], values, width, label=engine)
     ax.set_xticks([x + width * (len(engines) - 1) / 2 for x in range(len(domains))])
     ax.set_xticklabels([DOMAINS.get(d, d) for d in domains], rotation=40, ha="right", fontsize=8)
@@ -143,13 +182,19 @@ def plot_accuracy(summary: dict[str, Any], path: Path) -> Path:
     return path
 
 
-def write_reports(results: list[TaskResult], out_dir: Path, meta: dict[str, Any]) -> dict[str, Path]:
+def write_reports(
+    results: list[TaskResult], out_dir: Path, meta: dict[str, Any]
+) -> dict[str, Path]:
     """results.json (every task + summary), report.md and accuracy.png in `out_dir`."""
     out_dir.mkdir(parents=True, exist_ok=True)
     meta = {"date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), **meta}
     summary = summarize(results)
     payload = {"meta": meta, "summary": summary, "results": [r.to_dict() for r in results]}
-    paths = {"json": out_dir / RESULTS_NAME, "markdown": out_dir / MARKDOWN_NAME, "plot": out_dir / PLOT_NAME}
+    paths = {
+        "json": out_dir / RESULTS_NAME,
+        "markdown": out_dir / MARKDOWN_NAME,
+        "plot": out_dir / PLOT_NAME,
+    }
     write_atomic(paths["json"], json.dumps(payload, indent=1))
     write_atomic(paths["markdown"], markdown(summary, meta) + "\n" + task_table(results))
     plot_accuracy(summary, paths["plot"])
@@ -162,7 +207,11 @@ def load_results(out_dir: Path) -> tuple[list[TaskResult], dict[str, Any]]:
     try:
         payload = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise CassError(f"{path}: no results here; run `cass bench run --out {out_dir}` first") from None
+        raise CassError(
+            f"{path}: no results here; run `cass bench run --out {out_dir}` first"
+        ) from None
     except json.JSONDecodeError as exc:
-        raise CassError(f"{path}: line {exc.lineno}: not valid JSON ({exc.msg}); rerun `cass bench run`") from None
+        raise CassError(
+            f"{path}: line {exc.lineno}: not valid JSON ({exc.msg}); rerun `cass bench run`"
+        ) from None
     return [TaskResult.from_dict(r) for r in payload.get("results", [])], payload.get("meta", {})

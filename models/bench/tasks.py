@@ -71,9 +71,13 @@ def read_meta(meta_path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(meta_path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise CassError(f"{meta_path}: no task.toml; every task folder needs one (see the task format)") from None
+        raise CassError(
+            f"{meta_path}: no task.toml; every task folder needs one (see the task format)"
+        ) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise CassError(f"{meta_path}: not valid TOML ({exc}); fix the file and run `cass bench validate`") from None
+        raise CassError(
+            f"{meta_path}: not valid TOML ({exc}); fix the file and run `cass bench validate`"
+        ) from None
 
 
 def load_task(directory: Path) -> Task:
@@ -91,7 +95,11 @@ def load_task(directory: Path) -> Task:
 
 def task_dirs(root: Path = TASKS_ROOT) -> list[Path]:
     """Every folder `root/<domain>/<name>/` that holds a task.toml or a main.cu, sorted."""
-    found = {p.parent for pattern in (f"*/*/{META_NAME}", f"*/*/{SOURCE_NAME}") for p in root.glob(pattern)}
+    found = {
+        p.parent
+        for pattern in (f"*/*/{META_NAME}", f"*/*/{SOURCE_NAME}")
+        for p in root.glob(pattern)
+    }
     return sorted(found)
 
 
@@ -108,7 +116,9 @@ def discover_tasks(
         if domains and directory.parent.name not in domains:
             continue
         ident = f"{directory.parent.name}/{directory.name}"
-        if pattern and not (fnmatch.fnmatch(ident, pattern) or fnmatch.fnmatch(directory.name, pattern)):
+        if pattern and not (
+            fnmatch.fnmatch(ident, pattern) or fnmatch.fnmatch(directory.name, pattern)
+        ):
             continue
         tasks.append(load_task(directory))
     return tasks
@@ -148,7 +158,9 @@ def _meta_problems(directory: Path, meta: dict[str, Any], text: str) -> list[Pro
     return out
 
 
-def _list_problems(meta: dict[str, Any], key: str, allowed: frozenset[str], bad: Any) -> list[Problem]:
+def _list_problems(
+    meta: dict[str, Any], key: str, allowed: frozenset[str], bad: Any
+) -> list[Problem]:
     values = meta.get(key, [])
     if not isinstance(values, list) or not all(isinstance(v, str) for v in values):
         bad(key, f"`{key}` must be a list of strings")
@@ -161,9 +173,17 @@ def _list_problems(meta: dict[str, Any], key: str, allowed: frozenset[str], bad:
 
 def _run_problems(run: Any, path: Path, text: str) -> list[Problem]:
     if not isinstance(run, dict):
-        return [Problem(path, _line_of(text, "[run]"), "missing [run] table (args, timeout_s, rtol, atol)")]
+        return [
+            Problem(
+                path, _line_of(text, "[run]"), "missing [run] table (args, timeout_s, rtol, atol)"
+            )
+        ]
     problems = [
-        Problem(path, _line_of(text, key), f"[run] key `{key}` is not used by tasks (allowed: {', '.join(sorted(RUN_KEYS))})")
+        Problem(
+            path,
+            _line_of(text, key),
+            f"[run] key `{key}` is not used by tasks (allowed: {', '.join(sorted(RUN_KEYS))})",
+        )
         for key in sorted(set(run) - RUN_KEYS)
     ]
     try:
@@ -180,7 +200,11 @@ SOURCE_RULES: tuple[tuple[str, str, bool], ...] = (  # (regex, message, must be 
     (r"CHECK FAIL", "never prints `CHECK FAIL`", True),
     (r"cudaGetLastError|CUDA_CHECK", "does not check CUDA errors", True),
     (r"(?<![\w.])s?rand\s*\(", "uses rand(): inputs must come from a fixed-seed generator", False),
-    (r"(?<![\w.])time\s*\(\s*(NULL|nullptr|0)?\s*\)", "reads the clock: output must be deterministic", False),
+    (
+        r"(?<![\w.])time\s*\(\s*(NULL|nullptr|0)?\s*\)",
+        "reads the clock: output must be deterministic",
+        False,
+    ),
 )
 
 
@@ -201,7 +225,13 @@ def _source_problems(source: Path) -> list[Problem]:
             problems.append(Problem(source, code.count("\n", 0, match.start()) + 1, message))
     lines = text.count("\n")
     if not LINES[0] <= lines <= LINES[1]:
-        problems.append(Problem(source, lines, f"{lines} lines; a task's program has roughly 80-300 (at least {LINES[0]}, at most {LINES[1]})"))
+        problems.append(
+            Problem(
+                source,
+                lines,
+                f"{lines} lines; a task's program has roughly 80-300 (at least {LINES[0]}, at most {LINES[1]})",
+            )
+        )
     return problems
 
 
@@ -239,7 +269,9 @@ def coverage(tasks: list[Task]) -> tuple[dict[str, dict[str, Any]], dict[str, in
     per_domain: dict[str, dict[str, Any]] = {}
     per_feature = dict.fromkeys(sorted(FEATURES), 0)
     for task in tasks:
-        entry = per_domain.setdefault(task.domain, {"tasks": 0, "recorded": 0, "features": set(), "libraries": set()})
+        entry = per_domain.setdefault(
+            task.domain, {"tasks": 0, "recorded": 0, "features": set(), "libraries": set()}
+        )
         entry["tasks"] += 1
         entry["recorded"] += int(task.reference_path.is_file())
         entry["features"].update(task.features)

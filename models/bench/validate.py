@@ -1,7 +1,7 @@
 """`cass bench validate`: every task's files are well formed, and each main.cu compiles with nvcc.
 
-    report = validate_tasks(tasks, archs=("sm_90", "sm_80"), compile=True, jobs=2)
-    report.problems        # [Problem(path, line, message), ...]; empty when all is well
+report = validate_tasks(tasks, archs=("sm_90", "sm_80"), compile=True, jobs=2)
+report.problems        # [Problem(path, line, message), ...]; empty when all is well
 """
 
 from __future__ import annotations
@@ -66,7 +66,9 @@ def find_nvcc() -> Path:
 
     tool = toolchain.find_tool("nvcc")
     if not tool.found:
-        raise CassError(f"nvcc is not installed, so tasks cannot be compiled: {tool.fix} (or pass --no-compile)")
+        raise CassError(
+            f"nvcc is not installed, so tasks cannot be compiled: {tool.fix} (or pass --no-compile)"
+        )
     return tool.path  # type: ignore[union-attr]
 
 

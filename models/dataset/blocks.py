@@ -132,14 +132,23 @@ for (int y = 0; y < height; ++y)
 
 def stencil2d_block(r: random.Random, k: str, t: str) -> Block:
     integer = t in ("int", "unsigned")
-    center, side, corner = (r.randint(1, 3), 1, r.randint(0, 1)) if integer else (
-        round(r.uniform(0.2, 0.6), 3), round(r.uniform(0.05, 0.15), 3), round(r.uniform(0.0, 0.05), 3))
+    center, side, corner = (
+        (r.randint(1, 3), 1, r.randint(0, 1))
+        if integer
+        else (
+            round(r.uniform(0.2, 0.6), 3),
+            round(r.uniform(0.05, 0.15), 3),
+            round(r.uniform(0.0, 0.05), 3),
+        )
+    )
     diag = fill(DIAG, CORNER=lit(corner, t)) if r.random() < 0.5 else ""
     width = r.choice((32, 64, 128))
     bx, by = r.choice(((16, 16), (32, 8), (8, 32), (32, 4)))
     values = dict(K=k, T=t, CENTER=lit(center, t), SIDE=lit(side, t), DIAG=diag)
-    launch = (f"{{ dim3 block({bx}, {by}), grid(({width} + {bx - 1}) / {bx}, (N / {width} + {by - 1}) / {by});\n"
-              f"  $K<<<grid, block>>>($IN, $OUT, {width}, N / {width}); }}")
+    launch = (
+        f"{{ dim3 block({bx}, {by}), grid(({width} + {bx - 1}) / {bx}, (N / {width} + {by - 1}) / {by});\n"
+        f"  $K<<<grid, block>>>($IN, $OUT, {width}, N / {width}); }}"
+    )
     reference = fill(STENCIL2D_REF, W=width, RIN="$RIN", ROUT="$ROUT", **values)
     return Block("stencil2d", fill(STENCIL2D, **values), launch, reference, ("grid_2d",))
 
@@ -166,8 +175,13 @@ SCAN_REF = """for (int base = 0; base < N; base += $B) {
 
 
 def scan_block(r: random.Random, k: str, t: str) -> Block:
-    return Block("scan", fill(SCAN, K=k, T=t, B="$B"), "$K<<<N / $B, $B>>>($IN, $OUT, N);", SCAN_REF,
-                 ("shared_memory",))
+    return Block(
+        "scan",
+        fill(SCAN, K=k, T=t, B="$B"),
+        "$K<<<N / $B, $B>>>($IN, $OUT, N);",
+        SCAN_REF,
+        ("shared_memory",),
+    )
 
 
 TRANSPOSE = """
@@ -188,10 +202,17 @@ for (int r = 0; r < rows; ++r)
 
 def transpose_block(r: random.Random, k: str, t: str) -> Block:
     tile, cols = r.choice((8, 16)), r.choice((32, 64, 128))
-    launch = (f"{{ dim3 block({tile}, {tile}), grid(({cols} + {tile - 1}) / {tile}, (N / {cols} + {tile - 1}) / {tile});\n"
-              f"  $K<<<grid, block>>>($IN, $OUT, N / {cols}, {cols}); }}")
-    return Block("transpose", fill(TRANSPOSE, K=k, T=t, TILE=tile), launch, fill(TRANSPOSE_REF, COLS=cols, RIN="$RIN", ROUT="$ROUT"),
-                 ("shared_memory", "grid_2d"))
+    launch = (
+        f"{{ dim3 block({tile}, {tile}), grid(({cols} + {tile - 1}) / {tile}, (N / {cols} + {tile - 1}) / {tile});\n"
+        f"  $K<<<grid, block>>>($IN, $OUT, N / {cols}, {cols}); }}"
+    )
+    return Block(
+        "transpose",
+        fill(TRANSPOSE, K=k, T=t, TILE=tile),
+        launch,
+        fill(TRANSPOSE_REF, COLS=cols, RIN="$RIN", ROUT="$ROUT"),
+        ("shared_memory", "grid_2d"),
+    )
 
 
 CSR = """
@@ -234,7 +255,14 @@ def csr_block(r: random.Random, k: str, t: str) -> Block:
     value = "1 + draw() % 3" if t in ("int", "unsigned") else "uniform() * 0.5"
     setup = fill(CSR_SETUP, K=k, T=t, DEG=r.randint(2, 6), VAL=value)
     launch = f"$K<<<(N + $B - 1) / $B, $B>>>({k}_drows, {k}_dcols, {k}_dvals, $IN, $OUT, N);"
-    return Block("csr", fill(CSR, K=k, T=t), launch, fill(CSR_REF, K=k, RIN="$RIN", ROUT="$ROUT", T=t), (), setup)
+    return Block(
+        "csr",
+        fill(CSR, K=k, T=t),
+        launch,
+        fill(CSR_REF, K=k, RIN="$RIN", ROUT="$ROUT", T=t),
+        (),
+        setup,
+    )
 
 
 ITERATE = """
@@ -251,8 +279,13 @@ __global__ void $K(const $T* __restrict__ in, $T* __restrict__ out, int n) {
 def iterate_block(r: random.Random, k: str, t: str, op: str) -> Block:
     steps = r.choice((3, 4, 6, 8))
     reference = f"for (int i = 0; i < N; ++i) {{ $T v = $RIN[i]; for (int s = 0; s < {steps}; ++s) v = {op}(v); $ROUT[i] = v; }}"
-    return Block("iterate", fill(ITERATE, K=k, T=t, OP=op, STEPS=steps), "$K<<<(N + $B - 1) / $B, $B>>>($IN, $OUT, N);",
-                 reference, extra={"OP": op})
+    return Block(
+        "iterate",
+        fill(ITERATE, K=k, T=t, OP=op, STEPS=steps),
+        "$K<<<(N + $B - 1) / $B, $B>>>($IN, $OUT, N);",
+        reference,
+        extra={"OP": op},
+    )
 
 
 SORT = """
@@ -280,4 +313,10 @@ SORT_REF = """for (int base = 0; base < N; base += $B) {
 
 
 def sort_block(r: random.Random, k: str, t: str) -> Block:
-    return Block("sort", fill(SORT, K=k, T=t, B="$B"), "$K<<<N / $B, $B>>>($IN, $OUT);", SORT_REF, ("shared_memory",))
+    return Block(
+        "sort",
+        fill(SORT, K=k, T=t, B="$B"),
+        "$K<<<N / $B, $B>>>($IN, $OUT);",
+        SORT_REF,
+        ("shared_memory",),
+    )

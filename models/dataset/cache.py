@@ -53,7 +53,9 @@ class StageCache:
     def put(self, stage: str, key: str, value: dict[str, Any]) -> None:
         write_atomic(self.path(stage, key), json.dumps(value, sort_keys=True))
 
-    def get_or_run(self, stage: str, parts: Iterable[str | bytes], run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    def get_or_run(
+        self, stage: str, parts: Iterable[str | bytes], run: Callable[[], dict[str, Any]]
+    ) -> dict[str, Any]:
         key = content_key(stage, *parts)
         found = self.get(stage, key)
         if found is not None:

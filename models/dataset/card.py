@@ -13,9 +13,23 @@ from typing import Any
 
 from cass.runner.outputs import write_atomic
 
-STAGES = ("collected", "unique", "decontaminated", "ported", "compiled-nvidia", "compiled-amd", "aligned", "ran", "accepted", "verified")
+STAGES = (
+    "collected",
+    "unique",
+    "decontaminated",
+    "ported",
+    "compiled-nvidia",
+    "compiled-amd",
+    "aligned",
+    "ran",
+    "accepted",
+    "verified",
+)
 SASS_OPCODE = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_]*)", re.M)
-RDNA3_OPCODE = re.compile(r"^\s+([sv]_[a-z0-9_]+|global_[a-z0-9_]+|ds_[a-z0-9_]+|flat_[a-z0-9_]+|buffer_[a-z0-9_]+|scratch_[a-z0-9_]+)", re.M)
+RDNA3_OPCODE = re.compile(
+    r"^\s+([sv]_[a-z0-9_]+|global_[a-z0-9_]+|ds_[a-z0-9_]+|flat_[a-z0-9_]+|buffer_[a-z0-9_]+|scratch_[a-z0-9_]+)",
+    re.M,
+)
 
 
 def _stage_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
@@ -41,7 +55,9 @@ def _lengths(values: list[int]) -> dict[str, float]:
             "p90": qs[-1], "max": max(values)}  # fmt: skip
 
 
-def statistics(rows, kernels, funnel, options, elapsed_s: float, n_source: int, n_assembly: int) -> dict[str, Any]:
+def statistics(
+    rows, kernels, funnel, options, elapsed_s: float, n_source: int, n_assembly: int
+) -> dict[str, Any]:
     stages = {**funnel.counts, **_stage_counts(rows)}
     per_domain: dict[str, dict[str, int]] = {}
     for r in rows:
@@ -99,7 +115,9 @@ def write_plots(folder: Path, rows, kernels, stats: dict[str, Any]) -> list[str]
     save("yields.png", fig)
 
     domains = list(stats["per_domain"])
-    outcomes = sorted({o for d in stats["per_domain"].values() for o in d if o not in ("programs", "kernels")})
+    outcomes = sorted(
+        {o for d in stats["per_domain"].values() for o in d if o not in ("programs", "kernels")}
+    )
     fig, ax = plt.subplots(figsize=(9, 4))
     bottom = [0] * len(domains)
     for outcome in outcomes:
@@ -114,7 +132,11 @@ def write_plots(folder: Path, rows, kernels, stats: dict[str, Any]) -> list[str]
 
     fig, axes = plt.subplots(1, 4, figsize=(13, 3))
     for ax, key in zip(axes, ("cuda", "hip", "sass", "rdna3")):
-        ax.hist([r[f"tokens_{key}"] for r in rows if r[f"tokens_{key}"]] or [0], bins=30, color="#55a868")
+        ax.hist(
+            [r[f"tokens_{key}"] for r in rows if r[f"tokens_{key}"]] or [0],
+            bins=30,
+            color="#55a868",
+        )
         ax.set_title(f"{key} tokens per program")
     save("lengths.png", fig)
 

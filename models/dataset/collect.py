@@ -47,16 +47,25 @@ def fetch_repository(url: str, cache: Path) -> Path:
     proc = subprocess.run(["git", "clone", "--depth", "1", "--quiet", url, str(folder)],
                           capture_output=True, text=True, timeout=900, check=False)  # fmt: skip
     if proc.returncode != 0:
-        raise CassError(f"{url}: git clone failed: {(proc.stderr.strip().splitlines() or ['?'])[-1]}; check the URL or clone it yourself and pass the folder")
+        raise CassError(
+            f"{url}: git clone failed: {(proc.stderr.strip().splitlines() or ['?'])[-1]}; check the URL or clone it yourself and pass the folder"
+        )
     return folder
 
 
 def tree_files(root: Path) -> list[Path]:
     """The files of a folder, or of a git work tree the files git tracks (build outputs skipped)."""
     if (root / ".git").exists():
-        proc = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, timeout=120, check=False)
+        proc = subprocess.run(
+            ["git", "-C", str(root), "ls-files", "-z"],
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
         if proc.returncode == 0:
-            return sorted(root / p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p)
+            return sorted(
+                root / p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p
+            )
     return sorted(p for p in root.rglob("*") if p.is_file() and ".git" not in p.parts)
 
 
@@ -73,7 +82,10 @@ def guess_domain(path: str, text: str) -> str:
     """The benchmark domain whose vocabulary (kernel words, operation names) the file uses most;
     `unclassified` when none of it appears. A heuristic for real code, which has no label."""
     lowered = (path + " " + text[:20000]).lower()
-    scores = {name: sum(lowered.count(w) for w in (*d.words, *d.float_ops, *d.int_ops)) for name, d in DOMAINS.items()}
+    scores = {
+        name: sum(lowered.count(w) for w in (*d.words, *d.float_ops, *d.int_ops))
+        for name, d in DOMAINS.items()
+    }
     best = max(scores, key=lambda k: scores[k])
     return best if scores[best] else "unclassified"
 
@@ -125,9 +137,13 @@ def collect(sources: list[str], cache: Path, *, synthetic: int = 0, seed: int = 
         else:
             root = Path(source)
             if not root.exists():
-                raise CassError(f"{source}: no such folder; give a folder or git repository of CUDA code")
+                raise CassError(
+                    f"{source}: no such folder; give a folder or git repository of CUDA code"
+                )
             if not root.is_dir():
-                raise CassError(f"{source}: is a file; give the folder that holds it (projects are ported whole)")
+                raise CassError(
+                    f"{source}: is a file; give the folder that holds it (projects are ported whole)"
+                )
         found = project_units(source, root, cache, list(include_dirs or []))
         if not found:
             raise CassError(f"{source}: no .cu file with a kernel or a main() in it")

@@ -96,7 +96,9 @@ class Decontaminator:
 
 def _windows(toks: Sequence[str]) -> Iterable[str]:
     for i in range(0, max(0, len(toks) - WINDOW + 1)):
-        yield hashlib.blake2b(" ".join(toks[i : i + WINDOW]).encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+        yield hashlib.blake2b(
+            " ".join(toks[i : i + WINDOW]).encode("utf-8", "surrogateescape"), digest_size=12
+        ).hexdigest()
 
 
 def benchmark_tasks() -> dict[str, str]:

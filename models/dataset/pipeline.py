@@ -64,9 +64,14 @@ def prepare_out(out: Path, force: bool) -> None:
     if out.exists() and not out.is_dir():
         raise OutputError(f"{out}: is a file; give -o a folder for the dataset")
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file() and not force:
-        raise OutputError(f"{out}: exists, is not empty and is no cass dataset; choose another -o or pass --force")
+        raise OutputError(
+            f"{out}: exists, is not empty and is no cass dataset; choose another -o or pass --force"
+        )
     out.mkdir(parents=True, exist_ok=True)
-    write_atomic(out / MARKER, "a dataset folder written by `cass dataset build`; its cache/ makes a rerun resume\n")
+    write_atomic(
+        out / MARKER,
+        "a dataset folder written by `cass dataset build`; its cache/ makes a rerun resume\n",
+    )
 
 
 def load_references(path: Path | None) -> dict[str, dict[str, Any]]:
@@ -77,18 +82,26 @@ def load_references(path: Path | None) -> dict[str, dict[str, Any]]:
     import gzip
 
     try:
-        raw = (gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()).decode("utf-8")
+        raw = (
+            gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+        ).decode("utf-8")
         if ".jsonl" in path.name:
             lines = [json.loads(line) for line in raw.splitlines() if line.strip()]
             data = {line["sha256"]: line for line in lines}
         else:
             data = json.loads(raw)
     except FileNotFoundError:
-        raise CassError(f"{path}: no such references file; record one with benchmarks/bench_dataset_record_nvidia.py") from None
+        raise CassError(
+            f"{path}: no such references file; record one with benchmarks/bench_dataset_record_nvidia.py"
+        ) from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise CassError(f"{path}: not a references file ({exc}); expected JSON mapping source sha256 to a record") from None
+        raise CassError(
+            f"{path}: not a references file ({exc}); expected JSON mapping source sha256 to a record"
+        ) from None
     if not isinstance(data, dict):
-        raise CassError(f"{path}: not a references file; expected a JSON object mapping source sha256 to a record")
+        raise CassError(
+            f"{path}: not a references file; expected a JSON object mapping source sha256 to a record"
+        )
     return data
 
 
@@ -96,8 +109,12 @@ def select(units: list[Unit], funnel: Funnel) -> list[Unit]:
     """Deduplicate, then drop what overlaps the benchmark's tasks."""
     funnel.add("collected", len(units))
     result = dedup.deduplicate([u.cuda for u in units])
-    funnel.dropped["exact-duplicate"] = [{"id": units[i].ident, "of": units[j].ident} for i, j in result.exact.items()]
-    funnel.dropped["near-duplicate"] = [{"id": units[i].ident, "of": units[j].ident} for i, j in result.near.items()]
+    funnel.dropped["exact-duplicate"] = [
+        {"id": units[i].ident, "of": units[j].ident} for i, j in result.exact.items()
+    ]
+    funnel.dropped["near-duplicate"] = [
+        {"id": units[i].ident, "of": units[j].ident} for i, j in result.near.items()
+    ]
     kept = [units[i] for i in result.kept]
     funnel.add("unique", len(kept))
     checker = dedup.Decontaminator(dedup.benchmark_tasks())
@@ -133,13 +150,17 @@ def _run_local(units: list[Unit], config: Config, workers: int,
     terminates the workers: the programs they had not finished are redone by the next run."""
     results: dict[int, dict[str, Any]] = {}
     with multiprocessing.Pool(workers) as pool:  # __exit__ terminates the workers
-        for i, record in pool.imap_unordered(_indexed, ((i, u, config) for i, u in enumerate(units))):
+        for i, record in pool.imap_unordered(
+            _indexed, ((i, u, config) for i, u in enumerate(units))
+        ):
             results[i] = record
             progress(record)
     return (results[i] for i in range(len(units)))
 
 
-def build(options: BuildOptions, progress: Callable[[str, dict[str, Any] | None], None] | None = None) -> dict[str, Any]:
+def build(
+    options: BuildOptions, progress: Callable[[str, dict[str, Any] | None], None] | None = None
+) -> dict[str, Any]:
     """Run the pipeline; the summary (counts per stage, paths written)."""
     import datasets
 
@@ -151,7 +172,13 @@ def build(options: BuildOptions, progress: Callable[[str, dict[str, Any] | None]
     prepare_out(options.out, options.force)
     cache = options.out / "cache"
     references = load_references(options.references)
-    units = collect(options.sources, cache, synthetic=options.synthetic, seed=options.seed, include_dirs=options.include_dirs)
+    units = collect(
+        options.sources,
+        cache,
+        synthetic=options.synthetic,
+        seed=options.seed,
+        include_dirs=options.include_dirs,
+    )
     funnel = Funnel()
     units = select(units, funnel)
     if options.limit:

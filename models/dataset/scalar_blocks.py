@@ -12,7 +12,11 @@ from cass.models.dataset.blocks import Block, fill
 # ---------------------------------------------------------------- scalar blocks (read the final array)
 
 ACC = {"float": "double", "double": "double", "int": "long long", "unsigned": "unsigned long long"}
-PRINT = {"double": ("%.6e", "double"), "long long": ("%lld", "long long"), "unsigned long long": ("%llu", "unsigned long long")}
+PRINT = {
+    "double": ("%.6e", "double"),
+    "long long": ("%lld", "long long"),
+    "unsigned long long": ("%llu", "unsigned long long"),
+}
 
 REDUCE_TREE = """
 __global__ void $K(const $T* __restrict__ in, $A* __restrict__ partial, int n) {
@@ -80,16 +84,35 @@ LIFTS = {"sum": "in[i]", "sum_abs": "fabs((double)in[i])", "sum_sq": "($A)in[i] 
 
 def reduce_block(r: random.Random, k: str, t: str, kind: str) -> Block:
     acc = ACC[t]
-    lifts = ["sum"] if t == "unsigned" else (["sum", "sum_sq"] if t == "int" else ["sum", "sum_abs", "sum_sq"])
+    lifts = (
+        ["sum"]
+        if t == "unsigned"
+        else (["sum", "sum_sq"] if t == "int" else ["sum", "sum_abs", "sum_sq"])
+    )
     lift_name = r.choice(lifts)
     lift = fill(LIFTS[lift_name], A=acc)
     template = {"reduce": REDUCE_TREE, "warp_reduce": REDUCE_WARP, "cg_reduce": REDUCE_CG}[kind]
     device = fill(template, K=k, T=t, A=acc, B="$B", LIFT=lift)
     fmt, cast = PRINT[acc]
-    host = fill(REDUCE_HOST, K=k, T=t, A=acc, B="$B", IN="$IN", RIN="$RIN", GRID=r.choice((4, 8, 16, 32)),
-                HLIFT=lift.replace("in[i]", "x"), LABEL=f"{k}_{lift_name}", FMT=fmt, P=cast)
-    features = {"reduce": ("shared_memory",), "warp_reduce": ("warp_shuffle", "shared_memory"),
-                "cg_reduce": ("cooperative_groups", "shared_memory")}[kind]
+    host = fill(
+        REDUCE_HOST,
+        K=k,
+        T=t,
+        A=acc,
+        B="$B",
+        IN="$IN",
+        RIN="$RIN",
+        GRID=r.choice((4, 8, 16, 32)),
+        HLIFT=lift.replace("in[i]", "x"),
+        LABEL=f"{k}_{lift_name}",
+        FMT=fmt,
+        P=cast,
+    )
+    features = {
+        "reduce": ("shared_memory",),
+        "warp_reduce": ("warp_shuffle", "shared_memory"),
+        "cg_reduce": ("cooperative_groups", "shared_memory"),
+    }[kind]
     return Block(kind, device, "", host, features)
 
 
@@ -131,10 +154,21 @@ printf("${K} bins $BINS weighted %llu busiest %d count %u\\n", weighted, busiest
 def histogram_block(r: random.Random, k: str, t: str) -> Block:
     bins = r.choice((16, 32, 64, 100, 128, 256))
     private = r.random() < 0.5
-    device = fill(HISTOGRAM, K=k, T=t, BINS=bins, TARGET="local" if private else "hist",
-                  PRIV_DECL=fill(PRIV_DECL, BINS=bins) if private else "", PRIV_FLUSH=fill(PRIV_FLUSH, BINS=bins) if private else "")
-    host = fill(HISTOGRAM_HOST, K=k, BINS=bins, GRID=r.choice((8, 16, 32)), B="$B", IN="$IN", RIN="$RIN")
-    return Block("histogram", device, "", host, ("atomics_int",) + (("shared_memory",) if private else ()))
+    device = fill(
+        HISTOGRAM,
+        K=k,
+        T=t,
+        BINS=bins,
+        TARGET="local" if private else "hist",
+        PRIV_DECL=fill(PRIV_DECL, BINS=bins) if private else "",
+        PRIV_FLUSH=fill(PRIV_FLUSH, BINS=bins) if private else "",
+    )
+    host = fill(
+        HISTOGRAM_HOST, K=k, BINS=bins, GRID=r.choice((8, 16, 32)), B="$B", IN="$IN", RIN="$RIN"
+    )
+    return Block(
+        "histogram", device, "", host, ("atomics_int",) + (("shared_memory",) if private else ())
+    )
 
 
 VOTE = """
@@ -163,7 +197,9 @@ printf("${K} matches %u of %d\\n", got, N);"""
 def vote_block(r: random.Random, k: str, t: str) -> Block:
     pred = r.choice(("x % 2 == 0", "x % 3 == 1", "(x & 4) != 0", "x % 7 < 3"))
     device = fill(VOTE, K=k, T=t, PRED=pred.replace("x", "in[i]"))
-    host = fill(VOTE_HOST, K=k, T=t, GRID=r.choice((8, 16, 32)), B="$B", IN="$IN", RIN="$RIN", HPRED=pred)
+    host = fill(
+        VOTE_HOST, K=k, T=t, GRID=r.choice((8, 16, 32)), B="$B", IN="$IN", RIN="$RIN", HPRED=pred
+    )
     return Block("vote", device, "", host, ("warp_vote", "atomics_int", "bit_manipulation"))
 
 

@@ -48,7 +48,9 @@ class Config:
     archs: tuple[str, ...] = ("sm_80",)
     engine: str = "rules"
     verify: bool = True
-    references: dict[str, dict[str, Any]] = field(default_factory=dict)  # cuda sha256 -> NVIDIA record
+    references: dict[str, dict[str, Any]] = field(
+        default_factory=dict
+    )  # cuda sha256 -> NVIDIA record
     run_timeout_s: float = 300.0
     run_unreferenced: bool = False  # run real programs with no NVIDIA reference (self-check only)
 
@@ -71,7 +73,11 @@ def process_unit(unit: Unit, config: Config) -> dict[str, Any]:
         record["port"] = port
         hip = _hip_path(unit, work, port)
         record["cuda_compile"] = {a: _compile_cuda(cache, unit, cu, a) for a in config.archs}
-        record["hip_compile"] = _compile_hip(cache, unit, hip, port) if port["status"] != "error" else _skipped("the port failed")
+        record["hip_compile"] = (
+            _compile_hip(cache, unit, hip, port)
+            if port["status"] != "error"
+            else _skipped("the port failed")
+        )
         record["kernels"] = align(record["cuda_compile"], record["hip_compile"])
         record["verification"] = _verify(cache, unit, config, cu, hip, record)
     record["seconds"] = round(time.perf_counter() - started, 3)
@@ -89,7 +95,9 @@ def _hip_path(unit: Unit, work: Path, port: dict[str, Any]) -> Path:
     if ported.suffix == ".hip":
         return ported
     sibling = ported.with_name(ported.name + ".cass.hip")
-    if not sibling.is_file() or sibling.read_text(encoding="utf-8", errors="replace") != port.get("hip", ""):
+    if not sibling.is_file() or sibling.read_text(encoding="utf-8", errors="replace") != port.get(
+        "hip", ""
+    ):
         from cass.runner.outputs import write_atomic
 
         write_atomic(sibling, port.get("hip", ""))
@@ -160,7 +168,9 @@ def _compile_cuda(cache: StageCache, unit: Unit, cu: Path, arch: str) -> dict[st
         return {"status": "ok", "sass": result.texts.get("sass", ""), "host_asm": result.texts.get("host-asm", ""),
                 "kernels": _kernels(result)}  # fmt: skip
 
-    return cache.get_or_run("compile-cuda", [unit.cuda, arch, unit.tree_digest, *unit.include_dirs], run)
+    return cache.get_or_run(
+        "compile-cuda", [unit.cuda, arch, unit.tree_digest, *unit.include_dirs], run
+    )
 
 
 def _compile_hip(cache: StageCache, unit: Unit, hip: Path, port: dict[str, Any]) -> dict[str, Any]:
@@ -176,7 +186,9 @@ def _compile_hip(cache: StageCache, unit: Unit, hip: Path, port: dict[str, Any])
         return {"status": "ok", "rdna3": result.texts.get("rdna3", ""), "host_asm": result.texts.get("host-asm", ""),
                 "kernels": _kernels(result)}  # fmt: skip
 
-    return cache.get_or_run("compile-hip", [port.get("hip", ""), unit.tree_digest, *unit.hip_include_dirs], run)
+    return cache.get_or_run(
+        "compile-hip", [port.get("hip", ""), unit.tree_digest, *unit.hip_include_dirs], run
+    )
 
 
 def align(cuda: dict[str, dict[str, Any]], hip: dict[str, Any]) -> list[dict[str, Any]]:
@@ -200,7 +212,9 @@ def align(cuda: dict[str, dict[str, Any]], hip: dict[str, Any]) -> list[dict[str
 # ---------------------------------------------------------------- verify by execution
 
 
-def _verify(cache: StageCache, unit: Unit, config: Config, cu: Path, hip: Path, record: dict[str, Any]) -> dict[str, Any]:
+def _verify(
+    cache: StageCache, unit: Unit, config: Config, cu: Path, hip: Path, record: dict[str, Any]
+) -> dict[str, Any]:
     """Run the port on the emulator; judge it against the NVIDIA reference when one was recorded
     for this exact source, else only by the program's own check (CHECK PASS and exit 0)."""
     if not unit.runnable:
@@ -211,7 +225,10 @@ def _verify(cache: StageCache, unit: Unit, config: Config, cu: Path, hip: Path, 
         return {"status": "not-run", "detail": "the port does not compile"}
     reference = config.references.get(record["cuda_sha256"])
     if unit.origin != "synthetic" and reference is None and not config.run_unreferenced:
-        return {"status": "not-run", "detail": "no NVIDIA reference recorded for this source (--references)"}
+        return {
+            "status": "not-run",
+            "detail": "no NVIDIA reference recorded for this source (--references)",
+        }
     from cass.runner.spec import load_run_spec
 
     try:
@@ -229,7 +246,9 @@ def _emulate(unit: Unit, hip: Path, spec) -> dict[str, Any]:
 
     with tempfile.TemporaryDirectory(prefix="cass-dataset-emu-") as out:
         try:
-            exe = build_hip_program(hip, Path(out) / "main.emu", extra_args=tuple(_flags(unit.hip_include_dirs)))
+            exe = build_hip_program(
+                hip, Path(out) / "main.emu", extra_args=tuple(_flags(unit.hip_include_dirs))
+            )
         except CassError as exc:
             return {"built": False, "error": exc.message[:800]}
         result = get_backend("emulator").run(hip, exe, spec)
@@ -249,21 +268,51 @@ def judge_run(run: dict[str, Any], reference: dict[str, Any] | None, spec) -> di
     """verified | mismatch | port-failed | reference-failed (against an NVIDIA record), or
     self-checked | self-check-failed (no record for this source)."""
     if not run.get("built"):
-        return {"status": "port-failed", "detail": run.get("error", "the emulator build failed"), "stdout": ""}
+        return {
+            "status": "port-failed",
+            "detail": run.get("error", "the emulator build failed"),
+            "stdout": "",
+        }
     stdout = run.get("stdout", "")
     if reference is None:
         checks = CHECK_LINE.findall(stdout)
-        passed = run.get("finished") and run.get("exit_code") == 0 and (not checks or checks[-1] == "PASS")
+        passed = (
+            run.get("finished")
+            and run.get("exit_code") == 0
+            and (not checks or checks[-1] == "PASS")
+        )
         detail = f"no NVIDIA record; the port ran on the emulator: exit {run.get('exit_code')}" + (
-            f", CHECK {checks[-1]}" if checks else ", no CHECK line")
-        return {"status": "self-checked" if passed else "self-check-failed", "detail": detail, "stdout": stdout}
+            f", CHECK {checks[-1]}" if checks else ", no CHECK line"
+        )
+        return {
+            "status": "self-checked" if passed else "self-check-failed",
+            "detail": detail,
+            "stdout": stdout,
+        }
     from cass.runner.verify import judge
 
-    info = {k: str(reference.get(k, "")) for k in ("gpu", "compute_capability", "driver", "cuda", "date")}
+    info = {
+        k: str(reference.get(k, ""))
+        for k in ("gpu", "compute_capability", "driver", "cuda", "date")
+    }
     if reference.get("exit_code") is None and not reference.get("built", True):
-        return {"status": "reference-failed", "detail": reference.get("stderr", "")[:300], "stdout": stdout}
-    verdict = judge(_result(reference, "recorded", info), _result(run, "emulator"), spec, ("recorded", "emulator"))
-    status = {"match": "verified", "mismatch": "mismatch", "error": "port-failed", "unverifiable": "reference-failed"}[verdict.status]
+        return {
+            "status": "reference-failed",
+            "detail": reference.get("stderr", "")[:300],
+            "stdout": stdout,
+        }
+    verdict = judge(
+        _result(reference, "recorded", info),
+        _result(run, "emulator"),
+        spec,
+        ("recorded", "emulator"),
+    )
+    status = {
+        "match": "verified",
+        "mismatch": "mismatch",
+        "error": "port-failed",
+        "unverifiable": "reference-failed",
+    }[verdict.status]
     return {"status": status, "detail": verdict.message[:800], "stdout": stdout, "reference_stdout": reference.get("stdout", ""),
             "reference_gpu": info["gpu"], "reference_date": info["date"]}  # fmt: skip
 

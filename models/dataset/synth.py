@@ -128,7 +128,10 @@ def _choose_blocks(r: random.Random, preferred: tuple[str, ...], t: str) -> list
     weights = [4 if k in preferred else 1 for k in usable]
     arrays = [k for k in usable if k not in SCALAR_BLOCKS]
     scalars = [k for k in usable if k in SCALAR_BLOCKS]
-    pick = [r.choices(arrays, [weights[usable.index(k)] for k in arrays])[0] for _ in range(r.randint(1, 3))]
+    pick = [
+        r.choices(arrays, [weights[usable.index(k)] for k in arrays])[0]
+        for _ in range(r.randint(1, 3))
+    ]
     if pick.count("scan") > 1:  # one scan at most: integer sums stay in range
         pick = [k for i, k in enumerate(pick) if k != "scan" or i == pick.index("scan")]
     tail = r.sample(scalars, r.randint(1, 2), counts=[weights[usable.index(k)] for k in scalars])
@@ -143,7 +146,10 @@ def _operations(r: random.Random, domain: str, t: str) -> dict[str, str]:
         table.update(B_UNSIGNED)
     wide = WIDE[t]
     if t in ("float", "double"):
-        c1, c2 = B.lit(round(r.uniform(0.3, 0.95), 3), "double"), B.lit(round(r.uniform(0.0, 1.0), 3), "double")
+        c1, c2 = (
+            B.lit(round(r.uniform(0.3, 0.95), 3), "double"),
+            B.lit(round(r.uniform(0.0, 1.0), 3), "double"),
+        )
     else:
         c1, c2 = str(r.randint(2, 20)), str(r.randint(1, 100))
     out = {}
@@ -180,7 +186,10 @@ def ops_name(name: str, ops: dict[str, str]) -> str:
 
 INPUTS = {
     "float": ("(value_t)({LO} + {SPAN} * uniform())", [(0.0, 1.0), (0.1, 1.9), (-1.0, 2.0)]),
-    "double": ("(value_t)({LO} + {SPAN} * (double)uniform())", [(0.0, 1.0), (0.5, 2.0), (-1.0, 2.0)]),
+    "double": (
+        "(value_t)({LO} + {SPAN} * (double)uniform())",
+        [(0.0, 1.0), (0.5, 2.0), (-1.0, 2.0)],
+    ),
 }
 
 
@@ -196,8 +205,15 @@ def _input_expr(r: random.Random, domain: str, t: str) -> str:
     return f"(value_t)(draw() % {r.choice((128, 256, 1000))})"
 
 
-def _render(r: random.Random, ident: str, seed: int, domain: str, t: str, made: list[B.Block],
-            ops: dict[str, str]) -> str:
+def _render(
+    r: random.Random,
+    ident: str,
+    seed: int,
+    domain: str,
+    t: str,
+    made: list[B.Block],
+    ops: dict[str, str],
+) -> str:
     """Size: one straight-line assembly of the program text, top to bottom as the file reads."""
     block_size = r.choice((64, 128, 256))
     n = r.choice((1024, 2048, 4096))
@@ -212,7 +228,10 @@ def _render(r: random.Random, ident: str, seed: int, domain: str, t: str, made: 
         CHECK=r.choice(CHECKS), RNG=Template(RNGS[r.choice(sorted(RNGS))]).substitute(SEED=r.randint(1, 2**31 - 1)),
         T=t, N=n, TOL=TOLERANCE[t])  # fmt: skip
     device = "\n".join(_subst(b.device, b, block_size, "", "") for b in made)
-    lines = ["    std::vector<value_t> h0(N);", f"    for (auto& v : h0) v = {_input_expr(r, domain, t)};"]
+    lines = [
+        "    std::vector<value_t> h0(N);",
+        f"    for (auto& v : h0) v = {_input_expr(r, domain, t)};",
+    ]
     names = ", ".join(f"*d{i}" for i in range(len(arrays) + 1))
     lines += [f"    value_t {names};"]
     lines += [f"    CHECK(cudaMalloc(&d{i}, N * sizeof(value_t)));" for i in range(len(arrays) + 1)]
@@ -228,13 +247,19 @@ def _render(r: random.Random, ident: str, seed: int, domain: str, t: str, made: 
               "    bool ok = true;", "    std::vector<value_t> r0 = h0;"]  # fmt: skip
     for i, b in enumerate(arrays):
         lines += [f"    std::vector<value_t> r{i + 1}(N);", "    {"]
-        lines += _indent(_subst(b.reference, b, block_size, f"d{i}", f"d{i + 1}", f"r{i}", f"r{i + 1}"), 8)
+        lines += _indent(
+            _subst(b.reference, b, block_size, f"d{i}", f"d{i + 1}", f"r{i}", f"r{i + 1}"), 8
+        )
         lines += ["    }"]
     lines += ["    int bad = 0;",
               f"    for (int i = 0; i < N; ++i) bad += agree((double)result[i], (double)r{last}[i]) ? 0 : 1;",
               "    ok = ok && bad == 0;"]  # fmt: skip
     for b in scalars:
-        lines += ["    {"] + _indent(_subst(b.reference, b, block_size, f"d{last}", "", f"r{last}", ""), 8) + ["    }"]
+        lines += (
+            ["    {"]
+            + _indent(_subst(b.reference, b, block_size, f"d{last}", "", f"r{last}", ""), 8)
+            + ["    }"]
+        )
     lines += _checksum(t, last)
     lines += [f"    CHECK(cudaFree(d{i}));" for i in range(len(arrays) + 1)]
     lines += ['    printf(ok ? "CHECK PASS\\n" : "CHECK FAIL\\n");', "    return ok ? 0 : 1;"]
@@ -254,9 +279,24 @@ def _checksum(t: str, last: int) -> list[str]:
             "           (long long)result[0], (long long)result[N / 2], (long long)result[N - 1], bad);"]  # fmt: skip
 
 
-def _subst(text: str, b: B.Block, block_size: int, din: str, dout: str, rin: str = "", rout: str = "") -> str:
-    kernel = b.device.split("__global__ void ", 1)[1].split("(", 1)[0] if "__global__" in b.device else ""
-    values = dict(K=kernel, B=block_size, IN=din, OUT=dout, RIN=rin, ROUT=rout, T="value_t", OP=b.extra.get("OP", ""))
+def _subst(
+    text: str, b: B.Block, block_size: int, din: str, dout: str, rin: str = "", rout: str = ""
+) -> str:
+    kernel = (
+        b.device.split("__global__ void ", 1)[1].split("(", 1)[0]
+        if "__global__" in b.device
+        else ""
+    )
+    values = dict(
+        K=kernel,
+        B=block_size,
+        IN=din,
+        OUT=dout,
+        RIN=rin,
+        ROUT=rout,
+        T="value_t",
+        OP=b.extra.get("OP", ""),
+    )
     return Template(text).safe_substitute(values)
 
 

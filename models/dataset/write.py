@@ -49,7 +49,11 @@ def program_row(record: dict[str, Any], split: str) -> dict[str, Any]:
     port, hip = record["port"], record["hip_compile"]
     nvidia = [{"arch": arch, "status": c["status"], "error": c.get("error", ""), "sass": c.get("sass", ""),
                "host_asm": c.get("host_asm", "")} for arch, c in record["cuda_compile"].items()]  # fmt: skip
-    first = nvidia[0] if nvidia else {"status": "skipped", "sass": "", "host_asm": "", "error": "", "arch": ""}
+    first = (
+        nvidia[0]
+        if nvidia
+        else {"status": "skipped", "sass": "", "host_asm": "", "error": "", "arch": ""}
+    )
     verification = record["verification"]
     texts = {"cuda": record.get("cuda", ""), "hip": port.get("hip", ""), "sass": first["sass"], "rdna3": hip.get("rdna3", ""),
              "cuda_host_asm": first["host_asm"], "hip_host_asm": hip.get("host_asm", "")}  # fmt: skip
@@ -79,7 +83,9 @@ def kernel_rows(record: dict[str, Any], split: str) -> list[dict[str, Any]]:
             for k in record["kernels"]]  # fmt: skip
 
 
-def instructions(rows: list[dict[str, Any]], kernels: list[dict[str, Any]]) -> tuple[list[dict], list[dict]]:
+def instructions(
+    rows: list[dict[str, Any]], kernels: list[dict[str, Any]]
+) -> tuple[list[dict], list[dict]]:
     """The source and assembly examples of the accepted programs, in the published chat format."""
     from cass.models.llm.prompts import training_messages
 
@@ -117,7 +123,9 @@ def _jsonl(items: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(item, ensure_ascii=False) + "\n" for item in items)
 
 
-def write_dataset(out: Path, records: list[dict[str, Any]], funnel, options, *, elapsed_s: float) -> dict[str, Any]:
+def write_dataset(
+    out: Path, records: list[dict[str, Any]], funnel, options, *, elapsed_s: float
+) -> dict[str, Any]:
     from cass.models.dataset.card import render_card, statistics, write_plots
 
     rows, kernels = [], []
@@ -127,7 +135,9 @@ def write_dataset(out: Path, records: list[dict[str, Any]], funnel, options, *, 
         kernels += kernel_rows(record, split)
     for table, items in (("programs", rows), ("kernels", kernels)):
         for split in ("train", "test"):
-            _write_table(out / "data", f"{table}-{split}", [r for r in items if r["split"] == split])
+            _write_table(
+                out / "data", f"{table}-{split}", [r for r in items if r["split"] == split]
+            )
     source, assembly = instructions(rows, kernels)
     write_atomic(out / "instructions" / "source.jsonl", _jsonl(source))
     write_atomic(out / "instructions" / "assembly.jsonl", _jsonl(assembly))

@@ -24,6 +24,8 @@ REQUIRED_KEYS = (
     "tokenizer.ggml.model",
     "tokenizer.ggml.tokens",
 )
+
+
 @dataclass(frozen=True)
 class GgufInfo:
     path: Path
@@ -128,5 +130,3 @@ def require_chat_model(info: GgufInfo) -> None:
             f"{info.path}: no chat template in the GGUF metadata (tokenizer.chat_template); "
             "convert from a checkpoint whose tokenizer_config.json has one"
         )
-
-

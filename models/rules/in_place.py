@@ -32,24 +32,32 @@ class Change:
     after: str
 
 
-def file_changes(source: Path, target: Target, engine: str) -> tuple[list[Change], list[Diagnostic]]:
+def file_changes(
+    source: Path, target: Target, engine: str
+) -> tuple[list[Change], list[Diagnostic]]:
     text = read_source(source)
     translation = translate_text(text, str(source), target, engine)
-    changes = [Change(source, source.name, text, translation.text)] if translation.text != text else []
+    changes = (
+        [Change(source, source.name, text, translation.text)] if translation.text != text else []
+    )
     return changes, list(translation.diagnostics)
 
 
 def project_changes(
     root: Path, target: Target, engine: str, include_dirs: list[Path], progress=None
 ) -> tuple[list[Change], ProjectPort]:
-    result = translate_project(root, root, target, engine, include_dirs=include_dirs, progress=progress)
+    result = translate_project(
+        root, root, target, engine, include_dirs=include_dirs, progress=progress
+    )
     changes = [
         Change(f.source, str(f.source.relative_to(result.root)), f.original, f.translation.text)
         for f in result.files
         if f.translation.text != f.original
     ]
     changes += [
-        Change(result.root / b.relative, b.relative, b.original, b.text) for b in result.build if b.changed
+        Change(result.root / b.relative, b.relative, b.original, b.text)
+        for b in result.build
+        if b.changed
     ]
     return sorted(changes, key=lambda c: c.relative), result
 

@@ -148,7 +148,9 @@ def port_project(
     started = time.perf_counter()
     root, out = root.resolve(), out.resolve()
     _check_out_dir(root, out, force)
-    result = translate_project(root, out, target, engine, include_dirs=include_dirs, progress=progress)
+    result = translate_project(
+        root, out, target, engine, include_dirs=include_dirs, progress=progress
+    )
     plan = result.plan
     for source in (*plan.port, *plan.build, *plan.copy):  # check every output before writing any
         outputs.check_output(out / source.relative_to(root), inputs=[source], force=True)

@@ -24,7 +24,9 @@ def loss_png(losses: list[tuple[int, float]], eval_loss: float | None, title: st
     steps, values = zip(*losses) if losses else ((), ())
     ax.plot(steps, values, label="training loss (per step)", linewidth=1)
     if eval_loss is not None and steps:
-        ax.axhline(eval_loss, color="tab:red", linestyle="--", label=f"test split, end: {eval_loss:.3f}")
+        ax.axhline(
+            eval_loss, color="tab:red", linestyle="--", label=f"test split, end: {eval_loss:.3f}"
+        )
     ax.set_xlabel("optimizer step")
     ax.set_ylabel("cross-entropy (nats/token)")
     ax.set_yscale("log")
@@ -41,7 +43,11 @@ def loss_png(losses: list[tuple[int, float]], eval_loss: float | None, title: st
 def _rows(o: TrainOptions, r: TrainResult, counts: dict[str, int]) -> list[tuple[str, str]]:
     first = r.losses[0][1] if r.losses else float("nan")
     last = r.losses[-1][1] if r.losses else float("nan")
-    model = f"from scratch, size {o.scratch_size}" if o.scratch_size else f"{o.base}" + (" + LoRA" if o.lora else "")
+    model = (
+        f"from scratch, size {o.scratch_size}"
+        if o.scratch_size
+        else f"{o.base}" + (" + LoRA" if o.lora else "")
+    )
     return [
         ("model", model), ("parameters", f"{r.parameters:,} ({r.trainable:,} trained)"),
         ("data", ", ".join(map(str, o.data))), ("examples", ", ".join(f"{k} {v}" for k, v in counts.items())),

@@ -41,12 +41,16 @@ def data_files(paths: list[Path]) -> list[Path]:
         if path.is_dir():
             found = sorted((path / "instructions").glob("*.jsonl")) or sorted(path.glob("*.jsonl"))
             if not found:
-                raise CassError(f"{path}: no instructions/*.jsonl in this folder; build a dataset with `cass dataset build -o {path}`")
+                raise CassError(
+                    f"{path}: no instructions/*.jsonl in this folder; build a dataset with `cass dataset build -o {path}`"
+                )
             files += found
         elif path.is_file():
             files.append(path)
         else:
-            raise CassError(f"{path}: no such file or folder; give the dataset folder or its .jsonl files")
+            raise CassError(
+                f"{path}: no such file or folder; give the dataset folder or its .jsonl files"
+            )
     return files
 
 
@@ -57,7 +61,9 @@ def _check_messages(messages: Any, where: str) -> tuple[dict[str, str], ...]:
         if not isinstance(message, dict) or not isinstance(message.get("content"), str):
             raise CassError(f"{where}: message {number} must be an object with a string 'content'")
         if message.get("role") not in ROLES:
-            raise CassError(f"{where}: message {number} has role {message.get('role')!r}; expected user or assistant")
+            raise CassError(
+                f"{where}: message {number} has role {message.get('role')!r}; expected user or assistant"
+            )
     if messages[-1]["role"] != "assistant":
         raise CassError(f"{where}: the last message must be the assistant's answer")
     return tuple({"role": m["role"], "content": m["content"]} for m in messages)
@@ -67,7 +73,9 @@ def parse_line(line: str, where: str) -> Record:
     try:
         obj = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise CassError(f"{where}: not valid JSON ({exc.msg}); each line is one example object") from None
+        raise CassError(
+            f"{where}: not valid JSON ({exc.msg}); each line is one example object"
+        ) from None
     if not isinstance(obj, dict):
         raise CassError(f"{where}: a JSON {type(obj).__name__}, not an object")
     for key in ("id", "task", "domain", "split"):
@@ -85,7 +93,9 @@ def read_file(path: Path) -> list[Record]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
-        raise CassError(f"{path}: not UTF-8 text (byte {exc.start}); the dataset is JSON lines") from None
+        raise CassError(
+            f"{path}: not UTF-8 text (byte {exc.start}); the dataset is JSON lines"
+        ) from None
     except OSError as exc:
         raise CassError(f"{path}: cannot read ({exc.strerror})") from None
     return [parse_line(line, f"{path}:{number}")
@@ -99,7 +109,9 @@ def load_records(paths: list[Path], tasks: tuple[str, ...] = TASKS) -> list[Reco
     for file in data_files(paths):
         for number, record in enumerate(read_file(file), 1):
             if record.ident in seen:
-                raise CassError(f"{file}: id {record.ident!r} appears twice (also in {seen[record.ident]})")
+                raise CassError(
+                    f"{file}: id {record.ident!r} appears twice (also in {seen[record.ident]})"
+                )
             seen[record.ident] = f"{file}:{number}"
             if record.task in tasks:
                 records.append(record)

@@ -49,7 +49,9 @@ class TrainOptions:
     lora: bool = False
     lora_rank: int = 16
     packing: bool = True
-    loss_on: str = "auto"  # answer: the port only; all: prompt too; auto: all from scratch, answer otherwise
+    loss_on: str = (
+        "auto"  # answer: the port only; all: prompt too; auto: all from scratch, answer otherwise
+    )
     gradient_checkpointing: bool = False
     precision: str = "auto"  # auto: bf16 on a GPU that has it, else fp32
     deepspeed: str | None = None  # zero2, zero3 or a config file
@@ -89,7 +91,9 @@ def check_options(o: TrainOptions) -> None:
     if o.scratch_size is not None:
         scratch.size_of(o.scratch_size)
         if o.lora:
-            raise CassError("--lora adapts a base checkpoint; a model from scratch trains all its weights")
+            raise CassError(
+                "--lora adapts a base checkpoint; a model from scratch trains all its weights"
+            )
     if o.loss_on not in ("auto", "answer", "all"):
         raise CassError(f"unknown --loss-on {o.loss_on!r}; choose auto, answer or all")
     if o.precision not in ("auto", "bf16", "fp16", "fp32"):
@@ -98,7 +102,9 @@ def check_options(o: TrainOptions) -> None:
         raise CassError(f"{o.output}: exists and is not a folder; -o names the training folder")
     busy = o.output.is_dir() and any(o.output.iterdir())
     if busy and not (o.resume or o.force):
-        raise CassError(f"{o.output}: not empty; pass --resume to continue its training or --force to start again")
+        raise CassError(
+            f"{o.output}: not empty; pass --resume to continue its training or --force to start again"
+        )
     if o.resume and not o.output.is_dir():
         raise CassError(f"{o.output}: nothing to resume (no such folder); drop --resume")
 
@@ -138,7 +144,11 @@ def deepspeed_config(name: str | None, output: Path) -> str | None:
         if not Path(name).is_file():
             raise CassError(f"{name}: no such DeepSpeed config; give zero2, zero3 or a JSON file")
         return name
-    zero: dict[str, Any] = {"stage": int(name[-1]), "overlap_comm": True, "contiguous_gradients": True}
+    zero: dict[str, Any] = {
+        "stage": int(name[-1]),
+        "overlap_comm": True,
+        "contiguous_gradients": True,
+    }
     if name == "zero3":
         zero["stage3_gather_16bit_weights_on_model_save"] = True
     config = {"zero_optimization": zero, "bf16": {"enabled": "auto"}, "fp16": {"enabled": "auto"},
@@ -155,7 +165,9 @@ def sft_config(o: TrainOptions, bf16_ok: bool, on_gpu: bool) -> Any:
     precision = ("bf16" if bf16_ok else "fp32") if o.precision == "auto" else o.precision
     rate = o.learning_rate or (1e-3 if o.scratch_size else 2e-4 if o.lora else 2e-5)
     # passed only when asked for: transformers 5 warns that the name is deprecated
-    checkpointing: dict[str, Any] = {"gradient_checkpointing": True} if o.gradient_checkpointing else {}
+    checkpointing: dict[str, Any] = (
+        {"gradient_checkpointing": True} if o.gradient_checkpointing else {}
+    )
     answer_only = _answer_only(o)
     return SFTConfig(
         output_dir=str(o.output / "checkpoints"), max_length=o.max_length, packing=o.packing,
@@ -184,17 +196,22 @@ def _whole(records: list[data.Record], tokenizer: Any, max_length: int, say: Cal
            required: bool = True) -> list[data.Record]:  # fmt: skip
     """With the loss on the answers only, an example longer than max_length would lose its
     answer to truncation (and teach nothing): such examples are left out, and said so."""
+
     def length(record: data.Record) -> int:
         text = tokenizer.apply_chat_template(list(record.messages), tokenize=False)
         return len(tokenizer(text, add_special_tokens=False)["input_ids"])
 
     kept = [r for r in records if length(r) <= max_length]
     if not kept and required:
-        raise CassError(f"every {records[0].split} example is longer than --max-length {max_length} tokens; "
-                        "raise --max-length, or use --loss-on all (long examples are then cut into blocks)")
+        raise CassError(
+            f"every {records[0].split} example is longer than --max-length {max_length} tokens; "
+            "raise --max-length, or use --loss-on all (long examples are then cut into blocks)"
+        )
     if len(kept) < len(records):
-        say(f"{len(records) - len(kept)} of {len(records)} {records[0].split} examples are longer than "
-            f"--max-length {max_length} tokens and were left out (their answers would be cut off)")
+        say(
+            f"{len(records) - len(kept)} of {len(records)} {records[0].split} examples are longer than "
+            f"--max-length {max_length} tokens and were left out (their answers would be cut off)"
+        )
     return kept
 
 
@@ -245,9 +262,15 @@ def train(o: TrainOptions, progress: Progress | None = None,
     model, tokenizer = load_model(o, train_records)
     if _answer_only(o):
         train_records = _whole(train_records, tokenizer, o.max_length, say)
-        test_records = _whole(test_records, tokenizer, o.max_length, say, required=False) if test_records else []
+        test_records = (
+            _whole(test_records, tokenizer, o.max_length, say, required=False)
+            if test_records
+            else []
+        )
     watch = _watch(progress, o.time_limit_s)
-    trainer = _trainer(o, model, tokenizer, train_records, test_records, watch, bf16_ok, device != "cpu")
+    trainer = _trainer(
+        o, model, tokenizer, train_records, test_records, watch, bf16_ok, device != "cpu"
+    )
     resume_from = _last_checkpoint(o)
     if resume_from:
         say(f"resuming from {resume_from}")
@@ -309,5 +332,7 @@ def _save(trainer: Any, tokenizer: Any, o: TrainOptions) -> Path:
     with staged_dir(final, replace=True) as partial:
         model.save_pretrained(partial, safe_serialization=True)
         tokenizer.save_pretrained(partial)
-        (partial / "training_args.json").write_text(json.dumps(asdict(o), default=str, indent=2) + "\n")
+        (partial / "training_args.json").write_text(
+            json.dumps(asdict(o), default=str, indent=2) + "\n"
+        )
     return final

@@ -78,7 +78,9 @@ def train_tokenizer(records: list[Record], vocab: int, folder: Path) -> Any:
     trainer = trainers.BpeTrainer(vocab_size=vocab - len(SPECIALS), special_tokens=list(SPECIALS),
                                   initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)  # fmt: skip
     tok.train_from_iterator(corpus(records), trainer)
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>")
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>"
+    )
     fast.chat_template = CHAT_TEMPLATE
     fast.save_pretrained(folder)
     return fast

@@ -53,36 +53,51 @@ def for_state(state: MirrorState, source: str, config: MirrorConfig) -> str:
     if state is MirrorState.STALE:
         return f"regenerate it: `{port_command(src)}`"
     if state is MirrorState.HAND_EDITED:
-        return (f"keep the edit: `{port_command(src, 'adopt')}` (sets \"hand-edited: yes\" in "
-                f"its header), or regenerate it: `{port_command(src, 'force')}` (your version is "
-                "backed up)")
+        return (
+            f'keep the edit: `{port_command(src, "adopt")}` (sets "hand-edited: yes" in '
+            f"its header), or regenerate it: `{port_command(src, 'force')}` (your version is "
+            "backed up)"
+        )
     if state is MirrorState.CONFLICT:
-        return (f"carry your edits over: `{port_command(src, 'merge')}`, or regenerate: "
-                f"`{port_command(src, 'force')}` (your version is backed up)")
+        return (
+            f"carry your edits over: `{port_command(src, 'merge')}`, or regenerate: "
+            f"`{port_command(src, 'force')}` (your version is backed up)"
+        )
     if state is MirrorState.FOREIGN:
-        return (f"keep it as your hand-written port: `{port_command(src, 'adopt')}` (adds the "
-                f"header, marked hand-edited), or replace it: `{port_command(src, 'force')}` "
-                f"(it is backed up), {exclude_hint(source, config)}")
+        return (
+            f"keep it as your hand-written port: `{port_command(src, 'adopt')}` (adds the "
+            f"header, marked hand-edited), or replace it: `{port_command(src, 'force')}` "
+            f"(it is backed up), {exclude_hint(source, config)}"
+        )
     return ""
 
 
 def untranslated(source: str, mirror: str, config: MirrorConfig) -> str:
     """A source the engine cannot port (dynamic parallelism, texture references, ...)."""
-    return (f"finish the port by hand in {mirror} (the constructs are listed at its top) and set "
-            f'"hand-edited: yes" in its header, {exclude_hint(source, config)}')
+    return (
+        f"finish the port by hand in {mirror} (the constructs are listed at its top) and set "
+        f'"hand-edited: yes" in its header, {exclude_hint(source, config)}'
+    )
 
 
 def wrong_port(source: str, mirror: str, config: MirrorConfig | None) -> str:
     """A generated port that builds or runs wrong."""
-    hatch = exclude_hint(source, config) if config else \
-        "or leave the source out of mirroring (`exclude` under [tool.cass.mirror])"
-    return (f'correct the port in {mirror} and set "hand-edited: yes" in its header (verification '
-            f"then runs your version), {hatch}")
+    hatch = (
+        exclude_hint(source, config)
+        if config
+        else "or leave the source out of mirroring (`exclude` under [tool.cass.mirror])"
+    )
+    return (
+        f'correct the port in {mirror} and set "hand-edited: yes" in its header (verification '
+        f"then runs your version), {hatch}"
+    )
 
 
 def record_command(source: str) -> str:
     """How to record a fresh NVIDIA reference for `source` (relative to the repository root)."""
     src = shlex.quote(source)
-    return (f"record a fresh reference on a machine with an NVIDIA GPU: `cass verify --record "
-            f"{src}` (with no cass installed there: `python3 benchmarks/record_references.py "
-            f"{src}` from a cass checkout), then commit {shlex.quote(source + '.recorded.toml')}")
+    return (
+        f"record a fresh reference on a machine with an NVIDIA GPU: `cass verify --record "
+        f"{src}` (with no cass installed there: `python3 benchmarks/record_references.py "
+        f"{src}` from a cass checkout), then commit {shlex.quote(source + '.recorded.toml')}"
+    )

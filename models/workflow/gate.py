@@ -30,8 +30,15 @@ from cass.runner.diagnostics import CassError, Diagnostic
 SOURCE_CAUSED = ("reference-", "mirror-stale", "mirror-conflict")
 
 
-def gate(start: Path, *, base: str | None = None, everything: bool = False,
-         verify: bool | None = None, strict: bool = False, jobs: int | None = None) -> Report:
+def gate(
+    start: Path,
+    *,
+    base: str | None = None,
+    everything: bool = False,
+    verify: bool | None = None,
+    strict: bool = False,
+    jobs: int | None = None,
+) -> Report:
     """Run the gate for the repository containing `start`. `strict` (--require-verified): every
     pair must be verified here (verification on; unverifiable, a stale or missing NVIDIA
     reference included, is an error). With `base`, findings that name no line point at the
@@ -50,14 +57,16 @@ def gate(start: Path, *, base: str | None = None, everything: bool = False,
         changed = first_changed_lines(state, base)
         outcomes = [_at_changed_lines(o, changed) for o in outcomes]
     scope = "all files" if everything else f"changes since {base}"
-    return Report(tuple(outcomes), selection.diagnostics, tuple(describe(state)), scope,
-                  run_verify, strict)
+    return Report(
+        tuple(outcomes), selection.diagnostics, tuple(describe(state)), scope, run_verify, strict
+    )
 
 
 def _at_changed_lines(outcome: Outcome, changed: dict[str, int]) -> Outcome:
     """Move findings that name no line (line 1) to the first changed line of their file, else
     of the other file of the pair; findings caused by the source's change (a stale mirror or
     reference) go to the source's first changed line."""
+
     def place(d: Diagnostic) -> Diagnostic:
         if d.line != 1:
             return d

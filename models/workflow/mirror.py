@@ -53,7 +53,9 @@ DEFAULT_SUFFIXES: dict[str, dict[str, str]] = {
 }
 LAYOUTS = ("beside", "tree")
 CONFIG_KEYS = ("layout", "tree", "include", "exclude", "suffixes", "engine", "target", "verify")
-UNTRANSLATED = "untranslated"  # written with constructs the engine could not port, listed at its top
+UNTRANSLATED = (
+    "untranslated"  # written with constructs the engine could not port, listed at its top
+)
 VERDICTS = ("match", "mismatch", "error", "unverifiable", "not-run", UNTRANSLATED)
 
 
@@ -85,12 +87,16 @@ def config_from_table(table: dict[str, Any], origin: Path | None = None) -> Mirr
         raise CassError(f"{where}: [tool.cass.mirror] must be a table of keys, not {mirror!r}")
     unknown = set(mirror) - set(CONFIG_KEYS)
     if unknown:
-        raise CassError(f"{where}: unknown key(s) in [tool.cass.mirror]: {', '.join(sorted(unknown))}"
-                        f" (known: {', '.join(CONFIG_KEYS)})")
+        raise CassError(
+            f"{where}: unknown key(s) in [tool.cass.mirror]: {', '.join(sorted(unknown))}"
+            f" (known: {', '.join(CONFIG_KEYS)})"
+        )
     cfg = MirrorConfig(config_path=origin)
     layout = _expect(mirror, "layout", str, cfg.layout, where)
     if layout not in LAYOUTS:
-        raise CassError(f"{where}: mirror layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+        raise CassError(
+            f"{where}: mirror layout must be one of {', '.join(LAYOUTS)}, not {layout!r}"
+        )
     tree = _expect(mirror, "tree", str, cfg.tree, where)
     if layout == "tree" and (not tree.strip() or PurePosixPath(tree).is_absolute()):
         raise CassError(f"{where}: mirror tree must be a folder inside the project, not {tree!r}")
@@ -113,8 +119,9 @@ def config_from_table(table: dict[str, Any], origin: Path | None = None) -> Mirr
 def _expect(table: dict[str, Any], key: str, kind: type, default: Any, where: str) -> Any:
     value = table.get(key, default)
     if not isinstance(value, kind):
-        raise CassError(f"{where}: [tool.cass.mirror] {key} must be a {kind.__name__}, "
-                        f"not {value!r}")
+        raise CassError(
+            f"{where}: [tool.cass.mirror] {key} must be a {kind.__name__}, not {value!r}"
+        )
     return value
 
 
@@ -123,7 +130,7 @@ def _target(value: Any, where: str) -> Target:
         return Target(gfx_arch=value)
     if isinstance(value, dict):
         return Target(**{k.replace("-", "_"): v for k, v in value.items()})
-    raise CassError(f"{where}: target must be a gfx arch such as \"gfx1100\", not {value!r}")
+    raise CassError(f'{where}: target must be a gfx arch such as "gfx1100", not {value!r}')
 
 
 def find_config_file(start: Path) -> tuple[Path | None, dict[str, Any]]:
@@ -208,8 +215,10 @@ def mirror_path(source: Path, root: Path, config: MirrorConfig) -> Path:
         mirrored = f"{config.tree.strip('/')}/{mirrored}"
     target = Path(os.path.normpath(root / mirrored))
     if not _inside(target, root):
-        raise CassError(f"{rel}: its mirror {mirrored} would lie outside the repository {root}; "
-                        f"fix [tool.cass.mirror] tree in {config.config_path or 'the config'}")
+        raise CassError(
+            f"{rel}: its mirror {mirrored} would lie outside the repository {root}; "
+            f"fix [tool.cass.mirror] tree in {config.config_path or 'the config'}"
+        )
     return target
 
 
@@ -270,16 +279,19 @@ def render_header(p: Provenance) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generated_body(source: str, text: str,
-                   errors: tuple[Diagnostic, ...] | list[Diagnostic]) -> tuple[str, str]:
+def generated_body(
+    source: str, text: str, errors: tuple[Diagnostic, ...] | list[Diagnostic]
+) -> tuple[str, str]:
     """(body, verdict) of a newly generated mirror: the port, verdict "not-run"; or, when the
     engine left constructs it could not port (`errors`), the port with them listed at its top and
     the verdict "untranslated" (it will not build until someone finishes it)."""
     if not errors:
         return text, "not-run"
     listing = "".join(f"//   line {d.line}:{d.column}: {d.message} [{d.code}]\n" for d in errors)
-    head = (f"// cass could not port {len(errors)} construct(s) of {source}; finish them by hand, "
-            'then set "hand-edited: yes" in the header above:\n')
+    head = (
+        f"// cass could not port {len(errors)} construct(s) of {source}; finish them by hand, "
+        'then set "hand-edited: yes" in the header above:\n'
+    )
     return head + listing + text, UNTRANSLATED
 
 
@@ -302,8 +314,10 @@ def parse_mirror(text: str) -> tuple[Provenance, str] | None:
             return _provenance(values, number), "".join(lines[number:])
         key, sep, value = stripped.removeprefix("// ").partition(": ")
         if not stripped.startswith("// ") or not sep:
-            raise CassError(f"line {number}: malformed cass-mirror header line {stripped!r}; "
-                            "restore the header or delete the mirror to regenerate it")
+            raise CassError(
+                f"line {number}: malformed cass-mirror header line {stripped!r}; "
+                "restore the header or delete the mirror to regenerate it"
+            )
         values[key] = value
     raise CassError(f"line {start + 1}: cass-mirror header has no '{_END}' line; restore it")
 
@@ -311,8 +325,10 @@ def parse_mirror(text: str) -> tuple[Provenance, str] | None:
 def _provenance(values: dict[str, str], line: int) -> Provenance:
     missing = [key for key in _FIELDS if key not in values]
     if missing:
-        raise CassError(f"line {line}: cass-mirror header lacks {', '.join(missing)}; restore it "
-                        "or delete the mirror to regenerate it")
+        raise CassError(
+            f"line {line}: cass-mirror header lacks {', '.join(missing)}; restore it "
+            "or delete the mirror to regenerate it"
+        )
     engine, _, version = values["engine"].partition(" ")
     return Provenance(
         source=values["source"],
@@ -373,28 +389,45 @@ def classify(
     try:
         parsed = parse_mirror(mirror_text)
     except CassError as exc:  # a damaged header: protected like a file of someone else's
-        return MirrorStatus(MirrorState.FOREIGN, f"its cass-mirror header is damaged ({exc.message})")
+        return MirrorStatus(
+            MirrorState.FOREIGN, f"its cass-mirror header is damaged ({exc.message})"
+        )
     if parsed is None:
-        return MirrorStatus(MirrorState.FOREIGN, "a file without a cass-mirror header "
-                            "(written by hand?) is where the mirror goes")
+        return MirrorStatus(
+            MirrorState.FOREIGN,
+            "a file without a cass-mirror header (written by hand?) is where the mirror goes",
+        )
     p, body = parsed
     edited = sha256_text(body) != p.body_sha256
     source_changed = p.source_sha256 != source_sha256
     if edited or p.hand_edited:
         if source_changed:
-            return MirrorStatus(MirrorState.CONFLICT, "edited by hand since generation, and "
-                                "its source changed since", p, body)
+            return MirrorStatus(
+                MirrorState.CONFLICT,
+                "edited by hand since generation, and its source changed since",
+                p,
+                body,
+            )
         if p.hand_edited:
             return MirrorStatus(MirrorState.KEPT, "marked hand-edited", p, body)
-        return MirrorStatus(MirrorState.HAND_EDITED, 'edited by hand since generation, '
-                            'without "hand-edited: yes" in its header', p, body)
+        return MirrorStatus(
+            MirrorState.HAND_EDITED,
+            'edited by hand since generation, without "hand-edited: yes" in its header',
+            p,
+            body,
+        )
     if source_changed:
         return MirrorStatus(MirrorState.STALE, "the source changed since generation", p, body)
     if source is not None and p.source != source:
         return MirrorStatus(MirrorState.STALE, f"generated from {p.source}, now {source}", p, body)
     if p.engine != config.engine or p.target != config.target.gfx_arch:
-        return MirrorStatus(MirrorState.STALE, f"generated by {p.engine} for {p.target}, config "
-                            f"asks for {config.engine} for {config.target.gfx_arch}", p, body)
+        return MirrorStatus(
+            MirrorState.STALE,
+            f"generated by {p.engine} for {p.target}, config "
+            f"asks for {config.engine} for {config.target.gfx_arch}",
+            p,
+            body,
+        )
     return MirrorStatus(MirrorState.CURRENT, "up to date", p, body)
 
 

@@ -22,7 +22,9 @@ class Outcome:
     """What a pass did with one pair."""
 
     pair: Pair
-    action: str  # "wrote", "merged", "adopted", "unchanged", "kept", "checked", "verified", "failed"
+    action: (
+        str  # "wrote", "merged", "adopted", "unchanged", "kept", "checked", "verified", "failed"
+    )
     diagnostics: tuple[Diagnostic, ...] = ()
     verdict: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
@@ -47,13 +49,17 @@ def guarded(work: Callable[[Pair], Outcome], pair: Pair) -> Outcome:
     try:
         outcome = work(pair)
     except CassError as exc:
-        outcome = Outcome(pair, "failed", (finding(pair.source, Severity.ERROR, "cass-error",
-                                                   exc.message), *exc.diagnostics))
+        outcome = Outcome(
+            pair,
+            "failed",
+            (finding(pair.source, Severity.ERROR, "cass-error", exc.message), *exc.diagnostics),
+        )
     return replace(outcome, elapsed_s=time.perf_counter() - started)
 
 
-def run_pairs(work: Callable[[Pair], Outcome], pairs: Sequence[Pair], jobs: int,
-              label: str) -> list[Outcome]:
+def run_pairs(
+    work: Callable[[Pair], Outcome], pairs: Sequence[Pair], jobs: int, label: str
+) -> list[Outcome]:
     """`work` on every pair, in input order, in `jobs` worker processes (translation is CPU-bound
     Python, so threads would share one core); one pair's failure does not stop the others.
     `work` must be picklable (a module-level function, or a functools.partial of one).

@@ -40,8 +40,7 @@ class Selection:
 
 
 def finding(path: str, severity: Severity, code: str, message: str, line: int = 1) -> Diagnostic:
-    return Diagnostic(path=path, line=line, column=1, severity=severity, code=code,
-                      message=message)
+    return Diagnostic(path=path, line=line, column=1, severity=severity, code=code, message=message)
 
 
 def read_source(root: Path, rel: str) -> tuple[str, str]:
@@ -94,13 +93,19 @@ def _pair_for(root: Path, rel: str, config: MirrorConfig) -> tuple[Pair | None, 
     return None, None
 
 
-def _source_pair(root: Path, rel: str, config: MirrorConfig) -> tuple[Pair | None, Diagnostic | None]:
+def _source_pair(
+    root: Path, rel: str, config: MirrorConfig
+) -> tuple[Pair | None, Diagnostic | None]:
     path = root / rel
     if path.is_symlink():
         target = os.readlink(path)
-        return None, finding(rel, Severity.WARNING, "source-symlink",
-                             f"skipped: a symlink to {target}; its target is mirrored under its "
-                             "own name (list the target in the include globs)")
+        return None, finding(
+            rel,
+            Severity.WARNING,
+            "source-symlink",
+            f"skipped: a symlink to {target}; its target is mirrored under its "
+            "own name (list the target in the include globs)",
+        )
     mirror = relative_posix(mirror_path(path, root, config), root)
     if not path.is_file():  # deleted: a mirror left behind is an orphan
         return None, _orphan(root, mirror, rel)
@@ -114,9 +119,13 @@ def _orphan(root: Path, mirror: str, source: str) -> Diagnostic | None:
             return None
     except CassError:
         pass  # a damaged header is still ours
-    return finding(mirror, Severity.ERROR, "mirror-orphan",
-                   f"its source {source} no longer exists; delete the mirror "
-                   f"(`git rm {_quote(mirror)}`) or restore the source")
+    return finding(
+        mirror,
+        Severity.ERROR,
+        "mirror-orphan",
+        f"its source {source} no longer exists; delete the mirror "
+        f"(`git rm {_quote(mirror)}`) or restore the source",
+    )
 
 
 def _could_be_mirror(rel: str, config: MirrorConfig) -> bool:
@@ -125,13 +134,20 @@ def _could_be_mirror(rel: str, config: MirrorConfig) -> bool:
     return any(rel.endswith(suffix) for _, suffix in config.suffixes) or rel.endswith(".hip")
 
 
-def _mirror_pair(root: Path, rel: str, config: MirrorConfig) -> tuple[Pair | None, Diagnostic | None]:
+def _mirror_pair(
+    root: Path, rel: str, config: MirrorConfig
+) -> tuple[Pair | None, Diagnostic | None]:
     try:
         parsed = parse_mirror((root / rel).read_text(encoding="utf-8", errors="replace"))
     except CassError as exc:
-        return None, finding(rel, Severity.ERROR, "mirror-damaged", f"{exc.message}; restore "
-                             f"the committed version: `git restore --source=HEAD --staged "
-                             f"--worktree {_quote(rel)}`")
+        return None, finding(
+            rel,
+            Severity.ERROR,
+            "mirror-damaged",
+            f"{exc.message}; restore "
+            f"the committed version: `git restore --source=HEAD --staged "
+            f"--worktree {_quote(rel)}`",
+        )
     if parsed is None:
         return None, None  # a HIP file of the project's own, not a mirror
     source = parsed[0].source

@@ -32,7 +32,9 @@ class PortOutcome:
     port_path: Path
     verdict: Verdict
     temporary: bool  # the port lives in a temp folder cass made
-    attempts: tuple[Any, ...] = ()  # model/auto engines: every candidate (cass.models.llm.verified.Attempt)
+    attempts: tuple[
+        Any, ...
+    ] = ()  # model/auto engines: every candidate (cass.models.llm.verified.Attempt)
     notes: tuple[str, ...] = ()
 
     def cleanup(self) -> None:
@@ -51,7 +53,9 @@ class PortOutcome:
         }
 
 
-def translate_source(original: Path, engine: str = DEFAULT_ENGINE, target: Target | None = None) -> Translation:
+def translate_source(
+    original: Path, engine: str = DEFAULT_ENGINE, target: Target | None = None
+) -> Translation:
     """CUDA source -> HIP source with the named engine (from the engine registry)."""
     from cass.models.registry import get_engine
     from cass.runner.inputs import read_input_text
@@ -61,7 +65,9 @@ def translate_source(original: Path, engine: str = DEFAULT_ENGINE, target: Targe
     return get_engine(engine).translate(request)
 
 
-def _write_port(original: Path, text: str, output: Path | None, overwrite: bool) -> tuple[Path, bool]:
+def _write_port(
+    original: Path, text: str, output: Path | None, overwrite: bool
+) -> tuple[Path, bool]:
     if output is None:
         folder = Path(tempfile.mkdtemp(prefix="cass-port-"))
         path = folder / (original.stem + ".hip")
@@ -70,8 +76,14 @@ def _write_port(original: Path, text: str, output: Path | None, overwrite: bool)
     from cass.runner.outputs import check_output, write_atomic
 
     check_output(output, inputs=[original], force=True)
-    if output.exists() and not overwrite and output.read_text(encoding="utf-8", errors="replace") != text:
-        raise CassError(f"{output} already exists and differs from the new port; move it away or pass overwrite")
+    if (
+        output.exists()
+        and not overwrite
+        and output.read_text(encoding="utf-8", errors="replace") != text
+    ):
+        raise CassError(
+            f"{output} already exists and differs from the new port; move it away or pass overwrite"
+        )
     write_atomic(output, text)
     return output, False
 
@@ -96,15 +108,27 @@ def port_and_verify(
     if not original.is_file():
         raise CassError(f"{original}: no such CUDA source file")
     if engine in MODEL_ENGINES:
-        return _port_with_model(original, engine, model, candidates, output, overwrite, spec, backends, target, on_attempt)
+        return _port_with_model(
+            original,
+            engine,
+            model,
+            candidates,
+            output,
+            overwrite,
+            spec,
+            backends,
+            target,
+            on_attempt,
+        )
     translation = translate_source(original, engine, target)
     port_path, temporary = _write_port(original, translation.text, output, overwrite)
     verdict = verify(original, port_path, spec, backends=backends)
     return PortOutcome(translation, port_path, verdict, temporary)
 
 
-
-def _port_with_model(original, engine, model, candidates, output, overwrite, spec, backends, target, on_attempt) -> PortOutcome:
+def _port_with_model(
+    original, engine, model, candidates, output, overwrite, spec, backends, target, on_attempt
+) -> PortOutcome:
     from cass.models.llm.verified import port_verified
 
     run = port_verified(original, engine, model, candidates=candidates, target=target, spec=spec,
@@ -113,9 +137,13 @@ def _port_with_model(original, engine, model, candidates, output, overwrite, spe
         chosen = run.chosen
         if chosen is None or chosen.verdict is None:
             reasons = "; ".join(f"candidate {a.number}: {a.message}" for a in run.attempts)
-            raise WorkError(f"{original}: the model gave no port to verify in {len(run.attempts)} candidate(s): {reasons}")
+            raise WorkError(
+                f"{original}: the model gave no port to verify in {len(run.attempts)} candidate(s): {reasons}"
+            )
         port_path, temporary = _write_port(original, chosen.translation.text, output, overwrite)
-        return PortOutcome(chosen.translation, port_path, chosen.verdict, temporary, tuple(run.attempts), run.notes)
+        return PortOutcome(
+            chosen.translation, port_path, chosen.verdict, temporary, tuple(run.attempts), run.notes
+        )
     finally:
         run.cleanup()
 
@@ -124,9 +152,14 @@ def port_and_verify_for_editor(path: str, settings: Any) -> dict[str, Any]:
     """The editor's entry: settings with `engine`, `gfx_arch`, `hip_version`; plain data back.
     The port goes to a temporary folder (the editor writes mirrors through its own commands),
     kept when the port is wrong (mismatch, error) so that diagnostics point at a file that exists."""
-    target = Target(gfx_arch=getattr(settings, "gfx_arch", DEFAULT_GFX_ARCH), hip_version=getattr(settings, "hip_version", "5.2"))
+    target = Target(
+        gfx_arch=getattr(settings, "gfx_arch", DEFAULT_GFX_ARCH),
+        hip_version=getattr(settings, "hip_version", "5.2"),
+    )
     model = getattr(settings, "model_path", "") or getattr(settings, "model_server_url", "")
-    outcome = port_and_verify(Path(path), engine=getattr(settings, "engine", DEFAULT_ENGINE), target=target, model=model)
+    outcome = port_and_verify(
+        Path(path), engine=getattr(settings, "engine", DEFAULT_ENGINE), target=target, model=model
+    )
     data = outcome.to_dict()
     if outcome.verdict.status not in ("mismatch", "error"):
         outcome.cleanup()

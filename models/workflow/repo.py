@@ -37,8 +37,12 @@ class RepoState:
 
 def git(root: Path, *args: str, check: bool = True) -> ToolRun:
     """Run git in `root` (time-limited, contained); a failure raises CassError with git's words."""
-    done = run_tool(["git", "-c", "core.quotepath=off", *args], f"`git {' '.join(args)}`",
-                    GIT_TIMEOUT_S, cwd=root)
+    done = run_tool(
+        ["git", "-c", "core.quotepath=off", *args],
+        f"`git {' '.join(args)}`",
+        GIT_TIMEOUT_S,
+        cwd=root,
+    )
     if check and not done.ok:
         raise CassError(f"`git {' '.join(args)}` failed in {root}: {done.stderr.strip()}")
     return done
@@ -52,18 +56,20 @@ def open_repo(start: Path) -> RepoState:
     """The repository containing `start`; CassError when there is none."""
     probe = git(start, "rev-parse", "--show-toplevel", "--absolute-git-dir", check=False)
     if probe.exit_code != 0:
-        raise CassError(f"{start}: not inside a git repository; run this from a git checkout "
-                        "(or `git init` first)")
+        raise CassError(
+            f"{start}: not inside a git repository; run this from a git checkout "
+            "(or `git init` first)"
+        )
     top, git_dir = _text(probe).splitlines()[:2]
     root, gdir = Path(top), Path(git_dir)
     has_commits = git(root, "rev-parse", "--verify", "-q", "HEAD", check=False).exit_code == 0
     branch = _text(git(root, "symbolic-ref", "-q", "--short", "HEAD", check=False)) or None
     shallow = _text(git(root, "rev-parse", "--is-shallow-repository")) == "true"
-    in_progress = next((what for name, what in _IN_PROGRESS.items() if (gdir / name).exists()),
-                       None)
+    in_progress = next(
+        (what for name, what in _IN_PROGRESS.items() if (gdir / name).exists()), None
+    )
     unmerged = frozenset(_z(git(root, "diff", "--name-only", "-z", "--diff-filter=U")))
-    return RepoState(root, gdir, branch, has_commits, shallow,
-                     in_progress, unmerged)
+    return RepoState(root, gdir, branch, has_commits, shallow, in_progress, unmerged)
 
 
 def _z(done: ToolRun) -> list[str]:
@@ -76,11 +82,15 @@ def describe(state: RepoState) -> list[str]:
     if state.has_commits and state.branch is None:
         notes.append("HEAD is detached (checked out at a commit, not a branch); checking it as is")
     if state.shallow:
-        notes.append("this is a shallow clone: history is incomplete, so the last generated text "
-                     "of a hand-edited mirror may not be found (`git fetch --unshallow` fixes it)")
+        notes.append(
+            "this is a shallow clone: history is incomplete, so the last generated text "
+            "of a hand-edited mirror may not be found (`git fetch --unshallow` fixes it)"
+        )
     if state.in_progress:
-        notes.append(f"{state.in_progress} is in progress: mirrors with unresolved conflicts are "
-                     "left alone; resolve them (or regenerate with --force), then commit")
+        notes.append(
+            f"{state.in_progress} is in progress: mirrors with unresolved conflicts are "
+            "left alone; resolve them (or regenerate with --force), then commit"
+        )
     return notes
 
 
@@ -90,15 +100,24 @@ def resolve_base(state: RepoState, base: str) -> str:
         raise CassError("the repository has no commits yet; commit first or use --all")
     found = git(state.root, "rev-parse", "--verify", "-q", f"{base}^{{commit}}", check=False)
     if found.exit_code != 0:
-        hint = " (the clone is shallow: fetch it with `git fetch --deepen=100 origin " \
-               f"{base.removeprefix('origin/')}`)" if state.shallow else ""
-        raise CassError(f"base {base!r} is not a commit here{hint}; fetch it "
-                        f"(`git fetch origin {base.removeprefix('origin/')}`) and pass "
-                        "--base origin/<branch>, or use --all")
+        hint = (
+            " (the clone is shallow: fetch it with `git fetch --deepen=100 origin "
+            f"{base.removeprefix('origin/')}`)"
+            if state.shallow
+            else ""
+        )
+        raise CassError(
+            f"base {base!r} is not a commit here{hint}; fetch it "
+            f"(`git fetch origin {base.removeprefix('origin/')}`) and pass "
+            "--base origin/<branch>, or use --all"
+        )
     merge_base = git(state.root, "merge-base", _text(found), "HEAD", check=False)
     if merge_base.exit_code != 0:
-        deepen = " (the clone is shallow: use fetch-depth: 0 in CI or `git fetch --unshallow`)" \
-            if state.shallow else ""
+        deepen = (
+            " (the clone is shallow: use fetch-depth: 0 in CI or `git fetch --unshallow`)"
+            if state.shallow
+            else ""
+        )
         raise CassError(f"no common ancestor of {base!r} and HEAD{deepen}; or use --all")
     return _text(merge_base)
 

@@ -18,8 +18,12 @@ from cass.runner.diagnostics import Diagnostic, Severity
 
 FORMATS = ("text", "json", "junit", "sarif")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
-_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note",
-                Severity.HINT: "note"}
+_SARIF_LEVEL = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFO: "note",
+    Severity.HINT: "note",
+}
 RULE_HELP = {  # finding code -> one-line description (SARIF rules)
     "mirror-missing": "A CUDA source has no HIP mirror",
     "mirror-stale": "The mirror was generated from an older source, engine or target",
@@ -61,19 +65,20 @@ class Report:
     @property
     def unverified(self) -> tuple[Outcome, ...]:
         """Pairs with a mirror that no run here judged (not a match, mismatch or error)."""
-        return tuple(o for o in self.outcomes if o.verdict not in ("match", "mismatch", "error")
-                     and o.action != "missing")
+        return tuple(
+            o
+            for o in self.outcomes
+            if o.verdict not in ("match", "mismatch", "error") and o.action != "missing"
+        )
 
     def unverified_line(self) -> str:
         """One line that never lets missing verification pass unnoticed ("" when all matched)."""
         if not self.unverified:
             return ""
-        how = "they fail this gate" if self.required else \
-            "add --require-verified to fail on them"
+        how = "they fail this gate" if self.required else "add --require-verified to fail on them"
         names = ", ".join(o.pair.source for o in self.unverified[:5])
         more = f" and {len(self.unverified) - 5} more" if len(self.unverified) > 5 else ""
-        return (f"cass ci: {len(self.unverified)} pair(s) NOT verified here ({names}{more}): "
-                f"{how}")
+        return f"cass ci: {len(self.unverified)} pair(s) NOT verified here ({names}{more}): {how}"
 
 
 def cass_version() -> str:
@@ -98,8 +103,10 @@ def to_text(report: Report) -> str:
     errors = sum(d.severity is Severity.ERROR for d in report.findings)
     if report.unverified_line():
         lines.append(report.unverified_line())
-    lines.append(f"cass ci: {len(report.outcomes)} pair(s) checked ({report.scope}), "
-                 f"{errors} error(s): {'FAILED' if report.failed else 'passed'}")
+    lines.append(
+        f"cass ci: {len(report.outcomes)} pair(s) checked ({report.scope}), "
+        f"{errors} error(s): {'FAILED' if report.failed else 'passed'}"
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -113,9 +120,17 @@ def to_json(report: Report) -> str:
         "unverified": [o.pair.source for o in report.unverified],
         "passed": not report.failed,
         "notes": list(report.notes),
-        "pairs": [{"source": o.pair.source, "mirror": o.pair.mirror, "state": o.action,
-                   "verdict": o.verdict, "passed": not o.failed,
-                   "findings": [d.to_dict() for d in o.diagnostics]} for o in report.outcomes],
+        "pairs": [
+            {
+                "source": o.pair.source,
+                "mirror": o.pair.mirror,
+                "state": o.action,
+                "verdict": o.verdict,
+                "passed": not o.failed,
+                "findings": [d.to_dict() for d in o.diagnostics],
+            }
+            for o in report.outcomes
+        ],
         "findings": [d.to_dict() for d in report.diagnostics],
         **report.extra,
     }
@@ -124,19 +139,30 @@ def to_json(report: Report) -> str:
 
 def to_junit(report: Report) -> str:
     failures = sum(o.failed for o in report.outcomes) + sum(
-        d.severity is Severity.ERROR for d in report.diagnostics)
+        d.severity is Severity.ERROR for d in report.diagnostics
+    )
     total = f"{sum(o.elapsed_s for o in report.outcomes):.3f}"
     suites = ET.Element("testsuites", name="cass", time=total)
-    suite = ET.SubElement(suites, "testsuite", name="cass ci", tests=str(
-        len(report.outcomes) + len(report.diagnostics)), failures=str(failures), errors="0",
-        time=total)
+    suite = ET.SubElement(
+        suites,
+        "testsuite",
+        name="cass ci",
+        tests=str(len(report.outcomes) + len(report.diagnostics)),
+        failures=str(failures),
+        errors="0",
+        time=total,
+    )
     for o in report.outcomes:
-        case = ET.SubElement(suite, "testcase", classname="cass.mirror",
-                             name=f"{o.pair.source} -> {o.pair.mirror}", time=f"{o.elapsed_s:.3f}")
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname="cass.mirror",
+            name=f"{o.pair.source} -> {o.pair.mirror}",
+            time=f"{o.elapsed_s:.3f}",
+        )
         errors = [d for d in o.diagnostics if d.severity is Severity.ERROR]
         if errors:
-            failure = ET.SubElement(case, "failure", message=errors[0].message,
-                                    type=errors[0].code)
+            failure = ET.SubElement(case, "failure", message=errors[0].message, type=errors[0].code)
             failure.text = "\n".join(d.render() for d in o.diagnostics)
         elif o.diagnostics:
             ET.SubElement(case, "system-out").text = "\n".join(d.render() for d in o.diagnostics)
@@ -154,10 +180,14 @@ def _sarif_result(d: Diagnostic) -> dict:
         "ruleId": d.code,
         "level": _SARIF_LEVEL[d.severity],
         "message": {"text": d.message},
-        "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": quote(d.path), "uriBaseId": "%SRCROOT%"},
-            "region": region,
-        }}],
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": {"uri": quote(d.path), "uriBaseId": "%SRCROOT%"},
+                    "region": region,
+                }
+            }
+        ],
     }
 
 
@@ -166,13 +196,21 @@ def to_sarif(report: Report) -> str:
     codes = sorted({d.code for d in findings})
     rules = [{"id": c, "shortDescription": {"text": RULE_HELP.get(c, c)}} for c in codes]
     run = {
-        "tool": {"driver": {"name": "cass", "version": cass_version(),
-                            "informationUri": "https://github.com/cass-project/cass",
-                            "rules": rules}},
+        "tool": {
+            "driver": {
+                "name": "cass",
+                "version": cass_version(),
+                "informationUri": "https://github.com/cass-project/cass",
+                "rules": rules,
+            }
+        },
         "results": [_sarif_result(d) for d in findings],
-        "properties": {"scope": report.scope, "verified": report.verified,
-                       "requireVerified": report.required,
-                       "unverified": [o.pair.source for o in report.unverified]},
+        "properties": {
+            "scope": report.scope,
+            "verified": report.verified,
+            "requireVerified": report.required,
+            "unverified": [o.pair.source for o in report.unverified],
+        },
     }
     sarif = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(sarif, indent=2, ensure_ascii=False) + "\n"

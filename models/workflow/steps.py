@@ -22,14 +22,17 @@ def engine_for(name: str) -> Engine:
     try:
         from cass.models.registry import get_engine
     except ImportError as exc:
-        raise WorkError(f"this cass install has no engine registry ({exc}); reinstall cass") from None
+        raise WorkError(
+            f"this cass install has no engine registry ({exc}); reinstall cass"
+        ) from None
     return get_engine(name)
 
 
 def translate(source_text: str, source_rel: str, config: MirrorConfig) -> Translation:
     """Translate one CUDA source with the configured engine (located diagnostics included)."""
-    request = TranslationRequest(level="source", text=source_text, path=source_rel,
-                                 target=config.target)
+    request = TranslationRequest(
+        level="source", text=source_text, path=source_rel, target=config.target
+    )
     return engine_for(config.engine).translate(request)
 
 

@@ -48,4 +48,12 @@ def choose_backend(side: str, requested: str | None = None) -> tuple[Backend, li
     raise Unavailable(f"no {side} backend can run here: " + "; ".join(passed_over))
 
 
-__all__ = ["BACKENDS", "PREFERENCE", "Backend", "BuildFailed", "Unavailable", "choose_backend", "get_backend"]
+__all__ = [
+    "BACKENDS",
+    "PREFERENCE",
+    "Backend",
+    "BuildFailed",
+    "Unavailable",
+    "choose_backend",
+    "get_backend",
+]

@@ -53,7 +53,9 @@ class Backend(Protocol):
     def run(self, source: Path, artifact: Any, spec: RunSpec) -> RunResult: ...
 
 
-def run_once(cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] | None = None) -> RunResult:
+def run_once(
+    cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] | None = None
+) -> RunResult:
     """One run in a fresh private directory holding copies of the input files."""
     base = Path(spec.base_dir) if spec.base_dir else None
     try:
@@ -116,7 +118,9 @@ def repeat_runs(run: Callable[[], RunResult], spec: RunSpec) -> RunResult:
     return combine_runs(results)
 
 
-def run_native(cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] | None = None) -> RunResult:
+def run_native(
+    cmd: list[str], spec: RunSpec, backend: str, env: dict[str, str] | None = None
+) -> RunResult:
     """`spec.runs` runs of a native executable."""
     return repeat_runs(lambda: run_once(cmd, spec, backend, env), spec)
 
@@ -130,7 +134,9 @@ def run_measured(cmd: list[str], spec: RunSpec, backend: str) -> RunResult:
     result's `device_peak_bytes` is the peak of the runtime's allocations."""
     with tempfile.TemporaryDirectory(prefix="cass-devmem-") as tmp:
         report = Path(tmp) / "report"
-        result = run_once(cmd, spec, backend, devmem.preload_env(spec_env(spec, dict(os.environ)), report))
+        result = run_once(
+            cmd, spec, backend, devmem.preload_env(spec_env(spec, dict(os.environ)), report)
+        )
         measured = devmem.parse_report(report)
     if measured is None or measured[2] == 0:  # no report, or the allocators were not reached
         return result

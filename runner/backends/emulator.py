@@ -97,7 +97,7 @@ def _with_stats(result: RunResult, stats: dict) -> RunResult:
         device_peak_bytes=int(peak) if peak else None,
         peak_rss_kib=None,  # the emulator's own memory says nothing about the GPU program's
         info={"emulated": OFFLOAD_ARCH, "instructions": str(stats.get("instructions", ""))},
-        error=result.error or (f"emulator fault: {fault[len(FAULT_PREFIX):]}" if fault else None),
+        error=result.error or (f"emulator fault: {fault[len(FAULT_PREFIX) :]}" if fault else None),
     )
 
 

@@ -33,7 +33,11 @@ class NvidiaBackend:
             return f"nvcc is not installed (run `{nvcc.fix}`)"
         if not nvidia_gpus():
             smi = toolchain.find_tool("nvidia-smi")
-            why = "nvidia-smi is not installed" if isinstance(smi, toolchain.MissingTool) else "nvidia-smi lists none"
+            why = (
+                "nvidia-smi is not installed"
+                if isinstance(smi, toolchain.MissingTool)
+                else "nvidia-smi lists none"
+            )
             return f"no NVIDIA GPU on this machine ({why})"
         return None
 

@@ -38,7 +38,14 @@ class RocmBackend:
     def build(self, source: Path, work_dir: Path) -> Path:
         arch = amd_gpus()[0].arch
         exe = work_dir / f"{source.stem}.{arch}.out"
-        cmd = [str(toolchain.require_tool("hipcc")), f"--offload-arch={arch}", "-O3", "-o", str(exe), str(source.resolve())]
+        cmd = [
+            str(toolchain.require_tool("hipcc")),
+            f"--offload-arch={arch}",
+            "-O3",
+            "-o",
+            str(exe),
+            str(source.resolve()),
+        ]
         env = {**os.environ, "HIP_PLATFORM": "amd"}
         out = run_compiler(cmd, cwd=work_dir, timeout_s=BUILD_TIMEOUT_S, env=env)
         if out.exit_code != 0:

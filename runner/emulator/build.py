@@ -117,7 +117,10 @@ def _version_script(versions: dict[str, list[str]], defined: set[str]) -> str:
     nodes, previous = [], ""
     for node in sorted(versions, key=lambda v: tuple(int(n) for n in v[4:].split("."))):
         names = sorted(set(versions[node]) & defined)
-        body = "".join(f" {name};" for name in names) or " cass_no_symbol_" + node.replace(".", "_") + ";"
+        body = (
+            "".join(f" {name};" for name in names)
+            or " cass_no_symbol_" + node.replace(".", "_") + ";"
+        )
         nodes.append(f"{node} {{ global:{body} }}{' ' + previous if previous else ''};")
         previous = node
     return "\n".join(nodes) + "\n"

@@ -49,7 +49,9 @@ class EmulatorRun:
         ]
 
 
-def emulator_env(base: dict[str, str] | None, stats_path: Path, trace: str | None) -> dict[str, str]:
+def emulator_env(
+    base: dict[str, str] | None, stats_path: Path, trace: str | None
+) -> dict[str, str]:
     """The program's environment: where the emulator writes its statistics, which Python runs
     it, what to trace."""
     env = dict(os.environ if base is None else base)

@@ -110,7 +110,9 @@ def _run_app(app: typer.Typer, argv: list[str] | None) -> int:
     try:
         app(args=argv, prog_name="cass")  # standalone: usage errors print and exit 2
     except CassError as exc:
-        err_console.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False, soft_wrap=True)
+        err_console.print(
+            f"[bold red]error:[/] {escape(exc.message)}", highlight=False, soft_wrap=True
+        )
         for d in exc.diagnostics:
             err_console.print(d.render(), highlight=False, soft_wrap=True, markup=False)
         return exit_status(exc)

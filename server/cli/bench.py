@@ -1,10 +1,10 @@
 """`cass bench`: list, validate and run the benchmark, and rebuild its reports.
 
-    cass bench list [--domain D] [--task GLOB] [--tasks]
-    cass bench validate [--no-compile] [--arch sm_90 --arch sm_80]
-    cass bench run --engine rules --backend emulator --level source [--jobs N] [--resume] [--out DIR]
-    cass bench run --engine lift --level assembly --sass-arch sm_80|sm_90|all
-    cass bench report [--out DIR]
+cass bench list [--domain D] [--task GLOB] [--tasks]
+cass bench validate [--no-compile] [--arch sm_90 --arch sm_80]
+cass bench run --engine rules --backend emulator --level source [--jobs N] [--resume] [--out DIR]
+cass bench run --engine lift --level assembly --sass-arch sm_80|sm_90|all
+cass bench report [--out DIR]
 """
 
 from __future__ import annotations
@@ -25,9 +25,19 @@ from rich.table import Table
 out = Console(emoji=False, highlight=False, soft_wrap=True)
 err = Console(emoji=False, stderr=True, highlight=False, soft_wrap=True)
 
-DomainOpt = Annotated[list[str] | None, typer.Option("--domain", "-d", help="Only this domain (repeatable).")]
-TaskOpt = Annotated[str | None, typer.Option("--task", "-t", help="Only tasks whose name or domain/name matches this glob.")]
-OutOpt = Annotated[Path, typer.Option("--out", "-o", help="Folder for results.json, report.md, accuracy.png and the cache.")]
+DomainOpt = Annotated[
+    list[str] | None, typer.Option("--domain", "-d", help="Only this domain (repeatable).")
+]
+TaskOpt = Annotated[
+    str | None,
+    typer.Option("--task", "-t", help="Only tasks whose name or domain/name matches this glob."),
+]
+OutOpt = Annotated[
+    Path,
+    typer.Option(
+        "--out", "-o", help="Folder for results.json, report.md, accuracy.png and the cache."
+    ),
+]
 DEFAULT_OUT = Path("bench-results")
 
 
@@ -36,7 +46,9 @@ def _tasks(domain: list[str] | None, task: str | None) -> list:
 
     tasks = discover_tasks(domains=domain or None, pattern=task)
     if not tasks:
-        raise CassError(f"no benchmark task matches (domain={domain or 'any'}, task={task or 'any'})")
+        raise CassError(
+            f"no benchmark task matches (domain={domain or 'any'}, task={task or 'any'})"
+        )
     return tasks
 
 
@@ -48,10 +60,16 @@ def _engines(engine: str, level: str, model: str) -> tuple[str, ...]:
 
     if engine != "all":
         if engine not in ENGINES:
-            raise CassError(f"the {engine} engine is not available (registered: {', '.join(ENGINES)}, or all)")
+            raise CassError(
+                f"the {engine} engine is not available (registered: {', '.join(ENGINES)}, or all)"
+            )
         return (engine,)
     has_model = bool(model or os.environ.get("CASS_MODEL"))
-    chosen = tuple(e for e in ENGINES if level in ENGINE_LEVELS.get(e, (level,)) and (has_model or e not in MODEL_ENGINES))
+    chosen = tuple(
+        e
+        for e in ENGINES
+        if level in ENGINE_LEVELS.get(e, (level,)) and (has_model or e not in MODEL_ENGINES)
+    )
     if not chosen:
         raise CassError(f"no registered engine translates at the {level} level")
     return chosen
@@ -77,14 +95,28 @@ def list_command(domain: DomainOpt = None, task: TaskOpt = None,
     tasks = _tasks(domain, task)
     per_domain, per_feature = coverage(tasks)
     if as_json:
-        rows = {d: {**e, "features": sorted(e["features"]), "libraries": sorted(e["libraries"])} for d, e in per_domain.items()}
-        typer.echo(json.dumps({"domains": rows, "features": per_feature, "tasks": [t.ident for t in tasks]}, indent=1))
+        rows = {
+            d: {**e, "features": sorted(e["features"]), "libraries": sorted(e["libraries"])}
+            for d, e in per_domain.items()
+        }
+        typer.echo(
+            json.dumps(
+                {"domains": rows, "features": per_feature, "tasks": [t.ident for t in tasks]},
+                indent=1,
+            )
+        )
         return
     table = Table(title=f"{len(tasks)} tasks in {len(per_domain)} domains")
     for col in ("domain", "tasks", "recorded", "features used", "libraries"):
         table.add_column(col, justify="right" if col in ("tasks", "recorded") else "left")
     for d, e in per_domain.items():
-        table.add_row(d, str(e["tasks"]), str(e["recorded"]), str(len(e["features"])), ", ".join(sorted(e["libraries"])) or "–")
+        table.add_row(
+            d,
+            str(e["tasks"]),
+            str(e["recorded"]),
+            str(len(e["features"])),
+            ", ".join(sorted(e["libraries"])) or "–",
+        )
     out.print(table)
     features = Table(title="feature coverage (tasks using each feature)")
     features.add_column("feature")
@@ -141,17 +173,36 @@ def run_command(engine: Annotated[str, typer.Option("--engine", "-e", help="rule
     if timeout is not None and timeout <= 0:
         raise CassError(f"--timeout must be a positive number of seconds, got {timeout}")
     archs = _sass_archs(sass_arch, level)
-    config = RunConfig(_engines(engine, level, model), backend, level, max(1, jobs), resume, out_dir, timeout, model)
+    config = RunConfig(
+        _engines(engine, level, model),
+        backend,
+        level,
+        max(1, jobs),
+        resume,
+        out_dir,
+        timeout,
+        model,
+    )
     passed = [0, 0]  # passes, results so far
 
     def advance(result) -> None:
         passed[0] += int(result.passed)
         passed[1] += 1
-        progress.update(bar, advance=1, description=f"{engine} on {backend}: {passed[0]}/{passed[1]} pass, last {result.task}")
+        progress.update(
+            bar,
+            advance=1,
+            description=f"{engine} on {backend}: {passed[0]}/{passed[1]} pass, last {result.task}",
+        )
 
     with _progress() as progress:
-        bar = progress.add_task(f"{engine} on {backend}", total=len(tasks) * len(config.engines) * len(archs))
-        results = [r for arch in archs for r in run_benchmark(tasks, replace(config, sass_arch=arch), on_result=advance)]
+        bar = progress.add_task(
+            f"{engine} on {backend}", total=len(tasks) * len(config.engines) * len(archs)
+        )
+        results = [
+            r
+            for arch in archs
+            for r in run_benchmark(tasks, replace(config, sass_arch=arch), on_result=advance)
+        ]
     meta = {"command": "cass " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "cass bench run",
             "backend": backend, "level": level, "engines": list(config.engines)}  # fmt: skip
     if level == "assembly":
@@ -189,7 +240,12 @@ def _progress() -> Progress:
 
 
 def families_command(
-    check: Annotated[bool, typer.Option("--check", help="Only list generated files that are out of date; exit 1 if any.")] = False,
+    check: Annotated[
+        bool,
+        typer.Option(
+            "--check", help="Only list generated files that are out of date; exit 1 if any."
+        ),
+    ] = False,
 ) -> None:
     """(Re)write the task folders generated from models/bench/family_templates/ (fam_* tasks)."""
     from cass.models.bench.families import generate
@@ -201,7 +257,9 @@ def families_command(
 
 
 def register(app: typer.Typer) -> None:
-    bench = typer.Typer(help="The benchmark: tasks across GPU domains, scored by execution.", no_args_is_help=True)
+    bench = typer.Typer(
+        help="The benchmark: tasks across GPU domains, scored by execution.", no_args_is_help=True
+    )
     bench.command("list")(list_command)
     bench.command("validate")(validate_command)
     bench.command("run")(run_command)

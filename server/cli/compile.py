@@ -106,7 +106,8 @@ def register(app: typer.Typer) -> None:
             typer.Option("--kernel", help="With --beside: only kernels whose name contains this."),
         ] = None,
         force: Annotated[
-            bool, typer.Option("--force", help="Replace artifacts that already exist in the folder.")
+            bool,
+            typer.Option("--force", help="Replace artifacts that already exist in the folder."),
         ] = False,
     ) -> None:
         """Compile one file: CUDA to PTX/cubin/SASS/host asm/executable, HIP to RDNA3/code

@@ -1,9 +1,9 @@
 """`cass dataset build`: aligned, execution-verified CUDA/HIP/SASS/RDNA3 records.
 
-    cass dataset build --synthetic 2000 --seed 1 -o data/
-    cass dataset build ../corpus/rodinia/ https://github.com/org/repo -o data/ -I include/
-    cass dataset build --synthetic 200 --references refs.json --ray local -o data/
-    cass dataset generate --synthetic 20 --seed 1 -o programs/     # the synthetic programs alone
+cass dataset build --synthetic 2000 --seed 1 -o data/
+cass dataset build ../corpus/rodinia/ https://github.com/org/repo -o data/ -I include/
+cass dataset build --synthetic 200 --references refs.json --ray local -o data/
+cass dataset generate --synthetic 20 --seed 1 -o programs/     # the synthetic programs alone
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ def _build(sources: list[str], output: Path, synthetic: int, seed: int, arch: li
     from cass.models.dataset.pipeline import BuildOptions, build
 
     if not sources and not synthetic:
-        raise CassError("nothing to build from: give folders or git repositories of CUDA code, or --synthetic N")
+        raise CassError(
+            "nothing to build from: give folders or git repositories of CUDA code, or --synthetic N"
+        )
     if synthetic < 0 or workers < 0 or limit < 0:
         raise CassError("--synthetic, --workers and --limit take a count of 0 or more")
     options = BuildOptions(list(sources), output, synthetic, seed, tuple(arch or ["sm_80"]), engine, references,
@@ -50,7 +52,9 @@ def _build(sources: list[str], output: Path, synthetic: int, seed: int, arch: li
             elif stage == "record" and data:
                 status = data["verification"]["status"]
                 tally[status] = tally.get(status, 0) + 1
-                progress.update(task, advance=1, tally=" ".join(f"{k} {v}" for k, v in sorted(tally.items())))
+                progress.update(
+                    task, advance=1, tally=" ".join(f"{k} {v}" for k, v in sorted(tally.items()))
+                )
 
         stats = build(options, report)
     _summary(stats, output)
@@ -81,25 +85,65 @@ def _generate(count: int, seed: int, output: Path, force: bool) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    group = typer.Typer(help="Build datasets of aligned, execution-verified CUDA/HIP/SASS/RDNA3 records.", no_args_is_help=True)
+    group = typer.Typer(
+        help="Build datasets of aligned, execution-verified CUDA/HIP/SASS/RDNA3 records.",
+        no_args_is_help=True,
+    )
     app.add_typer(group, name="dataset")
 
     @group.command("build")
     def build_cmd(
-        sources: Annotated[list[str] | None, typer.Argument(help="Folders or git repositories of CUDA code.")] = None,
-        output: Annotated[Path, typer.Option("-o", "--output", help="The dataset folder (a rerun resumes in it).")] = Path("data"),
-        synthetic: Annotated[int, typer.Option("--synthetic", help="Add N generated self-checking programs.")] = 0,
+        sources: Annotated[
+            list[str] | None, typer.Argument(help="Folders or git repositories of CUDA code.")
+        ] = None,
+        output: Annotated[
+            Path, typer.Option("-o", "--output", help="The dataset folder (a rerun resumes in it).")
+        ] = Path("data"),
+        synthetic: Annotated[
+            int, typer.Option("--synthetic", help="Add N generated self-checking programs.")
+        ] = 0,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the synthetic generator.")] = 0,
-        arch: Annotated[list[str] | None, typer.Option("--arch", help="SASS arch (repeatable; default sm_80).")] = None,
-        engine: Annotated[str, typer.Option("--engine", help="Port engine (from the engine registry).")] = "rules",
-        references: Annotated[Path | None, typer.Option("--references", help="NVIDIA outputs (JSON from benchmarks/bench_dataset_record_nvidia.py).")] = None,
-        include: Annotated[list[Path] | None, typer.Option("-I", help="Include folder for every source (repeatable).")] = None,
-        workers: Annotated[int, typer.Option("--workers", "-j", help="Parallel programs (default: one per core).")] = 0,
-        ray: Annotated[str | None, typer.Option("--ray", help="Run the stages as Ray tasks: auto, ADDRESS, or local.")] = None,
-        no_verify: Annotated[bool, typer.Option("--no-verify", help="Compile and align only; run nothing.")] = False,
-        run_unreferenced: Annotated[bool, typer.Option("--run-unreferenced", help="Run real programs without an NVIDIA reference too (self-check only).")] = False,
-        limit: Annotated[int, typer.Option("--limit", help="Process at most N programs (after deduplication).")] = 0,
-        force: Annotated[bool, typer.Option("--force", help="Write into a non-empty folder that is no cass dataset.")] = False,
+        arch: Annotated[
+            list[str] | None, typer.Option("--arch", help="SASS arch (repeatable; default sm_80).")
+        ] = None,
+        engine: Annotated[
+            str, typer.Option("--engine", help="Port engine (from the engine registry).")
+        ] = "rules",
+        references: Annotated[
+            Path | None,
+            typer.Option(
+                "--references",
+                help="NVIDIA outputs (JSON from benchmarks/bench_dataset_record_nvidia.py).",
+            ),
+        ] = None,
+        include: Annotated[
+            list[Path] | None,
+            typer.Option("-I", help="Include folder for every source (repeatable)."),
+        ] = None,
+        workers: Annotated[
+            int, typer.Option("--workers", "-j", help="Parallel programs (default: one per core).")
+        ] = 0,
+        ray: Annotated[
+            str | None,
+            typer.Option("--ray", help="Run the stages as Ray tasks: auto, ADDRESS, or local."),
+        ] = None,
+        no_verify: Annotated[
+            bool, typer.Option("--no-verify", help="Compile and align only; run nothing.")
+        ] = False,
+        run_unreferenced: Annotated[
+            bool,
+            typer.Option(
+                "--run-unreferenced",
+                help="Run real programs without an NVIDIA reference too (self-check only).",
+            ),
+        ] = False,
+        limit: Annotated[
+            int, typer.Option("--limit", help="Process at most N programs (after deduplication).")
+        ] = 0,
+        force: Annotated[
+            bool,
+            typer.Option("--force", help="Write into a non-empty folder that is no cass dataset."),
+        ] = False,
     ) -> None:
         """Collect, deduplicate, decontaminate, port, compile, align, verify and write a dataset."""
         _build(list(sources or []), output, synthetic, seed, list(arch or []), engine, references, list(include or []),
@@ -109,8 +153,12 @@ def register(app: typer.Typer) -> None:
     def generate_cmd(
         synthetic: Annotated[int, typer.Option("--synthetic", help="How many programs.")] = 20,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the generator.")] = 0,
-        output: Annotated[Path, typer.Option("-o", "--output", help="Folder for the .cu files.")] = Path("programs"),
-        force: Annotated[bool, typer.Option("--force", help="Overwrite programs that exist.")] = False,
+        output: Annotated[
+            Path, typer.Option("-o", "--output", help="Folder for the .cu files.")
+        ] = Path("programs"),
+        force: Annotated[
+            bool, typer.Option("--force", help="Overwrite programs that exist.")
+        ] = False,
     ) -> None:
         """Write the synthetic generator's programs as .cu files (to read, or to record on a GPU)."""
         _generate(synthetic, seed, output, force)

@@ -91,7 +91,9 @@ ApiHeadersOption = Annotated[
 
 
 def cmake_toolchain(
-    arch: Annotated[str, typer.Option("--arch", help="AMD GPU arch to build for.")] = DEFAULT_GFX_ARCH,
+    arch: Annotated[
+        str, typer.Option("--arch", help="AMD GPU arch to build for.")
+    ] = DEFAULT_GFX_ARCH,
 ) -> None:
     """Print the path of a CMake toolchain file that builds HIP projects (a ported CMake
     project) for ARCH with clang-16 and this machine's ROCm:

@@ -56,18 +56,24 @@ def _engine_env(engine: str | None) -> dict[str, str] | None:
     from cass.runner.emulator.kinds import Engine
 
     if engine not in {e.value for e in Engine}:
-        raise typer.BadParameter(f"{engine!r} is not one of interp, jit, both", param_hint="--engine")
+        raise typer.BadParameter(
+            f"{engine!r} is not one of interp, jit, both", param_hint="--engine"
+        )
     return {**os.environ, "CASS_EMULATOR_ENGINE": engine}
 
 
 def _finish(run, stats: bool, max_output: int) -> None:
     """After the run's output: the truncation note, the statistics line, how a limit ended it."""
     if run.output_truncated:
-        sys.stderr.write(f"cass: output truncated at {max_output} bytes: the program was stopped (raise --max-output)\n")
+        sys.stderr.write(
+            f"cass: output truncated at {max_output} bytes: the program was stopped (raise --max-output)\n"
+        )
     if stats:
         sys.stderr.write(run.stats.summary() + "\n")
     if run.timed_out:
-        raise ProgramEnded("the program ran past its time limit and was stopped (use --timeout)", EXIT_TIMEOUT)
+        raise ProgramEnded(
+            "the program ran past its time limit and was stopped (use --timeout)", EXIT_TIMEOUT
+        )
     if run.limit:
         sys.stderr.write(f"cass: the program {run.limit}\n")
     number = run.signal or (-run.exit_code if run.exit_code < 0 else None)

@@ -18,7 +18,12 @@ from cass.runner.diagnostics import CassError, WorkError
 from cass.runner.process import RunCancelled
 
 EXIT_FAILED, EXIT_USAGE, EXIT_TIMEOUT, EXIT_INTERRUPTED = 1, 2, 124, 130
-VERDICT_STATUS = {"match": 0, "mismatch": EXIT_FAILED, "error": EXIT_FAILED, "unverifiable": EXIT_USAGE}
+VERDICT_STATUS = {
+    "match": 0,
+    "mismatch": EXIT_FAILED,
+    "error": EXIT_FAILED,
+    "unverifiable": EXIT_USAGE,
+}
 
 
 class ProgramEnded(CassError):

@@ -71,14 +71,23 @@ def train(options, show_steps: bool = True) -> None:
     from cass.models.training.run import train as run_training
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=err, transient=not show_steps) as progress:
         bar = progress.add_task("preparing (tokenizer, packing)", total=None)
 
         def step(done: int, total: int, loss: float | None) -> None:
-            progress.update(bar, completed=done, total=total, description=f"training, loss {loss:.4f}")
+            progress.update(
+                bar, completed=done, total=total, description=f"training, loss {loss:.4f}"
+            )
 
-        result = run_training(options, progress=step, note=lambda text: err.print(text, markup=False))
+        result = run_training(
+            options, progress=step, note=lambda text: err.print(text, markup=False)
+        )
     out.print((options.output / "README.md").read_text(encoding="utf-8"), markup=False)
     out.print(f"model: {result.model_dir}; loss curve: {options.output / 'loss.png'}", markup=False)
 

@@ -94,19 +94,56 @@ def port(
     ] = None,
     engine: Annotated[str, typer.Option("--engine", help="Translation engine.")] = "rules",
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing output.")] = False,
-    model: Annotated[str, typer.Option("--model", help="model/auto engines: a GGUF file, a checkpoint directory or an http:// server URL.")] = "",
-    candidates: Annotated[int, typer.Option("--candidates", help="model/auto engines: candidates to try, each verified.")] = 4,
-    include_dirs: Annotated[list[Path] | None, typer.Option("-I", "--include-dir", help="Project mode: an include directory (repeatable).")] = None,
-    in_place: Annotated[bool, typer.Option("--in-place", help="Replace each changed file by its port; originals go to a backup folder beside it.")] = False,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Write nothing: print what the port changes as a unified diff.")] = False,
-    hoist_argument_calls: Annotated[bool, typer.Option("--hoist-argument-calls", help="Evaluate arguments that call the same function (CASS068) into variables first, in nvcc's host compiler's order (right to left).")] = False,
+    model: Annotated[
+        str,
+        typer.Option(
+            "--model",
+            help="model/auto engines: a GGUF file, a checkpoint directory or an http:// server URL.",
+        ),
+    ] = "",
+    candidates: Annotated[
+        int,
+        typer.Option("--candidates", help="model/auto engines: candidates to try, each verified."),
+    ] = 4,
+    include_dirs: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "-I", "--include-dir", help="Project mode: an include directory (repeatable)."
+        ),
+    ] = None,
+    in_place: Annotated[
+        bool,
+        typer.Option(
+            "--in-place",
+            help="Replace each changed file by its port; originals go to a backup folder beside it.",
+        ),
+    ] = False,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run", help="Write nothing: print what the port changes as a unified diff."
+        ),
+    ] = False,
+    hoist_argument_calls: Annotated[
+        bool,
+        typer.Option(
+            "--hoist-argument-calls",
+            help="Evaluate arguments that call the same function (CASS068) into variables first, in nvcc's host compiler's order (right to left).",
+        ),
+    ] = False,
 ) -> None:
     """Port CUDA source to HIP. Exit 1 when an error-level construct remains (the port is still written)."""
-    target = Target(gfx_arch=arch, hip_version=hip_version, hoist_argument_calls=hoist_argument_calls)
+    target = Target(
+        gfx_arch=arch, hip_version=hip_version, hoist_argument_calls=hoist_argument_calls
+    )
     check_target(target)
     source = None if path is None or str(path) == "-" else path
     if in_place or dry_run:
-        raise typer.Exit(_port_where_it_is(source, output, target, engine, include_dirs or [], fmt, report, force, dry_run))
+        raise typer.Exit(
+            _port_where_it_is(
+                source, output, target, engine, include_dirs or [], fmt, report, force, dry_run
+            )
+        )
     _check_outputs(source, output, report, force)
     if engine in MODEL_ENGINES:
         from cass.server.cli.model import port_with_model
@@ -172,7 +209,12 @@ def _port_where_it_is(
     elif changes:
         backup = in_place.backup_folder(source)
         in_place.apply_in_place(changes, backup, single_file=not source.is_dir())
-        err.print(f"ported in place: {len(changes)} file(s) changed; originals in {backup}", markup=False, highlight=False, soft_wrap=True)
+        err.print(
+            f"ported in place: {len(changes)} file(s) changed; originals in {backup}",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     else:
         err.print("ported in place: nothing to change", markup=False, highlight=False)
     _emit_report(diagnostics, fmt, report, get_engine(engine).version)

@@ -11,15 +11,62 @@ from typing import Annotated, BinaryIO
 import typer
 from cass.runner.limits import RunLimits, parse_size
 
-MemoryLimit = Annotated[str | None, typer.Option("--memory-limit", metavar="SIZE", help="Memory (heap and private mappings) a program may use, e.g. 16G; none for no limit (default: a third of this machine's memory).")]
-CpuLimit = Annotated[float | None, typer.Option("--cpu-limit", metavar="SECONDS", help="CPU seconds a program may use (default: the time limit times the number of cores).")]
-ProcessLimit = Annotated[int | None, typer.Option("--process-limit", metavar="N", help="Processes and threads a program may add (default 512).")]
-FileSizeLimit = Annotated[str | None, typer.Option("--file-size-limit", metavar="SIZE", help="Largest file a program may write, e.g. 8G (default 4G).")]
-Sandbox = Annotated[bool, typer.Option("--sandbox", help="Run programs without network (Linux user and network namespaces), e.g. for CI on untrusted pull requests.")]
-MaxOutput = Annotated[str, typer.Option("--max-output", metavar="SIZE", help="Output (stdout + stderr) after which the program is stopped.")]
+MemoryLimit = Annotated[
+    str | None,
+    typer.Option(
+        "--memory-limit",
+        metavar="SIZE",
+        help="Memory (heap and private mappings) a program may use, e.g. 16G; none for no limit (default: a third of this machine's memory).",
+    ),
+]
+CpuLimit = Annotated[
+    float | None,
+    typer.Option(
+        "--cpu-limit",
+        metavar="SECONDS",
+        help="CPU seconds a program may use (default: the time limit times the number of cores).",
+    ),
+]
+ProcessLimit = Annotated[
+    int | None,
+    typer.Option(
+        "--process-limit",
+        metavar="N",
+        help="Processes and threads a program may add (default 512).",
+    ),
+]
+FileSizeLimit = Annotated[
+    str | None,
+    typer.Option(
+        "--file-size-limit",
+        metavar="SIZE",
+        help="Largest file a program may write, e.g. 8G (default 4G).",
+    ),
+]
+Sandbox = Annotated[
+    bool,
+    typer.Option(
+        "--sandbox",
+        help="Run programs without network (Linux user and network namespaces), e.g. for CI on untrusted pull requests.",
+    ),
+]
+MaxOutput = Annotated[
+    str,
+    typer.Option(
+        "--max-output",
+        metavar="SIZE",
+        help="Output (stdout + stderr) after which the program is stopped.",
+    ),
+]
 
 
-def limits_from(memory: str | None, cpu: float | None, processes: int | None, file_size: str | None, sandbox: bool) -> RunLimits:
+def limits_from(
+    memory: str | None,
+    cpu: float | None,
+    processes: int | None,
+    file_size: str | None,
+    sandbox: bool,
+) -> RunLimits:
     """The default limits (with the CASS_RUN_* environment) and the given options on top."""
     base = RunLimits.defaults()
     return base.with_overrides(

@@ -11,9 +11,19 @@ from cass.runner.diagnostics import CassError
 
 
 def generate(
-    cuda: Annotated[Path, typer.Option("--cuda", help="CUDA include folder.")] = Path("/usr/local/cuda/include"),
-    hip: Annotated[Path, typer.Option("--hip", help="HIP include folder (hip/).")] = Path("/usr/include/hip"),
-    api_headers: Annotated[Path | None, typer.Option("--api-headers", help="hipBLAS/hipFFT/hipSOLVER include folder (default: what `cass setup --rocm-api-headers` installed).")] = None,
+    cuda: Annotated[Path, typer.Option("--cuda", help="CUDA include folder.")] = Path(
+        "/usr/local/cuda/include"
+    ),
+    hip: Annotated[Path, typer.Option("--hip", help="HIP include folder (hip/).")] = Path(
+        "/usr/include/hip"
+    ),
+    api_headers: Annotated[
+        Path | None,
+        typer.Option(
+            "--api-headers",
+            help="hipBLAS/hipFFT/hipSOLVER include folder (default: what `cass setup --rocm-api-headers` installed).",
+        ),
+    ] = None,
 ) -> None:
     """Write the generated mapping tables (models/rules/tables) from the CUDA and HIP headers."""
     from cass.models.rules.generate import generate_tables
@@ -26,7 +36,9 @@ def generate(
 
 
 def docs(
-    check: Annotated[bool, typer.Option("--check", help="Only check: exit 1 when a committed document is stale.")] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Only check: exit 1 when a committed document is stale.")
+    ] = False,
 ) -> None:
     """Write docs/rules-support-matrix.md and docs/rules-diagnostics.md from the tables."""
     from cass.models.rules.docs import stale_documents, write_documents
@@ -42,7 +54,10 @@ def docs(
 
 
 def register(app: typer.Typer) -> None:
-    group = typer.Typer(help="The rules engine's mapping tables and the documents made from them.", no_args_is_help=True)
+    group = typer.Typer(
+        help="The rules engine's mapping tables and the documents made from them.",
+        no_args_is_help=True,
+    )
     group.command("generate")(generate)
     group.command("docs")(docs)
     app.add_typer(group, name="tables")

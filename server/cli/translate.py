@@ -23,12 +23,37 @@ EMITS = ("asm", "ll", "ptx", "code-object")
 
 
 def translate_sass(
-    file: Annotated[Path, typer.Argument(help="SASS text (cuobjdump -sass / nvdisasm), a cubin, fatbin or binary.")],
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Output file (default: stdout).")] = None,
-    arch: Annotated[str | None, typer.Option("--arch", help="SASS architecture (sm_80, sm_86, sm_89, sm_90); default: from the listing.")] = None,  # noqa: E501
-    emit: Annotated[str, typer.Option("--emit", help="asm (gfx1100 .s), ll (lifted LLVM IR), ptx (NVPTX cross-check), code-object.")] = "asm",  # noqa: E501
-    host: Annotated[Path | None, typer.Option("--host", help="HIP host program: build an emulator executable around the translated device code.")] = None,  # noqa: E501
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
+    file: Annotated[
+        Path,
+        typer.Argument(help="SASS text (cuobjdump -sass / nvdisasm), a cubin, fatbin or binary."),
+    ],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Output file (default: stdout).")
+    ] = None,
+    arch: Annotated[
+        str | None,
+        typer.Option(
+            "--arch",
+            help="SASS architecture (sm_80, sm_86, sm_89, sm_90); default: from the listing.",
+        ),
+    ] = None,  # noqa: E501
+    emit: Annotated[
+        str,
+        typer.Option(
+            "--emit",
+            help="asm (gfx1100 .s), ll (lifted LLVM IR), ptx (NVPTX cross-check), code-object.",
+        ),
+    ] = "asm",  # noqa: E501
+    host: Annotated[
+        Path | None,
+        typer.Option(
+            "--host",
+            help="HIP host program: build an emulator executable around the translated device code.",
+        ),
+    ] = None,  # noqa: E501
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite an existing output file.")
+    ] = False,
 ) -> None:
     """Translate NVIDIA SASS to AMD RDNA3 (gfx1100) by binary translation through LLVM."""
     from cass.models.lift.inputs import cubin_info_for, read_sass_input
@@ -44,7 +69,9 @@ def translate_sass(
     target = "nvptx" if emit == "ptx" else DEFAULT_GFX_ARCH
     with err.status(f"lifting {file}"):
         cubin = cubin_info_for(file, arch)
-        result = lift_sass(text, path=str(file), arch=arch, target=target, compile=emit != "ll", cubin=cubin)
+        result = lift_sass(
+            text, path=str(file), arch=arch, target=target, compile=emit != "ll", cubin=cubin
+        )
     for d in result.diagnostics:
         err.print(d.render(), markup=False)
     if not result.ok:
@@ -82,7 +109,9 @@ def _write_code_object(assembly: str, output: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="cass-lift-") as work:
         s = Path(work) / f"{output.stem}.s"
         s.write_text(assembly, encoding="utf-8")
-        produced = compile_file(s, ["code-object"], out_dir=Path(work) / "out").artifacts["code-object"]
+        produced = compile_file(s, ["code-object"], out_dir=Path(work) / "out").artifacts[
+            "code-object"
+        ]
         install_file(produced, output)
     err.print(f"wrote {output}", markup=False)
 

@@ -39,18 +39,31 @@ def _record(original: Path, spec: RunSpec, as_json: bool) -> int:
 
     outcome = record_source(original, spec, force=True)
     if as_json:
-        typer.echo(json.dumps({"status": outcome.status, "detail": outcome.detail, "source": str(original),
-                               "result": outcome.result.to_dict() if outcome.result else None}, indent=2))
+        typer.echo(
+            json.dumps(
+                {
+                    "status": outcome.status,
+                    "detail": outcome.detail,
+                    "source": str(original),
+                    "result": outcome.result.to_dict() if outcome.result else None,
+                },
+                indent=2,
+            )
+        )
     else:
         out.print(f"{outcome.status}: {original}: {outcome.detail}", markup=False)
     return 0 if outcome.status == "recorded" else 1
 
 
-def _port_then_verify(original: Path, spec: RunSpec, backends: tuple, engine: str, port_out: Path | None):
+def _port_then_verify(
+    original: Path, spec: RunSpec, backends: tuple, engine: str, port_out: Path | None
+):
     from cass.models.workflow.porting import port_and_verify
 
     with err.status(f"porting {original} with the {engine} engine, then verifying"):
-        outcome = port_and_verify(original, engine=engine, output=port_out, spec=spec, backends=backends)
+        outcome = port_and_verify(
+            original, engine=engine, output=port_out, spec=spec, backends=backends
+        )
     for d in outcome.translation.diagnostics:
         err.print(d.render(), markup=False)
     if outcome.temporary and outcome.verdict.status in ("match", "unverifiable"):
@@ -64,19 +77,57 @@ def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify_command(
         original: Annotated[Path, typer.Argument(help="The CUDA original (.cu).")],
-        port: Annotated[Path | None, typer.Argument(help="Its HIP port (.hip); omitted: port it first.")] = None,
-        record: Annotated[bool, typer.Option("--record", help="Run ORIGINAL on the local NVIDIA GPU and write ORIGINAL.recorded.toml.")] = False,
+        port: Annotated[
+            Path | None, typer.Argument(help="Its HIP port (.hip); omitted: port it first.")
+        ] = None,
+        record: Annotated[
+            bool,
+            typer.Option(
+                "--record",
+                help="Run ORIGINAL on the local NVIDIA GPU and write ORIGINAL.recorded.toml.",
+            ),
+        ] = False,
         reference: Annotated[str, typer.Option("--reference", "-r", help=REF_HELP)] = "auto",
         port_backend: Annotated[str, typer.Option("--port-backend", "-p", help=PORT_HELP)] = "auto",
-        engine: Annotated[str, typer.Option("--engine", help="Engine that ports ORIGINAL when PORT is omitted.")] = "rules",
-        port_out: Annotated[Path | None, typer.Option("--port-out", help="Where to write the port when PORT is omitted.")] = None,
-        arg: Annotated[list[str], typer.Option("--arg", help="Program argument (repeatable; replaces the spec's).")] = [],  # noqa: B006
-        rtol: Annotated[float | None, typer.Option("--rtol", help="Relative tolerance (default 1e-5).")] = None,
-        atol: Annotated[float | None, typer.Option("--atol", help="Absolute tolerance (default 1e-8).")] = None,
-        int_atol: Annotated[int | None, typer.Option("--int-atol", help="Integer tokens may differ by this much (default 0: exact).")] = None,
-        int_rtol: Annotated[float | None, typer.Option("--int-rtol", help="Integer tokens may differ by this fraction (default 0).")] = None,
-        expected_exit_code: Annotated[int | None, typer.Option("--expected-exit-code", help="The original's exit code (default 0; any other: unverifiable).")] = None,
-        runs: Annotated[int | None, typer.Option("--runs", help="Runs per side; runtime is their median.")] = None,
+        engine: Annotated[
+            str, typer.Option("--engine", help="Engine that ports ORIGINAL when PORT is omitted.")
+        ] = "rules",
+        port_out: Annotated[
+            Path | None,
+            typer.Option("--port-out", help="Where to write the port when PORT is omitted."),
+        ] = None,
+        arg: Annotated[
+            list[str],
+            typer.Option("--arg", help="Program argument (repeatable; replaces the spec's)."),
+        ] = [],  # noqa: B006
+        rtol: Annotated[
+            float | None, typer.Option("--rtol", help="Relative tolerance (default 1e-5).")
+        ] = None,
+        atol: Annotated[
+            float | None, typer.Option("--atol", help="Absolute tolerance (default 1e-8).")
+        ] = None,
+        int_atol: Annotated[
+            int | None,
+            typer.Option(
+                "--int-atol", help="Integer tokens may differ by this much (default 0: exact)."
+            ),
+        ] = None,
+        int_rtol: Annotated[
+            float | None,
+            typer.Option(
+                "--int-rtol", help="Integer tokens may differ by this fraction (default 0)."
+            ),
+        ] = None,
+        expected_exit_code: Annotated[
+            int | None,
+            typer.Option(
+                "--expected-exit-code",
+                help="The original's exit code (default 0; any other: unverifiable).",
+            ),
+        ] = None,
+        runs: Annotated[
+            int | None, typer.Option("--runs", help="Runs per side; runtime is their median.")
+        ] = None,
         timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds per run.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
         memory_limit: MemoryLimit = None,

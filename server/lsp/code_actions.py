@@ -67,10 +67,16 @@ def quick_fixes(
     for diagnostic in diagnostics:
         if diagnostic.code in RESOLUTIONS:  # the mirror's state: run the hooks' resolution
             mode, title = RESOLUTIONS[str(diagnostic.code)]
-            fixes.append(lsp.CodeAction(title=title, kind=lsp.CodeActionKind.QuickFix,
-                                        diagnostics=[diagnostic], command=lsp.Command(
-                                            title=title, command=RESOLVE_COMMAND,
-                                            arguments=[uri, mode])))
+            fixes.append(
+                lsp.CodeAction(
+                    title=title,
+                    kind=lsp.CodeActionKind.QuickFix,
+                    diagnostics=[diagnostic],
+                    command=lsp.Command(
+                        title=title, command=RESOLVE_COMMAND, arguments=[uri, mode]
+                    ),
+                )
+            )
             continue
         fix = fix_from_data(diagnostic.data)
         if fix is None:
@@ -105,8 +111,9 @@ def fix_all(server: CassServer, uri: str) -> lsp.CodeAction | None:
             continue
         edits.append(edit)
     title = f"Fix all cass findings ({len(edits)})"
-    return lsp.CodeAction(title=title, kind=FIX_ALL_KIND,
-                          edit=lsp.WorkspaceEdit(changes={uri: edits}))
+    return lsp.CodeAction(
+        title=title, kind=FIX_ALL_KIND, edit=lsp.WorkspaceEdit(changes={uri: edits})
+    )
 
 
 def _before(a: lsp.Position, b: lsp.Position) -> bool:

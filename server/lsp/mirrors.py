@@ -106,7 +106,8 @@ def plan_mirror(
     status = mirror.classify(source_sha, current, config, rel)
     if status.is_protected or status.state is mirror.MirrorState.KEPT:
         fix = advice.for_state(status.state, rel, config) or (
-            f"regenerate it: `{advice.port_command([rel], 'force')}` (your version is backed up)")
+            f"regenerate it: `{advice.port_command([rel], 'force')}` (your version is backed up)"
+        )
         raise CassError(
             f"{target}: {status.reason}. Nothing was changed: cass never overwrites "
             f"a mirror edited by hand; {fix}"

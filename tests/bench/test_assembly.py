@@ -52,8 +52,15 @@ def test_translated_device_code_runs_inside_the_host_port(
     write_record(folder / "main.cu", load_run_spec(folder / "main.cu"),
                  RunResult(backend="nvidia", exit_code=0, stdout=tiny_stdout, info={"gpu": "reference fixture"}))  # fmt: skip
     [task] = discover_tasks(tasks_root)
-    result = evaluate(task, clang_device_engine, RunConfig(level="assembly", out_dir=tmp_path / "out"))
-    assert (result.status, result.translated, result.compiled, result.matched) == ("pass", True, True, True), result.message
+    result = evaluate(
+        task, clang_device_engine, RunConfig(level="assembly", out_dir=tmp_path / "out")
+    )
+    assert (result.status, result.translated, result.compiled, result.matched) == (
+        "pass",
+        True,
+        True,
+        True,
+    ), result.message
 
 
 def test_engines_without_an_assembly_level_and_bad_assembly_are_reported(

@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 from cass.runner.toolchain import has_tool
 
-pytestmark = pytest.mark.skipif(not has_tool("clang++-16"), reason="needs clang++-16 (`cass setup`)")
+pytestmark = pytest.mark.skipif(
+    not has_tool("clang++-16"), reason="needs clang++-16 (`cass setup`)"
+)
 
 
 def _processes(tmp: Path, session: int) -> list[int]:
@@ -29,7 +31,9 @@ def _processes(tmp: Path, session: int) -> list[int]:
         except OSError:  # exited meanwhile, or not ours to read
             continue
         fields = stat[stat.rindex(")") + 2 :].split()
-        if fields[0] != "Z" and (int(fields[3]) == session or str(tmp) in cmdline or cwd.startswith(str(tmp))):
+        if fields[0] != "Z" and (
+            int(fields[3]) == session or str(tmp) in cmdline or cwd.startswith(str(tmp))
+        ):
             found.append(int(entry.name))
     return found
 

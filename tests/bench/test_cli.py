@@ -31,12 +31,16 @@ def test_list_prints_the_coverage_tables(capsys: pytest.CaptureFixture[str]) -> 
     assert code == 0 and "feature coverage" in out and "memory_operations" in out
 
 
-def test_validate_without_compiling_passes_on_the_shipped_tasks(capsys: pytest.CaptureFixture[str]) -> None:
+def test_validate_without_compiling_passes_on_the_shipped_tasks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, _ = cass(capsys, "bench", "validate", "--no-compile")
     assert code == 0 and "0 problem(s)" in out
 
 
-def test_unknown_engine_backend_and_empty_selection_are_clear_errors(capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_engine_backend_and_empty_selection_are_clear_errors(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, _, err = cass(capsys, "bench", "run", "--engine", "telepathy")
     assert code == 2 and "telepathy engine is not available" in err and "Traceback" not in err
     code, _, err = cass(capsys, "bench", "run", "--backend", "cuda")
@@ -45,7 +49,9 @@ def test_unknown_engine_backend_and_empty_selection_are_clear_errors(capsys: pyt
     assert code == 2 and "no benchmark task matches" in err
 
 
-def test_report_without_results_says_what_to_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_report_without_results_says_what_to_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     code, _, err = cass(capsys, "bench", "report", "--out", str(tmp_path))
     assert code == 2 and "cass bench run --out" in err
 
@@ -53,18 +59,29 @@ def test_report_without_results_says_what_to_run(capsys: pytest.CaptureFixture[s
 @pytest.mark.toolchain
 def test_a_sample_of_tasks_compiles_with_nvcc() -> None:
     nvcc = find_nvcc()
-    sample = [t for t in discover_tasks() if t.name in ("warp_shuffle_atomic_sum", "hgemm_half", "inline_ptx_loads")]
+    sample = [
+        t
+        for t in discover_tasks()
+        if t.name in ("warp_shuffle_atomic_sum", "hgemm_half", "inline_ptx_loads")
+    ]
     assert len(sample) == 3
     for task in sample:
         assert compile_problems(nvcc, task, ("sm_90",)) == []
 
 
 @pytest.mark.toolchain
-def test_nvcc_errors_are_located(tmp_path: Path, tasks_root: Path, make_task, tiny_source: str) -> None:
-    make_task(tasks_root, "sorting", "broken", source=tiny_source.replace("out[i] = i * i;", "out[i] = i * j;"))
+def test_nvcc_errors_are_located(
+    tmp_path: Path, tasks_root: Path, make_task, tiny_source: str
+) -> None:
+    make_task(
+        tasks_root,
+        "sorting",
+        "broken",
+        source=tiny_source.replace("out[i] = i * i;", "out[i] = i * j;"),
+    )
     [task] = discover_tasks(tasks_root)
     [problem] = compile_problems(find_nvcc(), task, ("sm_90",))
-    assert problem.line == 10 and "identifier \"j\" is undefined" in problem.message
+    assert problem.line == 10 and 'identifier "j" is undefined' in problem.message
 
 
 @pytest.mark.toolchain

@@ -19,7 +19,9 @@ pytestmark = pytest.mark.toolchain
 
 def record(source: Path, stdout: str) -> None:
     """A reference as the NVIDIA recorder writes it (a fixture: this machine has no GPU)."""
-    result = RunResult(backend="nvidia", exit_code=0, stdout=stdout, info={"gpu": "reference fixture"})
+    result = RunResult(
+        backend="nvidia", exit_code=0, stdout=stdout, info={"gpu": "reference fixture"}
+    )
     write_record(source, load_run_spec(source), result)
 
 
@@ -38,7 +40,9 @@ def test_verdicts_map_to_statuses(verdict: str, ran: bool, status: str, stages: 
     assert got_status == status and {k for k, v in got_stages.items() if v} == stages
 
 
-def test_a_library_the_backend_lacks_is_reported_never_passed(tasks_root: Path, make_task, tmp_path: Path, monkeypatch) -> None:
+def test_a_library_the_backend_lacks_is_reported_never_passed(
+    tasks_root: Path, make_task, tmp_path: Path, monkeypatch
+) -> None:
     monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path / "cache"))  # no rocThrust installed there
     make_task(tasks_root, "sorting", "uses_thrust", features='["thrust"]', libraries='["thrust"]')
     [task] = discover_tasks(tasks_root)
@@ -47,7 +51,9 @@ def test_a_library_the_backend_lacks_is_reported_never_passed(tasks_root: Path, 
     assert "thrust" in result.message and not result.translated
 
 
-def test_without_a_reference_the_port_is_still_translated_and_built(tasks_root: Path, make_task, tmp_path: Path) -> None:
+def test_without_a_reference_the_port_is_still_translated_and_built(
+    tasks_root: Path, make_task, tmp_path: Path
+) -> None:
     make_task(tasks_root, "statistics", "unrecorded")
     [task] = discover_tasks(tasks_root)
     result = evaluate(task, "rules", RunConfig(out_dir=tmp_path / "out"))
@@ -56,16 +62,23 @@ def test_without_a_reference_the_port_is_still_translated_and_built(tasks_root: 
     assert "main.cu.recorded.toml not found" in result.message
 
 
-def test_run_scores_cache_and_report(tasks_root: Path, make_task, tiny_stdout: str, tmp_path: Path) -> None:
+def test_run_scores_cache_and_report(
+    tasks_root: Path, make_task, tiny_stdout: str, tmp_path: Path
+) -> None:
     good = make_task(tasks_root, "sorting", "good")
     bad = make_task(tasks_root, "statistics", "bad")
     record(good / "main.cu", tiny_stdout)
-    record(bad / "main.cu", tiny_stdout.replace("5559680", "5000000"))  # a reference the port cannot match
+    record(
+        bad / "main.cu", tiny_stdout.replace("5559680", "5000000")
+    )  # a reference the port cannot match
     tasks = discover_tasks(tasks_root)
     config = RunConfig(engines=("rules",), backend="emulator", jobs=2, out_dir=tmp_path / "out")
     seen: list[TaskResult] = []
     results = run_benchmark(tasks, config, on_result=seen.append)
-    assert [(r.task, r.status) for r in results] == [("sorting/good", "pass"), ("statistics/bad", "mismatch")]
+    assert [(r.task, r.status) for r in results] == [
+        ("sorting/good", "pass"),
+        ("statistics/bad", "mismatch"),
+    ]
     assert len(seen) == 2 and not any(r.cached for r in results)
     assert results[0].matched and results[1].ran and not results[1].matched
     assert "differs" in results[1].message
@@ -76,7 +89,11 @@ def test_run_scores_cache_and_report(tasks_root: Path, make_task, tiny_stdout: s
     changed = run_benchmark(tasks[:1], RunConfig(**{**config.__dict__, "resume": True}))
     assert changed[0].status == "no-reference" and not changed[0].cached  # the record is now stale
 
-    paths = write_reports(results, config.out_dir, {"backend": "emulator", "level": "source", "command": "cass bench run"})
+    paths = write_reports(
+        results,
+        config.out_dir,
+        {"backend": "emulator", "level": "source", "command": "cass bench run"},
+    )
     loaded, meta = load_results(config.out_dir)
     assert [r.status for r in loaded] == ["pass", "mismatch"] and meta["backend"] == "emulator"
     text = paths["markdown"].read_text()
@@ -87,13 +104,25 @@ def test_run_scores_cache_and_report(tasks_root: Path, make_task, tiny_stdout: s
 
 def test_summary_counts_every_status_and_ratios() -> None:
     def result(task: str, domain: str, status: str, ratio: float | None = None) -> TaskResult:
-        return TaskResult(task, domain, "rules", "emulator", "source", status, "", runtime_ratio=ratio, memory_ratio=ratio)
+        return TaskResult(
+            task,
+            domain,
+            "rules",
+            "emulator",
+            "source",
+            status,
+            "",
+            runtime_ratio=ratio,
+            memory_ratio=ratio,
+        )
 
     results = [result("a", "sorting", "pass", 2.0), result("b", "sorting", "pass", 8.0),
                result("c", "sorting", "unsupported-library"), result("d", "graph", "no-reference")]  # fmt: skip
     overall = summarize(results)["rules"]["overall"]
     assert overall["passed"] == 2 and overall["tasks"] == 4 and overall["accuracy"] == 0.5
-    assert overall["statuses"]["unsupported-library"] == 1 and overall["statuses"]["no-reference"] == 1
+    assert (
+        overall["statuses"]["unsupported-library"] == 1 and overall["statuses"]["no-reference"] == 1
+    )
     assert overall["runtime_ratio"] == pytest.approx(4.0)
     text = markdown(summarize(results), {"backend": "emulator", "level": "source"})
     assert text.index("| sorting |") < text.index("| graph algorithms |")  # catalog order
@@ -116,7 +145,9 @@ def test_a_crashing_engine_fails_its_task_not_the_run(tasks_root: Path, make_tas
     assert result.status == "translate-error" and "crashed: IndexError" in result.message
 
 
-def test_time_limits_scale_for_the_emulator_unless_given(tasks_root: Path, make_task, tmp_path: Path) -> None:
+def test_time_limits_scale_for_the_emulator_unless_given(
+    tasks_root: Path, make_task, tmp_path: Path
+) -> None:
     make_task(tasks_root, "sorting", "a")  # its task.toml says timeout_s = 120
     [task] = discover_tasks(tasks_root)
     assert RunConfig(backend="emulator").spec_for(task).timeout_s == 600.0
@@ -139,7 +170,9 @@ def test_cache_keys_follow_local_headers_and_cass_code(tasks_root: Path, make_ta
     (folder / "params.cuh").write_text("#define SCALE 3\n")
     assert harness.cache_key(task, "rules", "1", config) != key
     code = harness.verdict_code_digest()
-    assert len(code) == 64 and code == harness.verdict_code_digest.__wrapped__()  # from content, every time
+    assert (
+        len(code) == 64 and code == harness.verdict_code_digest.__wrapped__()
+    )  # from content, every time
     key = harness.cache_key(task, "rules", "1", config)
     harness.verdict_code_digest.cache_clear()
     try:  # an edit anywhere in cass's runner/models code: every key changes

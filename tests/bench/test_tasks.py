@@ -31,9 +31,17 @@ def test_discover_filters_by_domain_and_glob(tasks_root: Path, make_task) -> Non
     write_task(tasks_root, "sorting", "radix_a")
     write_task(tasks_root, "sorting", "merge_b")
     write_task(tasks_root, "statistics", "radix_c")
-    assert [t.ident for t in discover_tasks(tasks_root, domains=["sorting"])] == ["sorting/merge_b", "sorting/radix_a"]
-    assert [t.ident for t in discover_tasks(tasks_root, pattern="radix*")] == ["sorting/radix_a", "statistics/radix_c"]
-    assert [t.ident for t in discover_tasks(tasks_root, pattern="statistics/*")] == ["statistics/radix_c"]
+    assert [t.ident for t in discover_tasks(tasks_root, domains=["sorting"])] == [
+        "sorting/merge_b",
+        "sorting/radix_a",
+    ]
+    assert [t.ident for t in discover_tasks(tasks_root, pattern="radix*")] == [
+        "sorting/radix_a",
+        "statistics/radix_c",
+    ]
+    assert [t.ident for t in discover_tasks(tasks_root, pattern="statistics/*")] == [
+        "statistics/radix_c"
+    ]
 
 
 def test_an_unknown_domain_filter_is_a_clear_error(tasks_root: Path) -> None:
@@ -53,12 +61,16 @@ BAD_META = [  # (replace this, with this, expected message part, expected line i
 
 
 @pytest.mark.parametrize(("old", "new", "message", "line"), BAD_META)
-def test_bad_metadata_is_located(tasks_root: Path, make_task, old: str, new: str, message: str, line: int) -> None:
+def test_bad_metadata_is_located(
+    tasks_root: Path, make_task, old: str, new: str, message: str, line: int
+) -> None:
     folder = make_task(tasks_root, "sorting", "t")
     meta = folder / "task.toml"
     meta.write_text(meta.read_text().replace(old, new))
     problems = validate_task(folder)
-    assert any(message in p.message and p.path == meta for p in problems), [p.render() for p in problems]
+    assert any(message in p.message and p.path == meta for p in problems), [
+        p.render() for p in problems
+    ]
     if line > 1:
         assert any(p.line == line for p in problems), [p.render() for p in problems]
 
@@ -71,14 +83,20 @@ def test_invalid_toml_names_its_line(tasks_root: Path, make_task) -> None:
 
 
 BAD_SOURCE = [  # (replace this, with this, expected message part)
-    ('printf(ok ? "CHECK PASS\\n" : "CHECK FAIL\\n");', 'printf("done\\n");', "never prints `CHECK PASS`"),
+    (
+        'printf(ok ? "CHECK PASS\\n" : "CHECK FAIL\\n");',
+        'printf("done\\n");',
+        "never prints `CHECK PASS`",
+    ),
     ("const int n = 256;", "const int n = rand() % 256;", "uses rand()"),
     ("long long sum = 0;", "long long sum = time(NULL) * 0;", "reads the clock"),
 ]
 
 
 @pytest.mark.parametrize(("old", "new", "message"), BAD_SOURCE)
-def test_bad_sources_are_reported(tasks_root: Path, make_task, tiny_source: str, old: str, new: str, message: str) -> None:
+def test_bad_sources_are_reported(
+    tasks_root: Path, make_task, tiny_source: str, old: str, new: str, message: str
+) -> None:
     assert old in tiny_source
     source = tiny_source.replace(old, new) + "\n" * 60  # long enough to pass the size rule
     folder = make_task(tasks_root, "sorting", "t", source=source)
@@ -86,7 +104,9 @@ def test_bad_sources_are_reported(tasks_root: Path, make_task, tiny_source: str,
     assert any(message in p.message for p in problems), [p.render() for p in problems]
 
 
-def test_comments_do_not_trip_the_source_rules_and_size_is_checked(tasks_root: Path, make_task, tiny_source: str) -> None:
+def test_comments_do_not_trip_the_source_rules_and_size_is_checked(
+    tasks_root: Path, make_task, tiny_source: str
+) -> None:
     folder = make_task(tasks_root, "sorting", "t", source="// never rand()\n" + tiny_source)
     messages = [p.message for p in validate_task(folder)]
     assert not any("rand()" in m for m in messages)

@@ -82,9 +82,17 @@ def test_instruction_jsonl_in_the_published_chat_format(built):
     import datasets
 
     out, _ = built
-    programs = {r["id"]: r for r in datasets.load_dataset(str(out), "programs", split="train").to_list()}
-    source = [json.loads(line) for line in (out / "instructions" / "source.jsonl").read_text().splitlines()]
-    assembly = [json.loads(line) for line in (out / "instructions" / "assembly.jsonl").read_text().splitlines()]
+    programs = {
+        r["id"]: r for r in datasets.load_dataset(str(out), "programs", split="train").to_list()
+    }
+    source = [
+        json.loads(line)
+        for line in (out / "instructions" / "source.jsonl").read_text().splitlines()
+    ]
+    assembly = [
+        json.loads(line)
+        for line in (out / "instructions" / "assembly.jsonl").read_text().splitlines()
+    ]
     assert source and assembly
     for item in source + assembly:
         assert set(item) == KEYS and item["split"] in ("train", "test")
@@ -95,7 +103,9 @@ def test_instruction_jsonl_in_the_published_chat_format(built):
             assert item["messages"] == training_messages("source", row["cuda"], row["hip"])
     for item in assembly:
         assert item["task"] == "assembly"
-        assert item["messages"][0]["content"].startswith("Convert the following CUDA device assembly code to HIP device assembly:\n```cudaasm\n")
+        assert item["messages"][0]["content"].startswith(
+            "Convert the following CUDA device assembly code to HIP device assembly:\n```cudaasm\n"
+        )
         assert item["messages"][1]["content"].startswith("```hipasm\n")
         assert "/*0000*/" not in item["messages"][0]["content"]  # addresses and encodings stripped
 
@@ -105,7 +115,13 @@ def test_card_and_plots_from_the_numbers(built):
     card = (out / "README.md").read_text()
     assert card.startswith("---\n") and "config_name: programs" in card
     assert "| accepted | 2 |" in card
-    for name in ("yields.png", "domains.png", "lengths.png", "sass-opcodes.png", "rdna3-opcodes.png"):
+    for name in (
+        "yields.png",
+        "domains.png",
+        "lengths.png",
+        "sass-opcodes.png",
+        "rdna3-opcodes.png",
+    ):
         assert (out / "plots" / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert f"(plots/{name})" in card
 

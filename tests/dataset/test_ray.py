@@ -41,16 +41,23 @@ def test_pipeline_on_a_local_ray_cluster(tmp_path):
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         assert ray.cluster_resources()["CPU"] == 2
-        options = BuildOptions([str(corpus)], out, include_dirs=[corpus / "include"], ray="local", workers=2)
+        options = BuildOptions(
+            [str(corpus)], out, include_dirs=[corpus / "include"], ray="local", workers=2
+        )
         stats = build(options)
     finally:
         ray.shutdown()
     assert stats["stages"]["compiled-nvidia"] == 1 and stats["stages"]["compiled-amd"] == 1
-    assert stats["kernels"] == 2 and stats["verification"] == {"not-run": 1}  # no main(): compile only
+    assert stats["kernels"] == 2 and stats["verification"] == {
+        "not-run": 1
+    }  # no main(): compile only
     import datasets
 
     row = datasets.load_dataset(str(out), "programs", split="train").to_list()[0]
     assert row["path"] == "src/kernels.cu" and "hipLaunchKernel" not in row["cuda"]
     assert int(row["worker"].rsplit(":", 1)[1]) != os.getpid()  # built by a Ray worker process
-    kernels = {k["demangled"].split("(")[0] for k in datasets.load_dataset(str(out), "kernels", split="train").to_list()}
+    kernels = {
+        k["demangled"].split("(")[0]
+        for k in datasets.load_dataset(str(out), "kernels", split="train").to_list()
+    }
     assert kernels == {"blend_rows", "count_positive"}

@@ -36,7 +36,9 @@ def test_programs_are_self_checking_and_carry_their_run_spec():
         kernels = re.findall(r"__global__ void (\w+)\(", p.source)
         assert len(kernels) == len(p.blocks)
         for name in kernels:
-            assert re.search(rf"\b{name}<<<", p.source), f"{p.ident}: kernel {name} is never launched"
+            assert re.search(rf"\b{name}<<<", p.source), (
+                f"{p.ident}: kernel {name} is never launched"
+            )
 
 
 def test_near_duplicate_removal_keeps_most_programs():

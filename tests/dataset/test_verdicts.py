@@ -33,7 +33,12 @@ def test_an_integer_that_differs_is_a_mismatch():
 
 def test_a_failed_nvidia_run_proves_nothing():
     assert judge_run(RUN, {**NVIDIA, "exit_code": 2}, SPEC)["status"] == "reference-failed"
-    unbuilt = {"exit_code": None, "built": False, "stdout": "", "stderr": "does not compile with nvcc"}
+    unbuilt = {
+        "exit_code": None,
+        "built": False,
+        "stdout": "",
+        "stderr": "does not compile with nvcc",
+    }
     assert judge_run(RUN, unbuilt, SPEC)["status"] == "reference-failed"
 
 
@@ -41,15 +46,25 @@ def test_without_a_record_only_the_programs_own_check_counts():
     assert judge_run(RUN, None, SPEC)["status"] == "self-checked"
     failed = {**RUN, "exit_code": 1, "stdout": STDOUT.replace("PASS", "FAIL")}
     assert judge_run(failed, None, SPEC)["status"] == "self-check-failed"
-    assert judge_run({"built": False, "error": "clang failed"}, None, SPEC)["status"] == "port-failed"
-    assert judge_run({**RUN, "finished": False, "exit_code": None, "timed_out": True}, NVIDIA, SPEC)["status"] == "port-failed"
+    assert (
+        judge_run({"built": False, "error": "clang failed"}, None, SPEC)["status"] == "port-failed"
+    )
+    assert (
+        judge_run({**RUN, "finished": False, "exit_code": None, "timed_out": True}, NVIDIA, SPEC)[
+            "status"
+        ]
+        == "port-failed"
+    )
 
 
 def test_references_load_from_the_recorders_json_lines(tmp_path):
     lines = "".join(json.dumps({"sha256": f"{i:064x}", **NVIDIA}) + "\n" for i in range(3))
     (tmp_path / "refs.jsonl.gz").write_bytes(gzip.compress(lines.encode()))
     refs = load_references(tmp_path / "refs.jsonl.gz")
-    assert sorted(refs) == [f"{i:064x}" for i in range(3)] and refs[f"{1:064x}"]["gpu"] == "NVIDIA H200"
+    assert (
+        sorted(refs) == [f"{i:064x}" for i in range(3)]
+        and refs[f"{1:064x}"]["gpu"] == "NVIDIA H200"
+    )
     (tmp_path / "bad.jsonl").write_text("{not json\n")
     with pytest.raises(CassError, match="bad.jsonl: not a references file"):
         load_references(tmp_path / "bad.jsonl")

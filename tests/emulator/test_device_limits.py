@@ -30,7 +30,9 @@ def hostile(tmp_path_factory) -> Path:
 
 
 def _fields(text: str) -> dict[str, str]:
-    pairs = (item.split("=", 1) for line in text.splitlines() for item in line.split() if "=" in item)
+    pairs = (
+        item.split("=", 1) for line in text.splitlines() for item in line.split() if "=" in item
+    )
     return dict(pairs)
 
 
@@ -95,7 +97,9 @@ def test_run_hip_timeout_ends_on_time_and_takes_the_daemon_along(tmp_path: Path)
     assert proc.returncode == 124 and "time limit" in proc.stderr
     assert time.monotonic() - started < 30  # compile (a few s) + 3 s; was 90 s and more
     assert "1 launches" in proc.stderr
-    assert not _alive(int(pid_file.read_text())) and not _alive(int(Path(f"{pid_file}.main").read_text()))
+    assert not _alive(int(pid_file.read_text())) and not _alive(
+        int(Path(f"{pid_file}.main").read_text())
+    )
 
 
 def test_ctrl_c_stops_emulate_and_its_tree(hostile: Path, tmp_path: Path):
@@ -108,7 +112,9 @@ def test_ctrl_c_stops_emulate_and_its_tree(hostile: Path, tmp_path: Path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130 and time.monotonic() - started < 5
-    assert err.strip().splitlines() == ["interrupted: stopped the running program and its processes"]
+    assert err.strip().splitlines() == [
+        "interrupted: stopped the running program and its processes"
+    ]
     assert not _alive(daemon) and not _alive(program)
 
 
@@ -135,7 +141,9 @@ def test_ctrl_c_stops_verify_and_the_port_it_runs(tmp_path: Path):
     source, port = tmp_path / "prog.cu", tmp_path / "prog.hip"
     source.write_text(f'// cass: args = ["escape", "{pid_file}"] timeout_s = 300\n' + CU)
     shutil.copy(HOSTILE, port)
-    write_record(source, load_run_spec(source), RunResult("nvidia", 0, "never\n", runtimes_s=(0.1,)))
+    write_record(
+        source, load_run_spec(source), RunResult("nvidia", 0, "never\n", runtimes_s=(0.1,))
+    )
     proc = subprocess.Popen([*CASS, "verify", str(source), str(port), "-r", "recorded", "-p", "emulator"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
     daemon, program = _wait_for(pid_file, 120), _wait_for(Path(f"{pid_file}.main"))
@@ -143,7 +151,9 @@ def test_ctrl_c_stops_verify_and_the_port_it_runs(tmp_path: Path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and time.monotonic() - started < 5, err
-    assert err.strip().splitlines()[-1] == "interrupted: stopped the running program and its processes"
+    assert (
+        err.strip().splitlines()[-1] == "interrupted: stopped the running program and its processes"
+    )
     assert not _alive(daemon) and not _alive(program)
 
 
@@ -154,8 +164,15 @@ def test_verify_says_which_limit_ended_the_port(tmp_path: Path):
     from cass.runner.verify import verify
 
     source, port = tmp_path / "prog.cu", tmp_path / "prog.hip"
-    source.write_text(f'// cass: args = ["spin", "{tmp_path / "pid"}"] cpu_limit_s = 2 timeout_s = 60\n' + CU)
+    source.write_text(
+        f'// cass: args = ["spin", "{tmp_path / "pid"}"] cpu_limit_s = 2 timeout_s = 60\n' + CU
+    )
     shutil.copy(HOSTILE, port)
-    write_record(source, load_run_spec(source), RunResult("nvidia", 0, "never\n", runtimes_s=(0.1,)))
+    write_record(
+        source, load_run_spec(source), RunResult("nvidia", 0, "never\n", runtimes_s=(0.1,))
+    )
     verdict = verify(source, port, backends=("recorded", "emulator"))
-    assert verdict.status in ("error", "mismatch") and "stopped by its CPU-time limit" in verdict.message, verdict.message
+    assert (
+        verdict.status in ("error", "mismatch")
+        and "stopped by its CPU-time limit" in verdict.message
+    ), verdict.message

@@ -77,7 +77,10 @@ def test_no_traceback_one_line(probes: Path, argv: tuple[str, ...], path: str) -
 def test_endless_stdin_is_refused_at_the_cap(probes: Path) -> None:
     with open("/dev/zero", "rb") as zero:
         proc = cass("port", "-", cwd=probes, stdin=zero)
-    assert proc.returncode == 1 and proc.stderr.strip() == "error: <stdin>: larger than 64 MiB; split it and try again"
+    assert (
+        proc.returncode == 1
+        and proc.stderr.strip() == "error: <stdin>: larger than 64 MiB; split it and try again"
+    )
 
 
 # ------------------------------------------------------------------ translate-sass reads only SASS
@@ -113,7 +116,9 @@ def test_sm_75_cubins_are_refused_naming_the_supported_archs(probes: Path) -> No
                    check=True, capture_output=True, timeout=300)  # fmt: skip
     proc = cass("translate-sass", "k.cubin", cwd=probes)
     assert proc.returncode == 2
-    assert "k.cubin: SASS for sm_75; the lifter reads sm_80, sm_86, sm_89, sm_90 SASS" in proc.stderr
+    assert (
+        "k.cubin: SASS for sm_75; the lifter reads sm_80, sm_86, sm_89, sm_90 SASS" in proc.stderr
+    )
 
 
 # ------------------------------------------------------------------ the disassembly cache
@@ -124,7 +129,9 @@ def test_a_corrupted_disassembly_cache_entry_is_recomputed(tmp_path: Path) -> No
     from cass.runner.compile import compile_file
     from cass.runner.emulator.decode import disassemble_text
 
-    hsaco = compile_file(ROOT / "examples" / "vector_add.hip", ["code-object"], out_dir=tmp_path).artifacts["code-object"]
+    hsaco = compile_file(
+        ROOT / "examples" / "vector_add.hip", ["code-object"], out_dir=tmp_path
+    ).artifacts["code-object"]
     elf = hsaco.read_bytes()
     cache = tmp_path / "cache"
     listing = disassemble_text(elf, cache)
@@ -132,7 +139,11 @@ def test_a_corrupted_disassembly_cache_entry_is_recomputed(tmp_path: Path) -> No
     assert disassemble_text(elf, cache) == listing  # served from the cache
     fresh = instructions(disassemble_text(elf, None))
     assert fresh == instructions(listing) and "s_endpgm" in fresh
-    for corrupt in (entry.read_text()[: len(entry.read_text()) // 2], entry.read_text().replace("s_", "x_"), ""):
+    for corrupt in (
+        entry.read_text()[: len(entry.read_text()) // 2],
+        entry.read_text().replace("s_", "x_"),
+        "",
+    ):
         entry.write_text(corrupt)
         assert instructions(disassemble_text(elf, cache)) == fresh
         assert instructions(entry.read_text()) == fresh
@@ -140,7 +151,11 @@ def test_a_corrupted_disassembly_cache_entry_is_recomputed(tmp_path: Path) -> No
 
 def instructions(listing: str) -> str:
     """The listing without its header lines (they name the temporary file objdump read)."""
-    return "\n".join(line for line in listing.splitlines() if ".co:" not in line and "cass disassembly" not in line)
+    return "\n".join(
+        line
+        for line in listing.splitlines()
+        if ".co:" not in line and "cass disassembly" not in line
+    )
 
 
 # ------------------------------------------------------------------ signal deaths
@@ -196,7 +211,9 @@ FOREIGN = {"--offload-arch", "--rocm-path", "--rocm-device-lib-path", "--mcpu", 
            "--break-system-packages", "--prefix", "--target", "--quiet", "--arch", "--cuda-path",
            "--cuda-gpu-arch", "--no-cuda-version-check", "--hip-link", "--print-file-name",
            "--enable-shared"}  # fmt: skip
-ADVICE = re.compile(r"(?:pass|use|with|add|give|raise|set|try|run)\s+(?:`[^`]*?)?(--[a-z][a-z0-9-]+)")
+ADVICE = re.compile(
+    r"(?:pass|use|with|add|give|raise|set|try|run)\s+(?:`[^`]*?)?(--[a-z][a-z0-9-]+)"
+)
 
 
 def test_messages_advise_only_options_that_exist() -> None:

@@ -48,7 +48,13 @@ def test_unknown_local_gpu_arch_falls_back_to_sm_80(monkeypatch):
 def test_a_location_like_line_100_is_printed_as_written_not_as_an_emoji(tmp_path, capsys):
     """rich turns `:100:` into an emoji unless told not to: `x.hip:100:21` must stay text."""
     source = tmp_path / "e.hip"
-    source.write_text("#include <hip/hip_runtime.h>\n" + "// line\n" * 98 + "int main() { return undeclared_thing; }\n")
+    source.write_text(
+        "#include <hip/hip_runtime.h>\n"
+        + "// line\n" * 98
+        + "int main() { return undeclared_thing; }\n"
+    )
     assert main(["compile", str(source), "-o", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err
-    assert f"{source}:100:21: error: use of undeclared identifier" in err and "\U0001f4af" not in err
+    assert (
+        f"{source}:100:21: error: use of undeclared identifier" in err and "\U0001f4af" not in err
+    )

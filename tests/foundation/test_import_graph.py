@@ -19,7 +19,9 @@ def modules() -> dict[str, tuple[Path, bool]]:
     for name, folder in PACKAGE_DIRS.items():
         for path in sorted((ROOT / folder).rglob("*.py")):
             rel = path.relative_to(ROOT / folder)
-            if any(p == "__pycache__" or p.startswith(".") or p == "node_modules" for p in rel.parts):
+            if any(
+                p == "__pycache__" or p.startswith(".") or p == "node_modules" for p in rel.parts
+            ):
                 continue
             parts = [name, *rel.with_suffix("").parts]
             is_package = parts[-1] == "__init__"
@@ -44,11 +46,15 @@ def _targets(node: ast.AST, package: str, known: dict) -> list[str]:
     elif isinstance(node, ast.ImportFrom):
         if node.level:
             parts = package.split(".")
-            base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            base = ".".join(
+                parts[: len(parts) - node.level + 1] + ([node.module] if node.module else [])
+            )
         else:
             base = node.module or ""
         subs = [f"{base}.{alias.name}" for alias in node.names]
-        names = [s for s in subs if s in known] + ([base] if any(s not in known for s in subs) else [])
+        names = [s for s in subs if s in known] + (
+            [base] if any(s not in known for s in subs) else []
+        )
     else:
         return []
     out = []

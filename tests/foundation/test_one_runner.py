@@ -21,7 +21,9 @@ from cass.runner.process import RunCancelled
 from cass.runner.tools import ToolError, run_tool
 
 ROOT = Path(__file__).resolve().parents[2]
-FOLDERS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].values()
+FOLDERS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+    "package-dir"
+].values()
 
 # The containment layer: the only modules that start processes themselves.
 PROCESS_LAYER = {
@@ -71,7 +73,9 @@ def process_starts(tree: ast.Module) -> list[str]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found += [f"line {node.lineno}: import {a.name}" for a in node.names if a.name == "subprocess"]
+            found += [
+                f"line {node.lineno}: import {a.name}" for a in node.names if a.name == "subprocess"
+            ]
         elif isinstance(node, ast.ImportFrom) and node.module == "subprocess":
             found.append(f"line {node.lineno}: from subprocess import ...")
         elif isinstance(node, ast.Call) and (name := _dotted(node.func)):
@@ -91,7 +95,11 @@ def hand_renames(tree: ast.Module) -> list[str]:
         if name in {("os", "replace"), ("os", "rename"), ("os", "renames"), ("shutil", "move")}:
             found.append(f"line {node.lineno}: {name[0]}.{name[1]}(...)")
         elif name is None or name[0] not in ("os", "shutil"):
-            if node.func.attr in ("replace", "rename") and len(node.args) == 1 and not node.keywords:
+            if (
+                node.func.attr in ("replace", "rename")
+                and len(node.args) == 1
+                and not node.keywords
+            ):
                 found.append(f"line {node.lineno}: .{node.func.attr}(...)")
     return found
 
@@ -109,7 +117,11 @@ def exit_code_choices(tree: ast.Module) -> list[str]:
             if isinstance(node.func, ast.Name) and node.func.id == "SystemExit":
                 found.append(f"line {node.lineno}: SystemExit(...)")
             if isinstance(node.func, ast.Name) and node.func.id.endswith("Error"):
-                found += [f"line {node.lineno}: {node.func.id}(exit_code=...)" for k in node.keywords if k.arg == "exit_code"]
+                found += [
+                    f"line {node.lineno}: {node.func.id}(exit_code=...)"
+                    for k in node.keywords
+                    if k.arg == "exit_code"
+                ]
     return found
 
 
@@ -118,12 +130,20 @@ def _listed(rel: str, listing: dict[str, str]) -> bool:
 
 
 def _stale(listing: dict[str, str], found: dict[str, list[str]]) -> list[str]:
-    return sorted(e for e in listing if (ROOT / e).exists() and not any(_listed(rel, {e: ""}) for rel in found))
+    return sorted(
+        e
+        for e in listing
+        if (ROOT / e).exists() and not any(_listed(rel, {e: ""}) for rel in found)
+    )
 
 
 def test_only_the_containment_layer_starts_processes():
     found = {rel: hits for rel, tree in MODULES if (hits := process_starts(tree))}
-    new = {rel: hits for rel, hits in found.items() if not _listed(rel, PROCESS_LAYER | PENDING_PROCESSES)}
+    new = {
+        rel: hits
+        for rel, hits in found.items()
+        if not _listed(rel, PROCESS_LAYER | PENDING_PROCESSES)
+    }
     assert not new, (
         "start tools with cass.runner.tools.run_tool(argv, what, timeout) (programs under test: "
         f"cass.runner.process.run_limited), not directly: {new}"
@@ -134,7 +154,11 @@ def test_only_the_containment_layer_starts_processes():
 
 def test_only_outputs_renames_files_into_place():
     found = {rel: hits for rel, tree in MODULES if (hits := hand_renames(tree))}
-    new = {rel: hits for rel, hits in found.items() if rel != "runner/outputs.py" and not _listed(rel, PENDING_RENAMES)}
+    new = {
+        rel: hits
+        for rel, hits in found.items()
+        if rel != "runner/outputs.py" and not _listed(rel, PENDING_RENAMES)
+    }
     assert not new, (
         "put files in place with cass.runner.outputs (write_atomic, install_file, staged_file, "
         f"staged_dir), not by renaming them by hand: {new}"
@@ -148,7 +172,11 @@ PENDING_SCRIPTS: dict[str, str] = {}  # library modules still choosing exit stat
 
 def test_library_packages_choose_no_exit_status():
     front_ends = ("server/", "hooks/")
-    found = {rel: hits for rel, tree in MODULES if not rel.startswith(front_ends) and (hits := exit_code_choices(tree))}
+    found = {
+        rel: hits
+        for rel, tree in MODULES
+        if not rel.startswith(front_ends) and (hits := exit_code_choices(tree))
+    }
     assert not _stale(PENDING_SCRIPTS, found), "converted: take them off PENDING_SCRIPTS"
     found = {rel: hits for rel, hits in found.items() if not _listed(rel, PENDING_SCRIPTS)}
     assert not found, (
@@ -166,7 +194,11 @@ def test_the_scans_see_what_they_look_for():
         "sys.exit(2)\nraise CassError('m', exit_code=1)\n"
     )
     assert len(process_starts(code)) == 5
-    assert [hit.split(": ")[1] for hit in hand_renames(code)] == ["os.replace(...)", ".replace(...)", "shutil.move(...)"]
+    assert [hit.split(": ")[1] for hit in hand_renames(code)] == [
+        "os.replace(...)",
+        ".replace(...)",
+        "shutil.move(...)",
+    ]
     assert len(exit_code_choices(code)) == 3
 
 
@@ -190,7 +222,10 @@ def test_cli_and_hooks_pick_exit_statuses_from_the_class():
     from cass.hooks.work import exit_status as hook_status
     from cass.server.cli.errors import ProgramEnded, exit_status
 
-    assert [exit_status(e) for e in (CassError("x"), WorkError("x"), RunCancelled(), ProgramEnded("x", 124))] == [2, 1, 130, 124]
+    assert [
+        exit_status(e)
+        for e in (CassError("x"), WorkError("x"), RunCancelled(), ProgramEnded("x", 124))
+    ] == [2, 1, 130, 124]
     assert [hook_status(e) for e in (CassError("x"), ToolError("x"), RunCancelled())] == [2, 1, 130]
 
 
@@ -203,7 +238,10 @@ def test_run_tool_resolves_names_and_contains_the_run(tmp_path):
     with pytest.raises(ToolError, match=r"^sleeping did not finish within 0\.5 s and was stopped$"):
         run_tool(["sh", "-c", script], "sleeping", 0.5, cwd=tmp_path)
     child = int((tmp_path / "child").read_text())
-    assert not Path(f"/proc/{child}").exists() or "Z" in Path(f"/proc/{child}/stat").read_text().split(")")[1][:3]
+    assert (
+        not Path(f"/proc/{child}").exists()
+        or "Z" in Path(f"/proc/{child}/stat").read_text().split(")")[1][:3]
+    )
     with pytest.raises(ToolError, match=r"^flooding printed more than 1000 bytes"):
         run_tool(["yes"], "flooding", 30, max_output_bytes=1000)
     with pytest.raises(ToolError, match=r"^failing failed \(exit 3\): bad input$"):

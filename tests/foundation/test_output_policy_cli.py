@@ -74,11 +74,19 @@ def test_port_report(work: Path, target: str, force: bool, message: str) -> None
 
 
 def test_port_writes_with_the_umask_and_replaces_only_with_force(work: Path) -> None:
-    assert cass("port", "x.cu", "-o", "x.hip", "--report", "r.json", "--format", "json", cwd=work).returncode == 0
+    assert (
+        cass(
+            "port", "x.cu", "-o", "x.hip", "--report", "r.json", "--format", "json", cwd=work
+        ).returncode
+        == 0
+    )
     assert oct((work / "x.hip").stat().st_mode & 0o777) == oct(0o666 & ~_umask())
     refused(cass("port", "x.cu", "-o", "x.hip", cwd=work), "x.hip: exists; pass --force")
     refused(cass("port", "x.cu", "-o", "x2.hip", "--report", "r.json", cwd=work), "r.json: exists")
-    assert cass("port", "x.cu", "-o", "x.hip", "--report", "r.json", "--force", cwd=work).returncode == 0
+    assert (
+        cass("port", "x.cu", "-o", "x.hip", "--report", "r.json", "--force", cwd=work).returncode
+        == 0
+    )
 
 
 def _umask() -> int:
@@ -95,7 +103,9 @@ def test_project_mode_never_writes_through_a_link(work: Path) -> None:
     (out / "k.cu").symlink_to(work / "victim.txt")  # project ports keep their file names
     refused(cass("port", "proj", "-o", "out", "--force", cwd=work), "k.cu: is a symbolic link")
     unchanged(work)
-    refused(cass("port", "proj", "-o", "victim.txt", "--force", cwd=work), "is a file, not a folder")
+    refused(
+        cass("port", "proj", "-o", "victim.txt", "--force", cwd=work), "is a file, not a folder"
+    )
 
 
 @pytest.mark.parametrize(("target", "force", "message"), CASES)
@@ -104,7 +114,9 @@ def test_run_hip_output(work: Path, target: str, force: bool, message: str) -> N
     if target == "x.cu":
         target = "v.hip"
         message = "v.hip: is the input"
-    refused(cass("run-hip", "v.hip", "-o", target, *(["--force"] if force else []), cwd=work), message)
+    refused(
+        cass("run-hip", "v.hip", "-o", target, *(["--force"] if force else []), cwd=work), message
+    )
     assert (work / "v.hip").read_bytes() == (EXAMPLES / "vector_add.hip").read_bytes()
     unchanged(work)
 
@@ -130,7 +142,10 @@ def test_translate_sass_output(work: Path, target: str, force: bool, message: st
     shutil.copy(VADD_SASS, work / "v.sass")
     if target == "x.cu":
         target, message = "v.sass", "v.sass: is the input"
-    refused(cass("translate-sass", "v.sass", "-o", target, *(["--force"] if force else []), cwd=work), message)
+    refused(
+        cass("translate-sass", "v.sass", "-o", target, *(["--force"] if force else []), cwd=work),
+        message,
+    )
     assert (work / "v.sass").read_text() == VADD_SASS.read_text()
     unchanged(work)
 

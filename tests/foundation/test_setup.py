@@ -15,7 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_debian_package_list_holds_both_compiler_stacks():
-    stack = ["clang-16", "lld-16", "llvm-16", "clang-tools-16", "libamdhip64-dev", "rocm-device-libs"]
+    stack = [
+        "clang-16",
+        "lld-16",
+        "llvm-16",
+        "clang-tools-16",
+        "libamdhip64-dev",
+        "rocm-device-libs",
+    ]
     packages = runner_setup.debian_packages()
     assert packages[: len(stack)] == stack
     assert all(p and not p.startswith("#") and " " not in p for p in packages)

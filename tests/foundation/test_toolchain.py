@@ -49,7 +49,9 @@ def test_cuobjdump_found_in_the_pypi_wheel_or_path():
     if on_path:
         assert tool.path == Path(on_path)
     else:
-        assert tool.path.parent in toolchain.wheel_bin_dirs() + [Path(d) for d in toolchain.CUDA_DIRS]
+        assert tool.path.parent in toolchain.wheel_bin_dirs() + [
+            Path(d) for d in toolchain.CUDA_DIRS
+        ]
         assert tool.path.name == "cuobjdump"
 
 

@@ -19,8 +19,9 @@ class GitRepo:
         self.root = root
 
     def git(self, *args: str, check: bool = True) -> str:
-        done = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True,
-                              timeout=120)
+        done = subprocess.run(
+            ["git", *args], cwd=self.root, capture_output=True, text=True, timeout=120
+        )
         if check and done.returncode != 0:
             raise AssertionError(f"git {' '.join(args)} failed: {done.stderr}")
         return done.stdout

@@ -30,8 +30,9 @@ int main() { return 0; }
 def shell(repo, command: str) -> subprocess.CompletedProcess[str]:
     env = os.environ | {"PATH": f"{BIN}:{os.environ['PATH']}"}
     env.pop("PRE_COMMIT", None)
-    return subprocess.run(["bash", "-c", command], cwd=repo.root, env=env, text=True,
-                          capture_output=True, timeout=300)
+    return subprocess.run(
+        ["bash", "-c", command], cwd=repo.root, env=env, text=True, capture_output=True, timeout=300
+    )
 
 
 def finding_lines(capsys, code: str) -> list[str]:
@@ -82,8 +83,9 @@ def damaged(repo, example) -> None:
 
 def conflict_markers(repo, example) -> None:
     committed_mirror(repo, example)
-    text = repo.read("k.hip").replace("int main() {", "<<<<<<< mine\nint main() {\n"
-                                      "=======\nint main(void) {\n>>>>>>> theirs\n", 1)
+    text = repo.read("k.hip").replace(
+        "int main() {", "<<<<<<< mine\nint main() {\n=======\nint main(void) {\n>>>>>>> theirs\n", 1
+    )
     body = m.parse_mirror(text)
     assert body is not None
     repo.write("k.hip", m.render_header(replace(body[0], hand_edited=True)) + body[1])
@@ -119,10 +121,12 @@ def advised(repo, example, capsys, code: str) -> list[str]:
     return commands
 
 
-@pytest.mark.parametrize(("code", "which"),
-                         [(code, i) for code, case in CASES.items() for i in range(case[2])])
-def test_every_advised_command_resolves_its_finding(repo, example, capsys, code: str,
-                                                   which: int) -> None:
+@pytest.mark.parametrize(
+    ("code", "which"), [(code, i) for code, case in CASES.items() for i in range(case[2])]
+)
+def test_every_advised_command_resolves_its_finding(
+    repo, example, capsys, code: str, which: int
+) -> None:
     commands = advised(repo, example, capsys, code)
     done = shell(repo, commands[which])
     assert done.returncode in (0, 1), f"{commands[which]}: {done.stdout}{done.stderr}"
@@ -141,8 +145,11 @@ def test_an_unportable_source_gets_its_mirror_and_the_escape_hatch_works(repo, c
     provenance, body = m.parse_mirror(repo.read("src/dp.hip"))  # type: ignore[misc]
     assert provenance.verdict == m.UNTRANSLATED and "[CASS070]" in body.splitlines()[1]
     assert check.main(["src/dp.cu"]) == 1
-    exclude = re.search(r"`(exclude = \[[^`]*\])` under \[tool\.cass\.mirror\] in "
-                        r"pyproject\.toml", capsys.readouterr().out)
+    exclude = re.search(
+        r"`(exclude = \[[^`]*\])` under \[tool\.cass\.mirror\] in "
+        r"pyproject\.toml",
+        capsys.readouterr().out,
+    )
     assert exclude is not None
     repo.write("pyproject.toml", f"[tool.cass.mirror]\nverify = false\n{exclude.group(1)}\n")
     assert check.main(["src/dp.cu"]) == 0  # followed literally: the file is out of mirroring
@@ -164,16 +171,19 @@ def test_an_unportable_source_finished_by_hand_passes(repo, capsys) -> None:
 def test_pre_commit_form_of_the_advice(repo, example, capsys, monkeypatch) -> None:
     monkeypatch.setenv("PRE_COMMIT", "1")
     commands = advised(repo, example, capsys, "mirror-conflict")
-    assert commands == ["CASS_PORT_MODE=merge pre-commit run cass-port --files k.cu",
-                        "CASS_PORT_MODE=force pre-commit run cass-port --files k.cu"]
+    assert commands == [
+        "CASS_PORT_MODE=merge pre-commit run cass-port --files k.cu",
+        "CASS_PORT_MODE=force pre-commit run cass-port --files k.cu",
+    ]
     monkeypatch.setenv("CASS_PORT_MODE", "merge")
     assert port.main(["k.cu"]) == 1  # what pre-commit runs with that environment
     assert "merged k.hip" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("which", [0, 1])
-def test_a_merge_without_history_names_commands_that_resolve_it(repo, example, capsys,
-                                                                which: int) -> None:
+def test_a_merge_without_history_names_commands_that_resolve_it(
+    repo, example, capsys, which: int
+) -> None:
     missing(repo, example)
     port.main(["k.cu"])  # generated, never committed: no base for a three-way merge
     edited(repo, "k.hip", "int main() {", "int main() {  // mine")

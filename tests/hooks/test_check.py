@@ -10,8 +10,15 @@ BODY = "#include <hip/hip_runtime.h>\n__global__ void k(float* x) { x[0] = 1.0f;
 
 
 def mirror_of(cuda: str, body: str, **kw: object) -> str:
-    fields = dict(source="k.cu", source_sha256=m.sha256_text(cuda), engine="rules",
-                  engine_version="1", target="gfx1100", verdict="match", body_sha256="")
+    fields = dict(
+        source="k.cu",
+        source_sha256=m.sha256_text(cuda),
+        engine="rules",
+        engine_version="1",
+        target="gfx1100",
+        verdict="match",
+        body_sha256="",
+    )
     fields.update(kw)
     return m.render_mirror(body, m.Provenance(**fields))  # type: ignore[arg-type]
 
@@ -37,8 +44,10 @@ def test_conflict_markers_are_found_with_their_line(repo, capsys) -> None:
     body = BODY + "<<<<<<< mirror with your edits\nint a;\n=======\nint b;\n>>>>>>> new\n"
     repo.write("k.hip", mirror_of(CUDA, BODY, hand_edited=True).replace(BODY, body))
     assert check.main(["k.cu"]) == 1
-    assert f"k.hip:{m.HEADER_LINES + 3}:1: error: unresolved merge conflict markers" in \
-        capsys.readouterr().out
+    assert (
+        f"k.hip:{m.HEADER_LINES + 3}:1: error: unresolved merge conflict markers"
+        in capsys.readouterr().out
+    )
 
 
 def test_recorded_failing_verdict_fails_the_check(repo, capsys) -> None:
@@ -56,7 +65,7 @@ def test_stale_and_hand_edited_mirrors(repo, capsys) -> None:
     repo.write("k.cu", CUDA)
     repo.write("k.hip", mirror_of(CUDA, BODY) + "// tweak\n")
     assert check.main(["k.cu"]) == 1
-    assert 'keep the edit: `cass-port --adopt k.cu`' in capsys.readouterr().out
+    assert "keep the edit: `cass-port --adopt k.cu`" in capsys.readouterr().out
 
 
 def test_orphan_mirror(repo, capsys) -> None:

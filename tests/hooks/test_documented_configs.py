@@ -45,35 +45,61 @@ def pinned_rev(text: str) -> str:
 
 def this_repository_as_published() -> dict[str, str]:
     """Environment that makes git fetch `PUBLISHED` from this checkout."""
-    return {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": f"url.file://{REPO}.insteadOf",
-            "GIT_CONFIG_VALUE_0": PUBLISHED}
+    return {
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": f"url.file://{REPO}.insteadOf",
+        "GIT_CONFIG_VALUE_0": PUBLISHED,
+    }
 
 
 def record(source: Path) -> None:
-    write_record(source, load_run_spec(source), RunResult(
-        backend="nvidia", exit_code=0, stdout=SAXPY_STDOUT, info={"gpu": "reference fixture"}))
+    write_record(
+        source,
+        load_run_spec(source),
+        RunResult(
+            backend="nvidia", exit_code=0, stdout=SAXPY_STDOUT, info={"gpu": "reference fixture"}
+        ),
+    )
 
 
 def sh(cwd: Path, command: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["bash", "-ec", command], cwd=cwd, env=env, text=True, timeout=900,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return subprocess.run(
+        ["bash", "-ec", command],
+        cwd=cwd,
+        env=env,
+        text=True,
+        timeout=900,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
 
 
 def test_readme_blocks_are_the_example_files_and_the_pin_is_in_history() -> None:
     blocks = re.findall(r"```yaml\n(.*?)```", readme_section(), re.DOTALL)
-    examples = {name: (CI / name).read_text() for name in
-                ("pre-commit-config.yaml", "pre-commit-local.yaml")}
+    examples = {
+        name: (CI / name).read_text()
+        for name in ("pre-commit-config.yaml", "pre-commit-local.yaml")
+    }
     assert len(blocks) == 2
     for block, text in zip(blocks, examples.values()):
         assert block in text
     extension = REPO / "editors" / "vscode" / "src" / "launch.ts"  # what it offers to install
-    revs = {pinned_rev(text) for text in
-            (examples["pre-commit-config.yaml"], extension.read_text(),
-             *((CI / n).read_text() for n in ("github-actions.yml", "gitlab-ci.yml")))}
+    revs = {
+        pinned_rev(text)
+        for text in (
+            examples["pre-commit-config.yaml"],
+            extension.read_text(),
+            *((CI / n).read_text() for n in ("github-actions.yml", "gitlab-ci.yml")),
+        )
+    }
     assert len(revs) == 1, revs  # one pin, bumped together at each release
     rev = revs.pop()
-    assert subprocess.run(["git", "merge-base", "--is-ancestor", rev, "HEAD"], cwd=REPO,
-                          timeout=30).returncode == 0, f"{rev} is not in this repository's history"
+    assert (
+        subprocess.run(
+            ["git", "merge-base", "--is-ancestor", rev, "HEAD"], cwd=REPO, timeout=30
+        ).returncode
+        == 0
+    ), f"{rev} is not in this repository's history"
 
 
 @pytest.mark.toolchain
@@ -82,8 +108,11 @@ def test_repo_local_config_works_as_written(repo, example, tmp_path) -> None:
     repo.write("saxpy.cu", example("saxpy.cu"))
     record(repo.root / "saxpy.cu")
     repo.git("add", ".")
-    env = os.environ | {"PATH": f"{BIN}:{os.environ['PATH']}",
-                        "PRE_COMMIT_HOME": str(tmp_path / "store"), "PRE_COMMIT_COLOR": "never"}
+    env = os.environ | {
+        "PATH": f"{BIN}:{os.environ['PATH']}",
+        "PRE_COMMIT_HOME": str(tmp_path / "store"),
+        "PRE_COMMIT_COLOR": "never",
+    }
     assert sh(repo.root, "pre-commit install", env).returncode == 0
     first = sh(repo.root, "git commit -m saxpy", env)
     assert first.returncode == 1 and "git add saxpy.hip" in first.stdout, first.stdout
@@ -99,9 +128,15 @@ def test_pinned_config_works_as_written_and_its_advice_too(repo, example, tmp_pa
     repo.write("saxpy.cu", example("saxpy.cu"))
     record(repo.root / "saxpy.cu")
     repo.git("add", ".")
-    env = os.environ | this_repository_as_published() | {
-        "PRE_COMMIT_HOME": str(tmp_path / "store"), "PRE_COMMIT_COLOR": "never",
-        "PATH": f"{BIN}:{os.environ['PATH']}"}  # where the user's pre-commit is
+    env = (
+        os.environ
+        | this_repository_as_published()
+        | {
+            "PRE_COMMIT_HOME": str(tmp_path / "store"),
+            "PRE_COMMIT_COLOR": "never",
+            "PATH": f"{BIN}:{os.environ['PATH']}",
+        }
+    )  # where the user's pre-commit is
     assert sh(repo.root, "pre-commit install", env).returncode == 0
     first = sh(repo.root, "git commit -m saxpy", env)
     assert first.returncode == 1 and "git add saxpy.hip" in first.stdout, first.stdout
@@ -113,8 +148,9 @@ def test_pinned_config_works_as_written_and_its_advice_too(repo, example, tmp_pa
     record(repo.root / "saxpy.cu")
     repo.git("add", ".")
     blocked = sh(repo.root, "git commit -m 'edit both'", env)
-    advice = re.search(r"`(CASS_PORT_MODE=merge pre-commit run cass-port --files saxpy.cu)`",
-                       blocked.stdout)
+    advice = re.search(
+        r"`(CASS_PORT_MODE=merge pre-commit run cass-port --files saxpy.cu)`", blocked.stdout
+    )
     assert blocked.returncode == 1 and advice, blocked.stdout
     merged = sh(repo.root, advice.group(1), env)  # from the user's shell, as the message says
     assert "merged saxpy.hip" in merged.stdout, merged.stdout
@@ -128,8 +164,12 @@ def pull_request(tmp_path: Path, example, refresh_reference: bool) -> Path:
     """origin (bare) with main, and a branch `feature` that changes saxpy.cu; the checkout of
     that branch with full history (fetch-depth: 0) is returned."""
     work, origin, checkout = tmp_path / "dev", tmp_path / "origin.git", tmp_path / "workspace"
-    env = os.environ | {"GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.com",
-                        "GIT_COMMITTER_NAME": "Dev", "GIT_COMMITTER_EMAIL": "dev@example.com"}
+    env = os.environ | {
+        "GIT_AUTHOR_NAME": "Dev",
+        "GIT_AUTHOR_EMAIL": "dev@example.com",
+        "GIT_COMMITTER_NAME": "Dev",
+        "GIT_COMMITTER_EMAIL": "dev@example.com",
+    }
     for folder in (work, origin, checkout):
         if folder.exists():
             subprocess.run(["rm", "-rf", str(folder)], check=True)
@@ -144,8 +184,15 @@ def pull_request(tmp_path: Path, example, refresh_reference: bool) -> Path:
         steps = ["git init -q -b main", "git remote add origin ../origin.git"]
         assert sh(work, " && ".join(steps), env).returncode == 0
         port.main(["saxpy.cu"])
-        assert sh(work, "git add . && git commit -qm base && git push -q origin main && "
-                  "git checkout -qb feature", env).returncode == 0
+        assert (
+            sh(
+                work,
+                "git add . && git commit -qm base && git push -q origin main && "
+                "git checkout -qb feature",
+                env,
+            ).returncode
+            == 0
+        )
         changed = example("saxpy.cu").replace("__global__", "// y += a*x\n__global__", 1)
         (work / "saxpy.cu").write_text(changed)
         if refresh_reference:
@@ -153,10 +200,18 @@ def pull_request(tmp_path: Path, example, refresh_reference: bool) -> Path:
         port.main(["saxpy.cu"])
     finally:
         os.chdir(cwd)
-    assert sh(work, "git add . && git commit -qm change && git push -q origin feature",
-              env).returncode == 0
-    assert sh(tmp_path, f"git clone -q {origin} {checkout} && cd {checkout} && "
-              "git checkout -q feature", env).returncode == 0
+    assert (
+        sh(work, "git add . && git commit -qm change && git push -q origin feature", env).returncode
+        == 0
+    )
+    assert (
+        sh(
+            tmp_path,
+            f"git clone -q {origin} {checkout} && cd {checkout} && git checkout -q feature",
+            env,
+        ).returncode
+        == 0
+    )
     return checkout
 
 
@@ -170,8 +225,11 @@ def test_github_actions_steps_run_in_order(tmp_path, example) -> None:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
     env |= this_repository_as_published() | {
-        "PATH": f"{venv / 'bin'}:{os.environ['PATH']}", "GIT_CONFIG_GLOBAL": str(tmp_path / "gc"),
-        "GITHUB_EVENT_NAME": "pull_request", "GITHUB_BASE_REF": "main"}
+        "PATH": f"{venv / 'bin'}:{os.environ['PATH']}",
+        "GIT_CONFIG_GLOBAL": str(tmp_path / "gc"),
+        "GITHUB_EVENT_NAME": "pull_request",
+        "GITHUB_BASE_REF": "main",
+    }
 
     checkout = pull_request(tmp_path, example, refresh_reference=False)
     env["GITHUB_WORKSPACE"] = str(checkout)

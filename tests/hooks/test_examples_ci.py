@@ -35,7 +35,7 @@ def strings(node: object) -> list[str]:
 
 def cass_ci_invocations(document: object) -> list[list[str]]:
     lines = [line.strip() for text in strings(document) for line in text.splitlines()]
-    return [shlex.split(line[line.index("cass ci"):]) for line in lines if "cass ci" in line]
+    return [shlex.split(line[line.index("cass ci") :]) for line in lines if "cass ci" in line]
 
 
 def test_workflows_are_yaml_and_use_real_options() -> None:

@@ -36,8 +36,10 @@ def test_first_commit_creates_the_mirror_and_asks_to_stage_it(project, capsys, e
     assert provenance.source == "src/saxpy.cu" and provenance.engine == "rules"
     assert provenance.source_sha256 == m.sha256_text(example("saxpy.cu"))
     assert "hip/hip_runtime.h" in project.read("src/saxpy.hip")
-    assert project.git("diff", "--cached", "--name-only").split() == ["pyproject.toml",
-                                                                      "src/saxpy.cu"]
+    assert project.git("diff", "--cached", "--name-only").split() == [
+        "pyproject.toml",
+        "src/saxpy.cu",
+    ]
     assert port.main(["src/saxpy.cu"]) == 0  # now current: nothing to do
 
 
@@ -65,7 +67,9 @@ def test_hand_edited_mirror_is_never_overwritten(project, capsys, example) -> No
     capsys.readouterr()
     assert port.main(["src/saxpy.cu"]) == 1
     out = capsys.readouterr().out
-    assert "not overwritten: edited by hand" in out and "--merge" in out and "[mirror-conflict]" in out
+    assert (
+        "not overwritten: edited by hand" in out and "--merge" in out and "[mirror-conflict]" in out
+    )
     assert project.read("src/saxpy.hip") == edited
     assert check.main(["src/saxpy.hip"]) == 1  # the mirror's name maps back to its source
 
@@ -97,8 +101,9 @@ def test_force_regenerates_and_backs_up_the_hand_edit(project, capsys) -> None:
 
 def test_marked_hand_edit_is_kept(project) -> None:
     port.main(["src/saxpy.cu"])
-    project.write("src/saxpy.hip", hand_edit(project).replace("hand-edited: no",
-                                                              "hand-edited: yes"))
+    project.write(
+        "src/saxpy.hip", hand_edit(project).replace("hand-edited: no", "hand-edited: yes")
+    )
     assert port.main(["src/saxpy.cu"]) == 0
     assert check.main(["src/saxpy.cu"]) == 0
 
@@ -121,8 +126,9 @@ def test_spaces_and_non_ascii_names_and_a_parallel_tree(repo, capsys, example) -
     assert check.main([mirror]) == 0
 
 
-def test_a_source_that_does_not_parse_names_the_line_and_lists_it_in_the_mirror(project,
-                                                                                capsys) -> None:
+def test_a_source_that_does_not_parse_names_the_line_and_lists_it_in_the_mirror(
+    project, capsys
+) -> None:
     project.write("src/broken.cu", "__global__ void k() {\n  /* never closed\n")
     assert port.main(["src/broken.cu"]) == 1
     out = capsys.readouterr().out
@@ -195,8 +201,9 @@ def test_ci_needs_exactly_one_scope(project, capsys) -> None:
     assert "--base REF" in capsys.readouterr().err
 
 
-def test_many_files_in_worker_processes_one_failure_does_not_stop_the_rest(project, example,
-                                                                          capsys) -> None:
+def test_many_files_in_worker_processes_one_failure_does_not_stop_the_rest(
+    project, example, capsys
+) -> None:
     names = [f"src/k{i}.cu" for i in range(6)]
     for i, name in enumerate(names):
         project.write(name, example("saxpy.cu").replace("3.0f", f"{i}.0f"))
@@ -226,11 +233,17 @@ def test_tree_mirrors_keep_header_names_so_includes_resolve(repo, tmp_path) -> N
     from cass.runner.compile import compile_file
 
     repo.write("pyproject.toml", NO_VERIFY + 'layout = "tree"\n')
-    repo.write("src/util.cuh", "#pragma once\n#include <cuda_runtime.h>\n"
-               "__device__ inline float twice(float x) { return 2.0f * x; }\n")
-    repo.write("src/main.cu", '#include "util.cuh"\n'
-               "__global__ void k(float* y) { y[threadIdx.x] = twice(y[threadIdx.x]); }\n"
-               "int main() { float* d; cudaMalloc(&d, 16); k<<<1, 4>>>(d); cudaFree(d); }\n")
+    repo.write(
+        "src/util.cuh",
+        "#pragma once\n#include <cuda_runtime.h>\n"
+        "__device__ inline float twice(float x) { return 2.0f * x; }\n",
+    )
+    repo.write(
+        "src/main.cu",
+        '#include "util.cuh"\n'
+        "__global__ void k(float* y) { y[threadIdx.x] = twice(y[threadIdx.x]); }\n"
+        "int main() { float* d; cudaMalloc(&d, 16); k<<<1, 4>>>(d); cudaFree(d); }\n",
+    )
     assert port.main(["src/main.cu", "src/util.cuh"]) == 1
     assert m.parse_mirror(repo.read("hip/src/util.cuh")) is not None
     result = compile_file(repo.root / "hip/src/main.hip", ["rdna3"], out_dir=tmp_path / "out")

@@ -91,8 +91,15 @@ def test_config_from_pyproject_and_cass_toml(tmp_path: Path) -> None:
 
 
 def _provenance(**kw: object) -> m.Provenance:
-    base = dict(source="src/my kernel.cu", source_sha256="a" * 64, engine="rules",
-                engine_version="0.1.0", target="gfx1100", verdict="match", body_sha256="")
+    base = dict(
+        source="src/my kernel.cu",
+        source_sha256="a" * 64,
+        engine="rules",
+        engine_version="0.1.0",
+        target="gfx1100",
+        verdict="match",
+        body_sha256="",
+    )
     base.update(kw)
     return m.Provenance(**base)  # type: ignore[arg-type]
 
@@ -125,8 +132,9 @@ def test_crlf_checkout_hashes_the_same() -> None:
         ("b" * 64, "// mine\n", True, m.MirrorConfig(), m.MirrorState.CONFLICT),
     ],
 )
-def test_classify(source_sha: str, edit: str | None, mark: bool, config: m.MirrorConfig,
-                  state: m.MirrorState) -> None:
+def test_classify(
+    source_sha: str, edit: str | None, mark: bool, config: m.MirrorConfig, state: m.MirrorState
+) -> None:
     text = m.render_mirror(BODY, _provenance())
     if edit:
         text += edit

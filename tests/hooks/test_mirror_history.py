@@ -12,8 +12,9 @@ GENERATED = "".join(f"line {i}\n" for i in range(1, 11))
 
 
 def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True,
-                          timeout=30).stdout
+    return subprocess.run(
+        ["git", *args], cwd=root, check=True, capture_output=True, text=True, timeout=30
+    ).stdout
 
 
 def init_repo(root: Path) -> None:
@@ -23,9 +24,15 @@ def init_repo(root: Path) -> None:
 
 
 def provenance(source_text: str, body: str) -> m.Provenance:
-    return m.Provenance(source="k ü.cu", source_sha256=m.sha256_text(source_text), engine="rules",
-                        engine_version="1", target="gfx1100", verdict="match",
-                        body_sha256=m.sha256_text(body))
+    return m.Provenance(
+        source="k ü.cu",
+        source_sha256=m.sha256_text(source_text),
+        engine="rules",
+        engine_version="1",
+        target="gfx1100",
+        verdict="match",
+        body_sha256=m.sha256_text(body),
+    )
 
 
 def test_merge_carries_a_hand_edit_onto_a_new_translation() -> None:
@@ -37,8 +44,9 @@ def test_merge_carries_a_hand_edit_onto_a_new_translation() -> None:
 
 
 def test_merge_reports_conflicts_with_labelled_markers() -> None:
-    result = merge_texts(GENERATED, GENERATED.replace("line 5", "mine"),
-                         GENERATED.replace("line 5", "theirs"))
+    result = merge_texts(
+        GENERATED, GENERATED.replace("line 5", "mine"), GENERATED.replace("line 5", "theirs")
+    )
     assert result.conflicts == 1
     assert "<<<<<<< mirror with your edits" in result.text
     assert ">>>>>>> new translation" in result.text

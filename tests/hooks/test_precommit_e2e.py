@@ -28,22 +28,35 @@ SAXPY_STDOUT = "y[0]=2 y[999]=1500.5 sum=751250.0\n"  # what saxpy.cu prints on 
 
 
 def head_of_this_repository() -> str:
-    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True,
-                          check=True, timeout=30).stdout.strip()
+    return subprocess.run(
+        ["git", "rev-parse", "HEAD"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=30,
+    ).stdout.strip()
 
 
 def record_reference(source: Path) -> None:
     """The original's reference output (recorded on an NVIDIA GPU; a fixture here)."""
-    result = RunResult(backend="nvidia", exit_code=0, stdout=SAXPY_STDOUT,
-                       info={"gpu": "reference fixture"})
+    result = RunResult(
+        backend="nvidia", exit_code=0, stdout=SAXPY_STDOUT, info={"gpu": "reference fixture"}
+    )
     write_record(source, load_run_spec(source), result)
 
 
 def run(repo, *command: str) -> subprocess.CompletedProcess[str]:
     """Run a command; its stdout holds stderr too (git prints hook output there)."""
-    return subprocess.run(list(command), cwd=repo.root, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True, timeout=600,
-                          env=os.environ | {"PRE_COMMIT_COLOR": "never"})
+    return subprocess.run(
+        list(command),
+        cwd=repo.root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=600,
+        env=os.environ | {"PRE_COMMIT_COLOR": "never"},
+    )
 
 
 @pytest.fixture
@@ -58,8 +71,9 @@ def test_try_repo_runs_every_hook_on_staged_files(repo, store, example) -> None:
     repo.write("src/my saxpy.cu", example("saxpy.cu"))
     record_reference(repo.root / "src/my saxpy.cu")
     repo.git("add", ".")
-    done = run(repo, PRE_COMMIT, "try-repo", str(REPO), "--ref", head_of_this_repository(),
-               "--verbose")
+    done = run(
+        repo, PRE_COMMIT, "try-repo", str(REPO), "--ref", head_of_this_repository(), "--verbose"
+    )
     assert done.returncode == 1, done.stdout
     assert "cass-port: wrote src/my saxpy.hip (from src/my saxpy.cu)" in done.stdout
     assert "cass-verify: src/my saxpy.hip: match" in done.stdout
@@ -72,13 +86,16 @@ def test_try_repo_runs_every_hook_on_staged_files(repo, store, example) -> None:
 
 
 def test_commits_keep_the_mirror_current_and_hand_edits_safe(repo, store, example) -> None:
-    repo.write(".pre-commit-config.yaml", f"""repos:
+    repo.write(
+        ".pre-commit-config.yaml",
+        f"""repos:
   - repo: {REPO}
     rev: {head_of_this_repository()}
     hooks:
       - id: cass-port
       - id: cass-verify
-""")
+""",
+    )
     repo.write("saxpy.cu", example("saxpy.cu"))
     record_reference(repo.root / "saxpy.cu")
     repo.git("add", ".")

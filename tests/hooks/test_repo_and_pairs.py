@@ -80,10 +80,13 @@ def test_sources_and_mirrors_map_to_pairs(repo) -> None:
     provenance = m.Provenance("src/k ü.cu", "x", "rules", "1", "gfx1100", "match", "")
     repo.write("src/k ü.hip", m.render_mirror("int k;\n", provenance))
     repo.write("own.hip", "// a HIP file of the project's own\n")
-    repo.write("gone.hip", m.render_mirror("x\n", m.Provenance(
-        "gone.cu", "x", "rules", "1", "gfx1100", "match", "")))
-    selection = select_pairs(repo.root, ["src/k ü.cu", "src/k ü.hip", "own.hip", "gone.hip",
-                                         "README.md"], config)
+    repo.write(
+        "gone.hip",
+        m.render_mirror("x\n", m.Provenance("gone.cu", "x", "rules", "1", "gfx1100", "match", "")),
+    )
+    selection = select_pairs(
+        repo.root, ["src/k ü.cu", "src/k ü.hip", "own.hip", "gone.hip", "README.md"], config
+    )
     assert selection.pairs == (Pair("src/k ü.cu", "src/k ü.hip"),)
     assert [(d.path, d.code) for d in selection.diagnostics] == [("gone.hip", "mirror-orphan")]
 

@@ -12,9 +12,19 @@ from cass.models.workflow.report import FORMATS, Report, render
 from cass.runner.diagnostics import Severity
 
 GOOD = Outcome(Pair("src/ok.cu", "src/ok.hip"), "current", (), "match")
-BAD = Outcome(Pair("src/my kernel ü.cu", "src/my kernel ü.hip"), "current",
-              (finding("src/my kernel ü.hip", Severity.ERROR, "port-mismatch",
-                       "port mismatch: stdout line 2: expected 3, got 4"),), "mismatch")
+BAD = Outcome(
+    Pair("src/my kernel ü.cu", "src/my kernel ü.hip"),
+    "current",
+    (
+        finding(
+            "src/my kernel ü.hip",
+            Severity.ERROR,
+            "port-mismatch",
+            "port mismatch: stdout line 2: expected 3, got 4",
+        ),
+    ),
+    "mismatch",
+)
 ORPHAN = finding("old.hip", Severity.ERROR, "mirror-orphan", "its source old.cu no longer exists")
 REPORT = Report((GOOD, BAD), (ORPHAN,), ("HEAD is detached",), "changes since main", True)
 

@@ -23,8 +23,13 @@ SAXPY_STDOUT = "y[0]=2 y[999]=1500.5 sum=751250.0\n"  # what saxpy.cu prints on 
 
 def record(repo) -> None:
     source = repo.root / "saxpy.cu"
-    write_record(source, load_run_spec(source), RunResult(
-        backend="nvidia", exit_code=0, stdout=SAXPY_STDOUT, info={"gpu": "reference fixture"}))
+    write_record(
+        source,
+        load_run_spec(source),
+        RunResult(
+            backend="nvidia", exit_code=0, stdout=SAXPY_STDOUT, info={"gpu": "reference fixture"}
+        ),
+    )
 
 
 def test_a_stale_reference_never_passes_a_require_verified_gate(repo, example, capsys) -> None:
@@ -45,8 +50,9 @@ def test_a_stale_reference_never_passes_a_require_verified_gate(repo, example, c
     repo.commit("a comment")
 
     assert verify.main(["saxpy.cu"]) == 0  # the hook warns (shown: verbose in the manifest)
-    assert "warning: not verified (a --require-verified gate fails on this)" in \
-        capsys.readouterr().out
+    assert (
+        "warning: not verified (a --require-verified gate fails on this)" in capsys.readouterr().out
+    )
     assert verify.main(["--require-verified", "saxpy.cu"]) == 1
 
     assert cass_main(["ci", "--all"]) == 0
@@ -63,8 +69,9 @@ def test_a_stale_reference_never_passes_a_require_verified_gate(repo, example, c
     assert cass_main(["ci", "--all", "--require-verified"]) == 0
 
 
-def test_a_pull_request_that_only_records_a_reference_checks_its_pair(repo, example,
-                                                                       capsys) -> None:
+def test_a_pull_request_that_only_records_a_reference_checks_its_pair(
+    repo, example, capsys
+) -> None:
     repo.write("pyproject.toml", "[tool.cass.mirror]\nverify = false\n")
     repo.write("saxpy.cu", example("saxpy.cu"))
     port.main(["saxpy.cu"])

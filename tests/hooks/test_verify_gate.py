@@ -18,9 +18,12 @@ from cass.server.cli import main as cass_main
 pytestmark = pytest.mark.toolchain
 SAXPY_STDOUT = "y[0]=2 y[999]=1500.5 sum=751250.0\n"  # what saxpy.cu prints on an NVIDIA GPU
 HIP_NAMES = {  # the HIP spelling of each CUDA name saxpy.cu uses (a hand port, as a person would)
-    "<cuda_runtime.h>": "<hip/hip_runtime.h>", "cudaMemcpyHostToDevice": "hipMemcpyHostToDevice",
-    "cudaMemcpyDeviceToHost": "hipMemcpyDeviceToHost", "cudaMalloc": "hipMalloc",
-    "cudaMemcpy": "hipMemcpy", "cudaFree": "hipFree",
+    "<cuda_runtime.h>": "<hip/hip_runtime.h>",
+    "cudaMemcpyHostToDevice": "hipMemcpyHostToDevice",
+    "cudaMemcpyDeviceToHost": "hipMemcpyDeviceToHost",
+    "cudaMalloc": "hipMalloc",
+    "cudaMemcpy": "hipMemcpy",
+    "cudaFree": "hipFree",
 }
 
 
@@ -33,11 +36,16 @@ def hand_port(cuda: str) -> str:
 def write_pair(repo, cuda: str, hip_body: str) -> None:
     """saxpy.cu, its recorded reference, and a hand-ported mirror marked hand-edited."""
     repo.write("saxpy.cu", cuda)
-    write_record(repo.root / "saxpy.cu", load_run_spec(repo.root / "saxpy.cu"),
-                 RunResult(backend="nvidia", exit_code=0, stdout=SAXPY_STDOUT,
-                           info={"gpu": "reference fixture"}))
-    provenance = m.Provenance("saxpy.cu", m.sha256_text(cuda), "rules", "", "gfx1100",
-                              "not-run", "", hand_edited=True)
+    write_record(
+        repo.root / "saxpy.cu",
+        load_run_spec(repo.root / "saxpy.cu"),
+        RunResult(
+            backend="nvidia", exit_code=0, stdout=SAXPY_STDOUT, info={"gpu": "reference fixture"}
+        ),
+    )
+    provenance = m.Provenance(
+        "saxpy.cu", m.sha256_text(cuda), "rules", "", "gfx1100", "not-run", "", hand_edited=True
+    )
     repo.write("saxpy.hip", m.render_mirror(hip_body, provenance))
 
 
@@ -71,7 +79,9 @@ def test_ci_fails_a_branch_whose_port_mismatches(repo, saxpy, capsys) -> None:
     assert 'failures="1"' in junit and "port-mismatch" in junit
     repo.git("checkout", "-q", "main")
     assert cass_main(["ci", "--all", "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out.split("cass ci:")[0])["pairs"][0]["verdict"] == "match"
+    assert (
+        json.loads(capsys.readouterr().out.split("cass ci:")[0])["pairs"][0]["verdict"] == "match"
+    )
 
 
 def test_a_recorded_match_is_trusted_until_rerun(repo, saxpy, capsys) -> None:

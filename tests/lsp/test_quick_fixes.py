@@ -23,20 +23,28 @@ from pytest_lsp import LanguageClient
 
 # code -> (target, CUDA program with that finding)
 FIXABLE = {
-    "CASS081": ("gfx1100", """__global__ void fill(int *p) { p[threadIdx.x] = 1; }
+    "CASS081": (
+        "gfx1100",
+        """__global__ void fill(int *p) { p[threadIdx.x] = 1; }
 int main() {
   int *p;
   cudaMalloc(&p, 64 * sizeof(int));
   fill << < 1, 64 >> > (p);
   return cudaDeviceSynchronize() != cudaSuccess;
 }
-"""),
-    "CASS022": ("gfx1100", """__global__ void votes(int *out) {
+""",
+    ),
+    "CASS022": (
+        "gfx1100",
+        """__global__ void votes(int *out) {
   unsigned m = __ballot_sync(0xffffffff, threadIdx.x & 1);
   out[threadIdx.x] = __popc(m);
 }
-"""),
-    "CASS030": ("gfx90a", """__global__ void lanes(float *out, const float *in) {
+""",
+    ),
+    "CASS030": (
+        "gfx90a",
+        """__global__ void lanes(float *out, const float *in) {
   int lane = threadIdx.x & 31;
   int warp = threadIdx.x / 32;
   unsigned below = (1u << lane) - 1;
@@ -44,7 +52,8 @@ int main() {
   for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
   if (lane == 0) out[warp] = v + __popc(below);
 }
-"""),
+""",
+    ),
 }
 
 
@@ -77,14 +86,17 @@ def test_each_fixable_rule_carries_a_fix_that_keeps_cuda_valid(code: str, tmp_pa
     source = tmp_path / "k.cu"
     source.write_text(fixed)
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
-    done = subprocess.run([nvcc, "-arch=sm_80", "-c", str(source), "-o", str(tmp_path / "k.o")],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [nvcc, "-arch=sm_80", "-c", str(source), "-o", str(tmp_path / "k.o")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.asyncio
-async def test_quick_fixes_and_fix_all_in_the_editor(vscode: LanguageClient,
-                                                     project: Path) -> None:
+async def test_quick_fixes_and_fix_all_in_the_editor(vscode: LanguageClient, project: Path) -> None:
     path = project / "src" / "launch.cu"
     path.write_text(FIXABLE["CASS081"][1] + FIXABLE["CASS022"][1])
     uri = open_file(vscode, path)
@@ -92,17 +104,25 @@ async def test_quick_fixes_and_fix_all_in_the_editor(vscode: LanguageClient,
     published = [d for d in vscode.diagnostics[uri] if d.code in ("CASS081", "CASS022")]
     assert {d.code for d in published} == {"CASS081", "CASS022"}
     for finding in published:
-        actions = await vscode.text_document_code_action_async(lsp.CodeActionParams(
-            text_document=lsp.TextDocumentIdentifier(uri), range=finding.range,
-            context=lsp.CodeActionContext(diagnostics=[finding],
-                                          only=[lsp.CodeActionKind.QuickFix])))
+        actions = await vscode.text_document_code_action_async(
+            lsp.CodeActionParams(
+                text_document=lsp.TextDocumentIdentifier(uri),
+                range=finding.range,
+                context=lsp.CodeActionContext(
+                    diagnostics=[finding], only=[lsp.CodeActionKind.QuickFix]
+                ),
+            )
+        )
         assert actions and actions[0].kind == lsp.CodeActionKind.QuickFix
         edited = apply_text_edits(path.read_text(), actions[0].edit.changes[uri])
         assert "<<< 1, 64 >>>" in edited or "unsigned long long m" in edited
-    every = await vscode.text_document_code_action_async(lsp.CodeActionParams(
-        text_document=lsp.TextDocumentIdentifier(uri),
-        range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
-        context=lsp.CodeActionContext(diagnostics=[], only=[lsp.CodeActionKind.SourceFixAll])))
+    every = await vscode.text_document_code_action_async(
+        lsp.CodeActionParams(
+            text_document=lsp.TextDocumentIdentifier(uri),
+            range=lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)),
+            context=lsp.CodeActionContext(diagnostics=[], only=[lsp.CodeActionKind.SourceFixAll]),
+        )
+    )
     assert [a.kind for a in every] == ["source.fixAll.cass"]
     fixed = apply_text_edits(path.read_text(), every[0].edit.changes[uri])
     assert "fill <<< 1, 64 >>> (p)" in fixed
@@ -114,7 +134,8 @@ def test_diagnostic_links_point_at_the_published_docs() -> None:
 
     from cass.server.lsp.engines import DOCS_BASE, diagnostic_docs
 
-    published = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml")
-                              .read_text())["project"]["urls"]["Repository"]
+    published = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text())[
+        "project"
+    ]["urls"]["Repository"]
     assert DOCS_BASE == published + "/blob/main/"
     assert diagnostic_docs()["CASS081"] == DOCS_BASE + "docs/rules-diagnostics.md#cass081"

@@ -98,10 +98,13 @@ def test_the_server_starts_without_loading_engines_or_toolchains() -> None:
     import subprocess
     import sys
 
-    probe = ("import sys; from cass.server.lsp import create_server; create_server(); "
-             "print(sorted(m for m in sys.modules if m.startswith(('cass.models', "
-             "'cass.runner.toolchain'))))")
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                          timeout=120)
+    probe = (
+        "import sys; from cass.server.lsp import create_server; create_server(); "
+        "print(sorted(m for m in sys.modules if m.startswith(('cass.models', "
+        "'cass.runner.toolchain'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"

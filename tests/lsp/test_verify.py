@@ -74,7 +74,10 @@ async def test_without_a_reference_the_verdict_says_why(
     result = await run_command(emacs, "cass.portAndVerify", uri)
     assert result["status"] == "ok", result
     assert result["message"].startswith("saxpy.cu: unverifiable")
-    assert "(saxpy.cu.recorded.toml not found); record it on a machine with an NVIDIA GPU" in result["message"]
+    assert (
+        "(saxpy.cu.recorded.toml not found); record it on a machine with an NVIDIA GPU"
+        in result["message"]
+    )
     await wait_for(
         lambda: any(d.code == "verify-unverifiable" for d in emacs.diagnostics.get(uri, [])),
         what="the verdict diagnostic",

@@ -24,8 +24,9 @@ pytestmark = [
 
 def npm(*args: str, cwd: Path = EXTENSION, timeout: int = 300) -> str:
     env = os.environ | {"CASS_TEST_PYTHON": sys.executable}  # the Python that has cass
-    done = subprocess.run(["npm", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=timeout, env=env)
+    done = subprocess.run(
+        ["npm", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env
+    )
     assert done.returncode == 0, f"npm {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
     return done.stdout
 
@@ -56,16 +57,21 @@ def test_the_vsix_builds_from_a_fresh_clone_with_the_documented_command(tmp_path
     """README: `cd editors/vscode && npm ci && npm run package`, in a clone of the committed
     tree (nothing built here is used)."""
     clone = tmp_path / "cass"
-    subprocess.run(["git", "clone", "-q", str(EXTENSION.parents[1]), str(clone)], check=True,
-                   timeout=300)
+    subprocess.run(
+        ["git", "clone", "-q", str(EXTENSION.parents[1]), str(clone)], check=True, timeout=300
+    )
     folder = clone / "editors" / "vscode"
     npm("ci", "--no-audit", "--no-fund", "--prefer-offline", cwd=folder, timeout=900)
     npm("run", "package", cwd=folder, timeout=600)
     names = vsix_names(folder / "cass-vscode.vsix")
-    assert {"extension/package.json", "extension/dist/extension.js",
-            "extension/LICENSE.txt"} <= names
-    assert not any(n.startswith(("extension/node_modules/", "extension/src/", "extension/out/"))
-                   for n in names)
+    assert {
+        "extension/package.json",
+        "extension/dist/extension.js",
+        "extension/LICENSE.txt",
+    } <= names
+    assert not any(
+        n.startswith(("extension/node_modules/", "extension/src/", "extension/out/")) for n in names
+    )
     manifest = json.loads((folder / "package.json").read_text())
     assert manifest["main"] == "./dist/extension.js"
     assert manifest["repository"]["url"] == "https://github.com/cass-project/cass.git"

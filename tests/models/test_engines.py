@@ -93,7 +93,9 @@ def test_registry_builds_model_engines_and_needs_a_model(ggufs, monkeypatch, tmp
 
     assert get_engine("model", model=str(ggufs["answering"])).name == "model"
     monkeypatch.delenv("CASS_MODEL", raising=False)
-    assert get_engine("model").backend.model_id == catalog.BUNDLED.file  # no model named: the bundled one
+    assert (
+        get_engine("model").backend.model_id == catalog.BUNDLED.file
+    )  # no model named: the bundled one
     monkeypatch.setattr(catalog, "BUNDLED_DIR", tmp_path)  # an install without the bundled model
     with pytest.raises(CassError, match="needs a model"):
         get_engine("model")

@@ -87,7 +87,9 @@ def test_pack_joins_units_within_budget_and_refuses_a_too_long_one():
     found = units("source", SOURCE)
     packed = pack(found, len, max(len(u.text) for u in found) + 60)
     assert "".join(p.text for p in packed) == SOURCE and 1 < len(packed) < len(found)
-    with pytest.raises(TooLong, match="a unit at line 1 needs 67 tokens, over the budget of 40") as caught:
+    with pytest.raises(
+        TooLong, match="a unit at line 1 needs 67 tokens, over the budget of 40"
+    ) as caught:
         pack(found, len, 40)
     assert caught.value.unit.first_line == 1  # the first unit already exceeds the budget
 

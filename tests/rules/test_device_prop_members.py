@@ -44,7 +44,9 @@ int main() {
 
 
 @pytest.mark.toolchain
-def test_device_overlap_reads_become_one_and_writes_stay_errors(port_snippet, tmp_path: Path, hip_compile) -> None:
+def test_device_overlap_reads_become_one_and_writes_stay_errors(
+    port_snippet, tmp_path: Path, hip_compile
+) -> None:
     out, codes = port_snippet(OVERLAP_READS)
     assert "if (!1) return 1;" in out
     assert 'printf("%s %d\\n", 1 ? "Allowed" : "Not Allowed", 1);' in out
@@ -62,9 +64,14 @@ def test_hip_6_targets_are_not_told(port_snippet) -> None:
 @pytest.mark.toolchain
 def test_every_listed_member_is_really_missing_from_hip_5_2(tmp_path: Path, hip_compile) -> None:
     """One translation unit reads each member: clang-16 must reject every one of them."""
-    body = "\n".join(f"long m{i}(hipDeviceProp_t &p) {{ return (long)p.{name}; }}" for i, name in enumerate(sorted(MISSING_DEVICE_PROP_MEMBERS)))
+    body = "\n".join(
+        f"long m{i}(hipDeviceProp_t &p) {{ return (long)p.{name}; }}"
+        for i, name in enumerate(sorted(MISSING_DEVICE_PROP_MEMBERS))
+    )
     source = tmp_path / "members.hip"
     source.write_text(f"#include <hip/hip_runtime.h>\n{body}\n")
     errors = hip_compile(source, "-fsyntax-only", "-ferror-limit=0").stderr
-    missing = {name for name in MISSING_DEVICE_PROP_MEMBERS if f"no member named '{name}'" in errors}
+    missing = {
+        name for name in MISSING_DEVICE_PROP_MEMBERS if f"no member named '{name}'" in errors
+    }
     assert missing == MISSING_DEVICE_PROP_MEMBERS

@@ -47,14 +47,19 @@ def test_dry_run_prints_a_diff_that_git_applies_and_writes_nothing(tmp_path: Pat
     assert snapshot(root) == snapshot(tmp_path / "ported")
 
 
-def test_in_place_replaces_changed_files_and_keeps_the_originals_beside(tmp_path: Path, capsys) -> None:
+def test_in_place_replaces_changed_files_and_keeps_the_originals_beside(
+    tmp_path: Path, capsys
+) -> None:
     root = make_project(tmp_path / "proj")
     before = snapshot(root)
     untouched = (root / "plain.h").stat().st_mtime_ns
     assert main(["port", str(root), "--in-place"]) == 0
     [backup] = [p for p in tmp_path.iterdir() if p.name.startswith("proj.cass-orig-")]
     assert snapshot(backup) == {name: before[name] for name in ("CMakeLists.txt", "main.cu")}
-    assert "hipMalloc" in (root / "main.cu").read_text() and "LANGUAGES CXX HIP" in (root / "CMakeLists.txt").read_text()
+    assert (
+        "hipMalloc" in (root / "main.cu").read_text()
+        and "LANGUAGES CXX HIP" in (root / "CMakeLists.txt").read_text()
+    )
     assert (root / "plain.h").stat().st_mtime_ns == untouched
     assert "2 file(s) changed" in capsys.readouterr().err
     ported = snapshot(root)
@@ -62,7 +67,9 @@ def test_in_place_replaces_changed_files_and_keeps_the_originals_beside(tmp_path
     assert snapshot(root) == ported and len(list(tmp_path.iterdir())) == 2
 
 
-def test_in_place_on_one_file_keeps_file_cass_orig_and_never_overwrites_it(tmp_path: Path, capsys) -> None:
+def test_in_place_on_one_file_keeps_file_cass_orig_and_never_overwrites_it(
+    tmp_path: Path, capsys
+) -> None:
     source = tmp_path / "k.cu"
     source.write_text(FILES["main.cu"])
     assert main(["port", str(source), "--in-place"]) == 0
@@ -70,8 +77,13 @@ def test_in_place_on_one_file_keeps_file_cass_orig_and_never_overwrites_it(tmp_p
     source.write_text(FILES["main.cu"].replace("cudaFree(d);", "cudaFree(d); cudaDeviceReset();"))
     capsys.readouterr()
     assert main(["port", str(source), "--in-place"]) == 2
-    assert "k.cu.cass-orig: a backup of an earlier --in-place port is there" in capsys.readouterr().err
-    assert "cudaDeviceReset" in source.read_text() and (tmp_path / "k.cu.cass-orig").read_text() == FILES["main.cu"]
+    assert (
+        "k.cu.cass-orig: a backup of an earlier --in-place port is there" in capsys.readouterr().err
+    )
+    assert (
+        "cudaDeviceReset" in source.read_text()
+        and (tmp_path / "k.cu.cass-orig").read_text() == FILES["main.cu"]
+    )
 
 
 def test_in_place_and_dry_run_refuse_stdin_and_an_output(tmp_path: Path, capsys) -> None:

@@ -53,7 +53,9 @@ int main() {
 
 
 def _run_cpp(compiler: str, source: Path, exe: Path) -> str:
-    subprocess.run([compiler, "-x", "c++", str(source), "-o", str(exe)], check=True, capture_output=True)
+    subprocess.run(
+        [compiler, "-x", "c++", str(source), "-o", str(exe)], check=True, capture_output=True
+    )
     return subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
 
 
@@ -64,7 +66,10 @@ def test_hoisting_gives_clang_the_values_gcc_gives_the_original(tmp_path, port_s
     plain, _ = port_snippet(HOISTABLE)
     [done, loop] = sorted(found["CASS068"], key=lambda d: d.line)
     assert "(done:" in done.message and "(done:" not in loop.message  # a loop condition stays
-    assert "auto&& cass_arg" in hoisted and "for (int i = 0; i < pick(next_value(), next_value())" in hoisted
+    assert (
+        "auto&& cass_arg" in hoisted
+        and "for (int i = 0; i < pick(next_value(), next_value())" in hoisted
+    )
     for name, text in (("original.cpp", HOISTABLE), ("hoisted.cpp", hoisted), ("plain.cpp", plain)):
         (tmp_path / name).write_text(text.replace("#include <hip/hip_runtime.h>\n", ""))
     gcc = _run_cpp("g++", tmp_path / "original.cpp", tmp_path / "gcc")

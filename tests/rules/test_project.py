@@ -123,7 +123,9 @@ def test_a_cuda_samples_helper_found_nowhere_is_located_and_one_found_is_ported(
     (root / "euler.cu").write_text(
         "// a solver\n#include <helper_cuda.h>\n#include <cstdio>\n__global__ void k() {}\n"
     )
-    [missing] = [d for d in port_project(root, tmp_path / "a", TARGET).diagnostics if d.code == "CASS084"]
+    [missing] = [
+        d for d in port_project(root, tmp_path / "a", TARGET).diagnostics if d.code == "CASS084"
+    ]
     assert (missing.path, missing.line, missing.severity.value) == ("euler.cu", 2, "error")
     assert "copy it into the project" in missing.message and "helper_cuda.h" in missing.message
     samples = tmp_path / "samples" / "Common"
@@ -131,7 +133,9 @@ def test_a_cuda_samples_helper_found_nowhere_is_located_and_one_found_is_ported(
     (samples / "helper_cuda.h").write_text("#include <cuda_runtime.h>\n")
     found = port_project(root, tmp_path / "b", TARGET, include_dirs=[samples])
     assert not [d for d in found.diagnostics if d.code == "CASS084"]
-    assert "included from outside the project, not ported: euler.cu: helper_cuda.h" in summary(found)
+    assert "included from outside the project, not ported: euler.cu: helper_cuda.h" in summary(
+        found
+    )
 
 
 def test_cli_port_dir_with_include_dirs_prints_a_summary(tmp_path, capsys):

@@ -42,8 +42,7 @@ DEVICE_ROWS = {
     " out, n, 4, offsets, offsets + 1);",
     "cub::DeviceSelect": "cub::DeviceSelect::If(temp, bytes, in, out, count, n, Positive());"
     " cub::DeviceSelect::Unique(temp, bytes, in, out, count, n);",
-    "cub::DevicePartition": "cub::DevicePartition::If(temp, bytes, in, out, count, n,"
-    " Positive());",
+    "cub::DevicePartition": "cub::DevicePartition::If(temp, bytes, in, out, count, n, Positive());",
     "cub::DeviceHistogram": "cub::DeviceHistogram::HistogramEven(temp, bytes, in, out, 9, 0,"
     " 256, n);",
     "cub::DeviceRunLengthEncode": "cub::DeviceRunLengthEncode::Encode(temp, bytes, in, out,"
@@ -155,8 +154,7 @@ template __global__ void block_rows<128>(const int*, int*);
 # Thrust: the rules engine keeps `thrust::` (rocThrust spells Thrust's API the same) and maps the
 # CUDA execution policy; each construct -> a statement inside `thrust_rows`.
 THRUST_ROWS = {
-    "thrust::cuda::par -> thrust::hip::par": "thrust::sort(thrust::cuda::par, v.begin(),"
-    " v.end());",
+    "thrust::cuda::par -> thrust::hip::par": "thrust::sort(thrust::cuda::par, v.begin(), v.end());",
     "thrust::cuda::par.on(stream)": "thrust::sort(thrust::cuda::par.on(s), v.begin(), v.end());",
     "thrust::device": "thrust::sequence(thrust::device, v.begin(), v.end());",
     "thrust::host": "thrust::sequence(thrust::host, h.begin(), h.end());",
@@ -261,7 +259,9 @@ def _port(name: str, template: str, rows: dict[str, str], tmp_path: Path) -> Pat
 def test_every_cub_table_row_has_a_snippet():
     """A row added to cub.tsv must come with a snippet here, so it gets compiled too."""
     table = family_table("cub")
-    supported = {cuda for cuda, e in table.items() if e.status == "supported" and e.available_in("5.2")}
+    supported = {
+        cuda for cuda, e in table.items() if e.status == "supported" and e.available_in("5.2")
+    }
     assert supported == set(DEVICE_ROWS) | set(BLOCK_ROWS)
 
 
@@ -274,7 +274,9 @@ def test_cub_rows_unavailable_in_hipcub_52_are_absent_or_explained(rocm_libs_inc
             name = cuda.split("::")[-1]
             declared = f"struct {name}" in headers or f"class {name}" in headers
             assert not declared or "hipCUB 2.10" in entry.note, cuda
-            unit = port_unit(f"#include <cub/cub.cuh>\nvoid f() {{ {cuda}::X(); }}", "t.cu", Target())
+            unit = port_unit(
+                f"#include <cub/cub.cuh>\nvoid f() {{ {cuda}::X(); }}", "t.cu", Target()
+            )
             assert any(d.severity.value == "error" for d in unit.diagnostics), cuda
 
 

@@ -67,7 +67,9 @@ def test_rocm_reports_what_is_missing(monkeypatch: pytest.MonkeyPatch, tmp_path:
 
     hipcc = toolchain.Tool("hipcc", tmp_path / "hipcc", "5.2")
     tools = {"hipcc": hipcc}
-    monkeypatch.setattr(toolchain, "find_tool", lambda name: tools.get(name) or toolchain.MissingTool(name, "x"))
+    monkeypatch.setattr(
+        toolchain, "find_tool", lambda name: tools.get(name) or toolchain.MissingTool(name, "x")
+    )
     opt_rocm = {"/opt/rocm": tmp_path}  # an existing folder stands in for /opt/rocm
     monkeypatch.setattr(rocm, "Path", lambda p: opt_rocm.get(p, tmp_path / "absent"))
     gpus: list[toolchain.Gpu] = []

@@ -19,7 +19,10 @@ def test_missing_original_is_a_usage_error(capsys, tmp_path: Path):
 
 
 def test_bad_override_names_the_option(capsys):
-    assert main(["verify", str(EXAMPLES / "saxpy.cu"), str(EXAMPLES / "saxpy.hip"), "--rtol", "-1"]) == 2
+    assert (
+        main(["verify", str(EXAMPLES / "saxpy.cu"), str(EXAMPLES / "saxpy.hip"), "--rtol", "-1"])
+        == 2
+    )
     assert "command line: key `rtol`: expected a number >= 0.0" in capsys.readouterr().err
 
 
@@ -33,7 +36,9 @@ def test_bad_header_names_file_and_line(capsys, tmp_path: Path):
 def test_unverifiable_says_why_in_json(capsys, tmp_path: Path):
     source = tmp_path / "saxpy.cu"
     source.write_text((EXAMPLES / "saxpy.cu").read_text())
-    code = main(["verify", str(source), str(EXAMPLES / "saxpy.hip"), "--reference", "recorded", "--json"])
+    code = main(
+        ["verify", str(source), str(EXAMPLES / "saxpy.hip"), "--reference", "recorded", "--json"]
+    )
     verdict = json.loads(capsys.readouterr().out)
     assert code == 2 and verdict["status"] == "unverifiable"
     assert verdict["message"] == (

@@ -13,7 +13,9 @@ from cass.server.cli import main
 
 pytestmark = [
     pytest.mark.toolchain,
-    pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake (make setup installs it)"),
+    pytest.mark.skipif(
+        shutil.which("cmake") is None, reason="needs cmake (make setup installs it)"
+    ),
 ]
 
 FILES = {
@@ -48,7 +50,9 @@ int main() {
 }
 
 
-def test_a_ported_cmake_project_builds_with_cmake_and_runs_on_the_emulator(tmp_path: Path, capsys) -> None:
+def test_a_ported_cmake_project_builds_with_cmake_and_runs_on_the_emulator(
+    tmp_path: Path, capsys
+) -> None:
     for name, text in FILES.items():
         (tmp_path / "src" / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / "src" / name).write_text(text)
@@ -60,7 +64,14 @@ def test_a_ported_cmake_project_builds_with_cmake_and_runs_on_the_emulator(tmp_p
     assert toolchain.is_file()
     build = tmp_path / "build"
     for argv in (
-        ["cmake", "-S", str(tmp_path / "hip"), "-B", str(build), f"-DCMAKE_TOOLCHAIN_FILE={toolchain}"],
+        [
+            "cmake",
+            "-S",
+            str(tmp_path / "hip"),
+            "-B",
+            str(build),
+            f"-DCMAKE_TOOLCHAIN_FILE={toolchain}",
+        ],
         ["cmake", "--build", str(build)],
     ):
         done = subprocess.run(argv, capture_output=True, text=True, timeout=600, check=False)

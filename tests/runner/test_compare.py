@@ -53,14 +53,30 @@ def test_outputs_that_agree(expected, actual):
         ("id_sum 1464983241\n", "id_sum 1464984000\n", "1464983241", "1464984000", 1),
         ("hash 0xdeadbeef\n", "hash 0xdeadbef0\n", "0xdeadbeef", "0xdeadbef0", 1),
         ("count 100000\n", "count 100001\n", "100000", "100001", 1),
-        ("big 18446744073709551615\n", "big 18446744073709551614\n", "18446744073709551615", "18446744073709551614", 1),
+        (
+            "big 18446744073709551615\n",
+            "big 18446744073709551614\n",
+            "18446744073709551615",
+            "18446744073709551614",
+            1,
+        ),
     ],
 )
-def test_first_mismatch_is_reported_with_context(expected, actual, first_expected, first_actual, line):
+def test_first_mismatch_is_reported_with_context(
+    expected, actual, first_expected, first_actual, line
+):
     found = compare_text("stdout", expected, actual, SPEC)
     assert found, "expected a mismatch"
-    assert (found[0].expected, found[0].actual, found[0].line) == (first_expected, first_actual, line)
-    context = found[0].actual_context if first_expected == "<end of output>" else found[0].expected_context
+    assert (found[0].expected, found[0].actual, found[0].line) == (
+        first_expected,
+        first_actual,
+        line,
+    )
+    context = (
+        found[0].actual_context
+        if first_expected == "<end of output>"
+        else found[0].expected_context
+    )
     source = actual if first_expected == "<end of output>" else expected
     assert context == source.splitlines()[line - 1].strip()
 
@@ -94,7 +110,9 @@ def test_integers_are_exact_unless_the_spec_declares_a_tolerance():
     assert integers_close(2**64 - 1, 2**64 - 1)
     assert not integers_close(2**64 - 1, 2**64 - 2)  # no rounding through float
     assert integers_close(1000, 1003, int_atol=3) and not integers_close(1000, 1004, int_atol=3)
-    assert integers_close(1000, 1010, int_rtol=0.01) and not integers_close(1000, 1011, int_rtol=0.01)
+    assert integers_close(1000, 1010, int_rtol=0.01) and not integers_close(
+        1000, 1011, int_rtol=0.01
+    )
 
 
 def test_an_integer_tolerance_is_used_and_named():
@@ -102,7 +120,9 @@ def test_an_integer_tolerance_is_used_and_named():
     assert compare_text("stdout", "hits 500\n", "hits 502\n", spec) == []
     found = compare_text("stdout", "hits 500\n", "hits 503\n", spec)
     assert found and found[0].message == "integers differ (integers within int_atol=2)"
-    assert compare_text("stdout", "f 1.5\n", "f 1.6\n", spec), "the integer tolerance is not a float one"
+    assert compare_text("stdout", "f 1.5\n", "f 1.6\n", spec), (
+        "the integer tolerance is not a float one"
+    )
 
 
 def _f32(*values: float) -> bytes:
@@ -118,7 +138,10 @@ def test_typed_array_files():
 
 
 def test_missing_and_binary_files():
-    assert compare_file(OutputFile("o.txt"), b"1", None, SPEC)[0].message == "the port did not write o.txt"
+    assert (
+        compare_file(OutputFile("o.txt"), b"1", None, SPEC)[0].message
+        == "the port did not write o.txt"
+    )
     found = compare_file(OutputFile("b", "bytes"), b"\x00\x01\x02", b"\x00\x01\x03", SPEC)
     assert found[0].message == "bytes differ from offset 2"
 
@@ -135,7 +158,9 @@ def test_typed_arrays_without_numpy(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "numpy", None)  # the standard-library path
     out = OutputFile("v.bin", "f32")
     assert compare_file(out, _f32(1, 2, 3), _f32(1, 2.000001, 3), SPEC) == []
-    assert compare_file(out, _f32(1, 2, 3), _f32(1, 2.5, 3), SPEC)[0].message.startswith("element [1]")
+    assert compare_file(out, _f32(1, 2, 3), _f32(1, 2.5, 3), SPEC)[0].message.startswith(
+        "element [1]"
+    )
 
 
 def test_integer_arrays_compare_large_values_exactly():

@@ -81,13 +81,19 @@ def test_memory_limit_ends_a_hog_and_says_so(tmp_path: Path):
 
 def test_cpu_limit_ends_a_spinner_and_says_so(tmp_path: Path):
     limits = RunLimits.defaults().with_overrides(cpu_s=1)
-    out = run_limited(["sh", "-c", "while :; do :; done"], cwd=tmp_path, limits=limits, timeout_s=30)
+    out = run_limited(
+        ["sh", "-c", "while :; do :; done"], cwd=tmp_path, limits=limits, timeout_s=30
+    )
     assert out.signal == 24 and out.limit and "CPU-time limit" in out.limit
 
 
 def test_file_size_limit_ends_a_writer_and_says_so(tmp_path: Path):
     limits = RunLimits.defaults().with_overrides(file_bytes=1 << 20)
-    cmd = [sys.executable, "-c", "import signal; signal.signal(signal.SIGXFSZ, signal.SIG_DFL); open('big', 'wb').write(bytes(4 << 20))"]
+    cmd = [
+        sys.executable,
+        "-c",
+        "import signal; signal.signal(signal.SIGXFSZ, signal.SIG_DFL); open('big', 'wb').write(bytes(4 << 20))",
+    ]
     out = run_limited(cmd, cwd=tmp_path, limits=limits)
     assert out.signal == 25 and out.limit and "file-size limit of 1 MiB" in out.limit
     assert (tmp_path / "big").stat().st_size == 1 << 20
@@ -171,11 +177,18 @@ def test_spec_accepts_relative_paths_and_limits(tmp_path: Path):
     from cass.runner.spec import load_run_spec
 
     source = tmp_path / "prog.cu"
-    source.write_text('// cass: input_files = ["data/in.txt"] output_files = ["out/o.bin:f32"]\n'
-                      '// cass: memory_limit = "2G" cpu_limit_s = 5 sandbox = true file_size_limit = "none"\n')
+    source.write_text(
+        '// cass: input_files = ["data/in.txt"] output_files = ["out/o.bin:f32"]\n'
+        '// cass: memory_limit = "2G" cpu_limit_s = 5 sandbox = true file_size_limit = "none"\n'
+    )
     spec = load_run_spec(source)
     assert spec.input_files == ("data/in.txt",) and spec.output_files[0].path == "out/o.bin"
-    assert (spec.memory_limit, spec.cpu_limit_s, spec.sandbox, spec.file_size_limit) == (2 << 30, 5.0, True, 0)
+    assert (spec.memory_limit, spec.cpu_limit_s, spec.sandbox, spec.file_size_limit) == (
+        2 << 30,
+        5.0,
+        True,
+        0,
+    )
 
 
 def test_run_dir_refuses_escapes_and_links_out(tmp_path: Path):

@@ -13,8 +13,14 @@ def test_local_includes_are_found_recursively_once_and_cycles_end(tmp_path: Path
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "c.h").write_text("// leaf\n")
     source = tmp_path / "main.cu"
-    source.write_text('#include "a.cuh"\n#include <vector>\n#include "absent.h"\n// #include "b.cuh" in a comment counts: harmless\n')
-    assert [p.relative_to(tmp_path).as_posix() for p in local_includes(source)] == ["a.cuh", "b.cuh", "sub/c.h"]
+    source.write_text(
+        '#include "a.cuh"\n#include <vector>\n#include "absent.h"\n// #include "b.cuh" in a comment counts: harmless\n'
+    )
+    assert [p.relative_to(tmp_path).as_posix() for p in local_includes(source)] == [
+        "a.cuh",
+        "b.cuh",
+        "sub/c.h",
+    ]
 
 
 def test_includes_digest_follows_content_and_ignores_line_endings(tmp_path: Path):

@@ -35,7 +35,9 @@ def test_saxpy_runs_on_the_gpu(tmp_path: Path):
     backend = NvidiaBackend()
     assert backend.unavailable() is None
     spec = load_run_spec(EXAMPLES / "saxpy.cu").replace(runs=3)
-    result = backend.run(EXAMPLES / "saxpy.cu", backend.build(EXAMPLES / "saxpy.cu", tmp_path), spec)
+    result = backend.run(
+        EXAMPLES / "saxpy.cu", backend.build(EXAMPLES / "saxpy.cu", tmp_path), spec
+    )
     assert result.exit_code == 0, result.stderr
     assert "checksum = " in result.stdout and "n = 4096, a = 2.5" in result.stdout
     assert len(result.runtimes_s) == 3 and result.peak_rss_kib

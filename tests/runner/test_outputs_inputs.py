@@ -22,7 +22,9 @@ def umask_027():
     os.umask(old)
 
 
-def test_new_files_follow_the_umask_and_replaced_files_keep_their_mode(tmp_path: Path, umask_027) -> None:
+def test_new_files_follow_the_umask_and_replaced_files_keep_their_mode(
+    tmp_path: Path, umask_027
+) -> None:
     new = tmp_path / "deep" / "k.hip"
     write_output(new, "one\n")
     assert stat.S_IMODE(new.stat().st_mode) == 0o640 and new.read_text() == "one\n"
@@ -32,7 +34,11 @@ def test_new_files_follow_the_umask_and_replaced_files_keep_their_mode(tmp_path:
     exe = tmp_path / "a.out"
     write_atomic(exe, b"\x7fELF", executable=True)
     assert stat.S_IMODE(exe.stat().st_mode) == 0o750
-    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.out", "deep", "k.hip"]  # no temp files
+    assert sorted(p.name for p in tmp_path.rglob("*")) == [
+        "a.out",
+        "deep",
+        "k.hip",
+    ]  # no temp files
 
 
 def test_an_existing_file_needs_force(tmp_path: Path) -> None:
@@ -61,13 +67,20 @@ def test_links_and_special_files_are_refused_even_with_force(tmp_path: Path) -> 
     link.symlink_to(victim)
     fifo = tmp_path / "pipe.hip"
     os.mkfifo(fifo)
-    cases = {link: "symbolic link", fifo: "FIFO", tmp_path: "directory", Path("/dev/null"): "character device"}
+    cases = {
+        link: "symbolic link",
+        fifo: "FIFO",
+        tmp_path: "directory",
+        Path("/dev/null"): "character device",
+    }
     for target, kind in cases.items():
         with pytest.raises(OutputError, match=kind):
             write_output(target, "x", force=True)
         with pytest.raises(OutputError, match=kind):
             write_atomic(target, "x")  # the write itself refuses, whatever the caller decided
-    assert victim.read_text() == "keep\n" and link.is_symlink() and stat.S_ISFIFO(fifo.lstat().st_mode)
+    assert (
+        victim.read_text() == "keep\n" and link.is_symlink() and stat.S_ISFIFO(fifo.lstat().st_mode)
+    )
 
 
 def test_os_failures_are_one_line_errors(tmp_path: Path) -> None:
@@ -122,7 +135,9 @@ def test_endless_stdin_stops_at_the_cap() -> None:
         "except Exception as e:\n    print(e)\n"
     )
     with open("/dev/zero", "rb") as zero:
-        proc = subprocess.run([sys.executable, "-c", code], stdin=zero, capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-c", code], stdin=zero, capture_output=True, text=True, timeout=60
+        )
     assert proc.stdout.strip() == "<stdin>: larger than 1 MiB; split it and try again"
 
 

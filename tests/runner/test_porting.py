@@ -26,7 +26,11 @@ def recorded_saxpy(tmp_path: Path, saxpy_stdout) -> Path:
         pytest.skip(exc.message)
     source = tmp_path / "saxpy.cu"
     shutil.copy(EXAMPLES / "saxpy.cu", source)
-    write_record(source, load_run_spec(source), RunResult("nvidia", 0, saxpy_stdout(4096, 2.5), runtimes_s=(0.1,)))
+    write_record(
+        source,
+        load_run_spec(source),
+        RunResult("nvidia", 0, saxpy_stdout(4096, 2.5), runtimes_s=(0.1,)),
+    )
     return source
 
 

@@ -44,7 +44,10 @@ def test_crash_reports_the_signal(tmp_path: Path):
 
 
 def test_peak_memory_is_measured(tmp_path: Path):
-    out = run_limited([sys.executable, "-c", "b = bytearray(300 * 2**20); b[::4096] = b'x' * len(b[::4096])"], cwd=tmp_path)
+    out = run_limited(
+        [sys.executable, "-c", "b = bytearray(300 * 2**20); b[::4096] = b'x' * len(b[::4096])"],
+        cwd=tmp_path,
+    )
     assert out.peak_rss_kib is not None and out.peak_rss_kib > 300 * 1024
 
 

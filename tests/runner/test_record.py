@@ -53,7 +53,12 @@ def test_runs_from_a_bare_checkout_with_the_standard_library_only(tmp_path: Path
     ns = tmp_path / "ns"
     (ns / "cass").mkdir(parents=True)
     (ns / "cass" / "runner").symlink_to(REPO / "runner")
-    proc = subprocess.run([sys.executable, "-I", "-S", "-c", check, str(ns)], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", check, str(ns)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
 
 
@@ -80,6 +85,8 @@ def test_record_pipeline_builds_runs_and_writes_records(tmp_path: Path):
     assert record["exit_code"] == expected_exit
     assert lines[0].startswith("recording 2 program(s)")
     assert sum(ln.startswith("[") for ln in lines) == 2
-    assert any("broken.cu: does not compile" in ln for ln in lines) and "undeclared" in "\n".join(lines)
+    assert any("broken.cu: does not compile" in ln for ln in lines) and "undeclared" in "\n".join(
+        lines
+    )
     again = record_paths([tmp_path / "a.cu"], backend=_AnyMachine())
     assert again[0].status == "fresh"

@@ -22,12 +22,12 @@ def test_round_trip_keeps_every_field(tmp_path: Path):
     source = tmp_path / "k.cu"
     source.write_text("int main(){}\n")
     spec = RunSpec(args=("4",), stdin="a\nb\n")
-    path = write_record(source, spec, _result("tricky \"\"\" \\ \t \x01 ünï\n"))
+    path = write_record(source, spec, _result('tricky """ \\ \t \x01 ünï\n'))
     assert path == record_path(source) == tmp_path / "k.cu.recorded.toml"
     text = path.read_text()
     assert text.startswith("# Reference outputs of k.cu") and 'gpu = "NVIDIA H200"' in text
     back = load_recorded(source, spec)
-    assert back.stdout == "tricky \"\"\" \\ \t \x01 ünï\n" and back.stderr == 'warn "x"\\'
+    assert back.stdout == 'tricky """ \\ \t \x01 ünï\n' and back.stderr == 'warn "x"\\'
     assert back.output_files == {"o.txt": b"1 2\n", "v.bin": b"\x00\xff\x10"}
     assert back.info["compute_capability"] == "9.0" and back.runtimes_s == (0.5, 0.25)
     assert back.backend == "recorded" and tomllib.loads(text)["format"] == 1
@@ -78,18 +78,24 @@ def test_a_record_goes_stale_when_a_local_header_changes(tmp_path: Path):
     (tmp_path / "inc" / "params.cuh").write_text("#define N 64\n")
     (tmp_path / "common.cuh").write_text('#include "inc/params.cuh"\n')
     source = tmp_path / "k.cu"
-    source.write_text('#include <cstdio>\n#include "common.cuh"\n#include "cuda_runtime.h"\nint main(){}\n')
+    source.write_text(
+        '#include <cstdio>\n#include "common.cuh"\n#include "cuda_runtime.h"\nint main(){}\n'
+    )
     write_record(source, RunSpec(), _result())
     assert 'includes_sha256 = "' in record_path(source).read_text()
     assert load_recorded(source, RunSpec()).stdout == "sum 1.5\n"
     (tmp_path / "inc" / "params.cuh").write_text("#define N 128\n")  # two levels down
-    with pytest.raises(StaleRecord, match="a local header that k.cu includes changed since recording"):
+    with pytest.raises(
+        StaleRecord, match="a local header that k.cu includes changed since recording"
+    ):
         load_recorded(source, RunSpec())
 
 
 def test_a_record_without_local_headers_carries_no_header_hash(tmp_path: Path):
     source = tmp_path / "k.cu"
-    source.write_text('#include "cuda_runtime.h"\nint main(){}\n')  # found nowhere beside it: a system header
+    source.write_text(
+        '#include "cuda_runtime.h"\nint main(){}\n'
+    )  # found nowhere beside it: a system header
     write_record(source, RunSpec(), _result())
     assert "includes_sha256" not in record_path(source).read_text()
     (tmp_path / "new.cuh").write_text("// a header the program now includes\n")

@@ -16,8 +16,17 @@ def _text(renderable) -> str:
 
 
 def test_mismatch_report_keeps_brackets_and_shows_the_values():
-    ref = RunResult("recorded", 0, "y[n-1] = 9.19\n", runtimes_s=(0.1,), info={"gpu": "NVIDIA H200"})
-    port = RunResult("emulator", 0, "y[n-1] = 11.2\n", runtimes_s=(1.0,), device_time_s=2e-6, device_peak_bytes=32768)
+    ref = RunResult(
+        "recorded", 0, "y[n-1] = 9.19\n", runtimes_s=(0.1,), info={"gpu": "NVIDIA H200"}
+    )
+    port = RunResult(
+        "emulator",
+        0,
+        "y[n-1] = 11.2\n",
+        runtimes_s=(1.0,),
+        device_time_s=2e-6,
+        device_peak_bytes=32768,
+    )
     verdict = judge(ref, port, RunSpec(), ("recorded", "emulator"), original="k.cu", port="k.hip")
     text = _text(render(verdict))
     assert text.startswith("MISMATCH")

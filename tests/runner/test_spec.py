@@ -21,8 +21,14 @@ def test_defaults_follow_the_issue():
         ({"args": "one"}, {"args": ("one",)}),
         ({"rtol": 1e-3, "atol": 0}, {"rtol": 1e-3, "atol": 0.0}),
         ({"env": {"N": 4}}, {"env": (("N", "4"),)}),
-        ({"output_files": ["o.txt", "v.bin:f32"]}, {"output_files": (OutputFile("o.txt"), OutputFile("v.bin", "f32"))}),
-        ({"output_files": [{"path": "r.bin", "format": "i64"}]}, {"output_files": (OutputFile("r.bin", "i64"),)}),
+        (
+            {"output_files": ["o.txt", "v.bin:f32"]},
+            {"output_files": (OutputFile("o.txt"), OutputFile("v.bin", "f32"))},
+        ),
+        (
+            {"output_files": [{"path": "r.bin", "format": "i64"}]},
+            {"output_files": (OutputFile("r.bin", "i64"),)},
+        ),
         ({"ignore_lines": ["^time"]}, {"ignore_lines": ("^time",)}),
         ({"runs": 5, "timeout_s": 2}, {"runs": 5, "timeout_s": 2.0}),
     ],
@@ -71,9 +77,9 @@ def test_layers_merge_in_order(tmp_path: Path):
         '[tool.cass.programs."src/*.cu"]\nargs = ["2"]\n'
     )
     (tmp_path / "src").mkdir()
-    (tmp_path / "src" / "task.toml").write_text('[run]\natol = 0.5\n')
+    (tmp_path / "src" / "task.toml").write_text("[run]\natol = 0.5\n")
     source = tmp_path / "src" / "k.cu"
-    source.write_text('// cass: timeout_s = 3\nint main() { return 0; }\n')
+    source.write_text("// cass: timeout_s = 3\nint main() { return 0; }\n")
     spec = load_run_spec(source)
     assert (spec.rtol, spec.args, spec.atol, spec.timeout_s) == (1e-3, ("2",), 0.5, 3.0)
     assert spec.base_dir == str(source.parent.resolve())
@@ -106,7 +112,10 @@ def test_run_key_tracks_args_stdin_and_inputs(tmp_path: Path):
     (tmp_path / "in.txt").write_text("1")
     a = RunSpec(args=("1",), input_files=("in.txt",), base_dir=str(tmp_path))
     key = a.run_key()
-    assert key == RunSpec(args=("1",), input_files=("in.txt",), base_dir=str(tmp_path), rtol=0.1).run_key()
+    assert (
+        key
+        == RunSpec(args=("1",), input_files=("in.txt",), base_dir=str(tmp_path), rtol=0.1).run_key()
+    )
     assert key != a.replace(args=("2",)).run_key() != a.replace(stdin="x").run_key()
     (tmp_path / "in.txt").write_text("2")
     assert key != a.run_key()

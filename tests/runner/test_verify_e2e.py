@@ -38,7 +38,9 @@ def original(tmp_path: Path, hip_backend, saxpy_stdout) -> Path:
     if real.is_file():
         shutil.copy(real, record_path(source))
     else:
-        result = RunResult("nvidia", 0, saxpy_stdout(4096, 2.5), runtimes_s=(0.1,), info={"gpu": "computed"})
+        result = RunResult(
+            "nvidia", 0, saxpy_stdout(4096, 2.5), runtimes_s=(0.1,), info={"gpu": "computed"}
+        )
         write_record(source, load_run_spec(source), result)
     return source
 
@@ -68,21 +70,39 @@ def test_wrong_port_reports_the_first_differing_value(original: Path, saxpy_stdo
 
 
 def test_port_that_does_not_compile_points_at_its_line(original: Path, tmp_path: Path):
-    port = _port(tmp_path, "broken.hip", "if (i < n) y[i]", "if (i < n) y[i] = undefined_fn(i);\n    if (i < n) y[i]")
+    port = _port(
+        tmp_path,
+        "broken.hip",
+        "if (i < n) y[i]",
+        "if (i < n) y[i] = undefined_fn(i);\n    if (i < n) y[i]",
+    )
     verdict = verify(original, port, backends=BACKENDS)
     assert verdict.status == "error" and "does not compile" in verdict.message
-    assert any(d.path == str(port) and d.line == 9 and "undefined_fn" in d.message for d in verdict.diagnostics)
+    assert any(
+        d.path == str(port) and d.line == 9 and "undefined_fn" in d.message
+        for d in verdict.diagnostics
+    )
 
 
 def test_port_that_hangs_is_stopped(original: Path, tmp_path: Path):
-    port = _port(tmp_path, "hang.hip", "    cudaFree(dx);".replace("cuda", "hip"), "    volatile int spin = 1;\n    while (spin) {}\n    hipFree(dx);")
+    port = _port(
+        tmp_path,
+        "hang.hip",
+        "    cudaFree(dx);".replace("cuda", "hip"),
+        "    volatile int spin = 1;\n    while (spin) {}\n    hipFree(dx);",
+    )
     spec = load_run_spec(original).replace(timeout_s=6)
     verdict = verify(original, port, spec, backends=BACKENDS)
     assert verdict.status == "error" and "timed out" in verdict.message
 
 
 def test_port_that_floods_output_is_stopped(original: Path, tmp_path: Path):
-    port = _port(tmp_path, "flood.hip", "    return 0;\n}", "    for (;;) printf(\"spam spam spam spam\\n\");\n    return 0;\n}")
+    port = _port(
+        tmp_path,
+        "flood.hip",
+        "    return 0;\n}",
+        '    for (;;) printf("spam spam spam spam\\n");\n    return 0;\n}',
+    )
     spec = load_run_spec(original).replace(max_output_bytes=100_000, timeout_s=60)
     verdict = verify(original, port, spec, backends=BACKENDS)
     assert verdict.status == "error" and "printed more than 100000 bytes" in verdict.message
@@ -131,7 +151,9 @@ def test_stdin_input_and_output_files(tmp_path: Path, hip_backend):
     spec = load_run_spec(source)
     values = np.array([1, 2, 3.5, -4], dtype=np.float32) * np.float32(3.0)
     files = {"out.bin": values.tobytes(), "log.txt": b"scaled 4 values by 3\n"}
-    write_record(source, spec, RunResult("nvidia", 0, "done\n", output_files=files, runtimes_s=(0.1,)))
+    write_record(
+        source, spec, RunResult("nvidia", 0, "done\n", output_files=files, runtimes_s=(0.1,))
+    )
     assert verify(source, port, backends=BACKENDS).status == "match"
     port.write_text(hip.replace("v[i] *= s", "v[i] *= s + (i == 2)"))
     verdict = verify(source, port, backends=BACKENDS)
@@ -148,7 +170,9 @@ def test_port_that_crashes_on_the_device_shows_the_fault(original: Path, tmp_pat
     assert "emulator fault" in verdict.message
 
 
-def test_allocator_interposer_agrees_with_the_emulators_count(tmp_path: Path, hip_backend, monkeypatch):
+def test_allocator_interposer_agrees_with_the_emulators_count(
+    tmp_path: Path, hip_backend, monkeypatch
+):
     """The preloaded hipMalloc/cudaMalloc interposer (used by the rocm and nvidia backends) on a
     real HIP program: the cass HIP runtime stands in for ROCm's libamdhip64 here."""
     from cass.runner.backends.base import run_measured
@@ -167,4 +191,7 @@ def test_a_missing_input_file_is_named_before_anything_runs(tmp_path: Path):
     source.write_text('// cass: input_files = ["data/in.txt"]\nint main() { return 0; }\n')
     verdict = verify(source, EXAMPLES / "saxpy.hip")
     assert verdict.status == "unverifiable"
-    assert f"input file(s) of the run spec not found: {tmp_path / 'data' / 'in.txt'}" in verdict.message
+    assert (
+        f"input file(s) of the run spec not found: {tmp_path / 'data' / 'in.txt'}"
+        in verdict.message
+    )

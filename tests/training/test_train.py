@@ -47,7 +47,9 @@ def trained(tmp_path_factory):
     root = tmp_path_factory.mktemp("train")
     data = write_dataset(root / "data")
     seen = []
-    result = train(options(data, root / "run"), progress=lambda step, total, loss: seen.append((step, total)))
+    result = train(
+        options(data, root / "run"), progress=lambda step, total, loss: seen.append((step, total))
+    )
     return data, root / "run", result, seen
 
 
@@ -61,7 +63,9 @@ def test_loss_falls_and_the_run_card_is_written(trained):
     card = (out / "README.md").read_text()
     assert "from scratch, size tiny" in card and "source/test 1" in card
     assert json.loads((out / "run.json").read_text())["result"]["steps"] == 16
-    assert {"config.json", "tokenizer.json", "model.safetensors"} <= {p.name for p in (out / "model").iterdir()}
+    assert {"config.json", "tokenizer.json", "model.safetensors"} <= {
+        p.name for p in (out / "model").iterdir()
+    }
 
 
 def test_training_resumes_from_its_newest_checkpoint(trained, tmp_path):
@@ -93,7 +97,9 @@ def test_the_trained_model_converts_and_llama_cpp_runs_it(trained, tmp_path, cap
     _, out, _, _ = trained
     for quant in ("q8_0", "q4_0"):
         gguf = tmp_path / f"tiny-{quant}.gguf"
-        assert main(["model", "convert", str(out / "model"), "--quant", quant, "-o", str(gguf)]) == 0
+        assert (
+            main(["model", "convert", str(out / "model"), "--quant", quant, "-o", str(gguf)]) == 0
+        )
         report = check_model(gguf, tokens=8)
         assert report.generated_tokens > 0 and report.info.architecture == "qwen2"
         assert report.info.context_length == 256 and "<|im_start|>" in report.info.chat_template
@@ -137,12 +143,57 @@ def test_bad_dataset_lines_are_located(tmp_path, line, message):
 def test_bad_options_are_one_line(tmp_path, capsys):
     data = write_dataset(tmp_path / "data")
     assert main(["model", "train", "--data", str(data), "-o", str(tmp_path / "o")]) == 2
-    assert "give one of --base CHECKPOINT_DIR (fine-tune) or --from-scratch SIZE" in capsys.readouterr().err
-    assert main(["model", "train", "--data", str(data), "--from-scratch", "huge", "-o", str(tmp_path / "o")]) == 2
+    assert (
+        "give one of --base CHECKPOINT_DIR (fine-tune) or --from-scratch SIZE"
+        in capsys.readouterr().err
+    )
+    assert (
+        main(
+            [
+                "model",
+                "train",
+                "--data",
+                str(data),
+                "--from-scratch",
+                "huge",
+                "-o",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 2
+    )
     assert "unknown --from-scratch size 'huge'" in capsys.readouterr().err
-    assert main(["model", "train", "--data", str(tmp_path / "nothing"), "--from-scratch", "tiny", "-o", str(tmp_path / "o")]) == 2
+    assert (
+        main(
+            [
+                "model",
+                "train",
+                "--data",
+                str(tmp_path / "nothing"),
+                "--from-scratch",
+                "tiny",
+                "-o",
+                str(tmp_path / "o"),
+            ]
+        )
+        == 2
+    )
     assert "no such file or folder" in capsys.readouterr().err
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "f").write_text("x")
-    assert main(["model", "train", "--data", str(data), "--from-scratch", "tiny", "-o", str(tmp_path / "busy")]) == 2
+    assert (
+        main(
+            [
+                "model",
+                "train",
+                "--data",
+                str(data),
+                "--from-scratch",
+                "tiny",
+                "-o",
+                str(tmp_path / "busy"),
+            ]
+        )
+        == 2
+    )
     assert "pass --resume" in capsys.readouterr().err

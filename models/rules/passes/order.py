@@ -156,7 +156,23 @@ def _hoisted(unit: Unit, outer: int, used: list[int]) -> tuple[int, int, str] | 
     return statement_start, statement_end, separator.join([*lines, "".join(body)])
 
 
-_BODY_OPENERS = frozenset((")", "else", "do", "try", "{", "}", ";", ":", "const", "noexcept", "mutable", "override", "final"))
+_BODY_OPENERS = frozenset(
+    (
+        ")",
+        "else",
+        "do",
+        "try",
+        "{",
+        "}",
+        ";",
+        ":",
+        "const",
+        "noexcept",
+        "mutable",
+        "override",
+        "final",
+    )
+)
 
 
 def _in_function_body(texts: list[str], first: int) -> bool:

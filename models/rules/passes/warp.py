@@ -217,8 +217,10 @@ class WarpRewriter:
                 types[0].start,
                 var.end,
                 f"`{var.text}` widened to `unsigned long long` (HIP ballots are 64-bit)",
-                fix=(f"Declare `{var.text}` unsigned long long (holds a 32-bit ballot too)",
-                     "unsigned long long" + unit.text[types[-1].end : var.end]),
+                fix=(
+                    f"Declare `{var.text}` unsigned long long (holds a 32-bit ballot too)",
+                    "unsigned long long" + unit.text[types[-1].end : var.end],
+                ),
             )
 
     def widen_bit_counts(self) -> None:

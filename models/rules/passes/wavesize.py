@@ -146,8 +146,10 @@ def _widen_declaration(unit: Unit, first: int) -> None:
             types[0].start,
             code[j - 1].end,
             f"`{code[j - 1].text}` holds a lane mask: widened to `unsigned long long` for wave64",
-            fix=(f"Declare `{code[j - 1].text}` unsigned long long",
-                 "unsigned long long" + unit.text[types[-1].end : code[j - 1].end]),
+            fix=(
+                f"Declare `{code[j - 1].text}` unsigned long long",
+                "unsigned long long" + unit.text[types[-1].end : code[j - 1].end],
+            ),
         )
 
 
