@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import sys
 import tempfile
@@ -267,8 +266,9 @@ def render(rows: list[dict], recorded: str) -> str:
         + (
             f" Slowest lift: {slowest['lift_s']:.2f} s wall, {slowest['lift_cpu_s']:.2f} s CPU "
             f"({slowest['app']}/{slowest['slowest']}, {slowest['arch']}, {slowest['instructions']} SASS "
-            f"instructions; one file's kernels, opt-16 and llc-16 included; the wall clock on a shared "
-            f"2-core machine, load {os.getloadavg()[0]:.0f})."
+            f"instructions; one file's kernels, opt-16 and llc-16 included). The wall clock is taken on "
+            "a shared 2-core machine whose load varies; CPU seconds (this process and its tools) "
+            "are the lift's own cost."
             if slowest
             else ""
         ),  # fmt: skip
