@@ -45,7 +45,9 @@ class KernelDecl:
 
     def template_head(self) -> str:
         kinds = [_arg_kind(a) for a in self.targs]
-        return "template <" + ", ".join(f"{k or 'typename'} T{i}" for i, k in enumerate(kinds)) + ">\n"
+        return (
+            "template <" + ", ".join(f"{k or 'typename'} T{i}" for i, k in enumerate(kinds)) + ">\n"
+        )
 
     def shaped_params(self, dependent: bool) -> list[str]:
         """Parameter types, with the type template arguments written as T0, T1... when `dependent`."""
@@ -63,7 +65,10 @@ class KernelDecl:
         params = ", ".join(self.shaped_params(dependent))
         definition = f"{self.template_head()}__global__ void {self.name}({params}) {{}}\n"
         args = ", ".join(_arg_text(a) for a in self.targs)
-        return definition, f"template __global__ void {self.name}<{args}>({', '.join(self.params)});\n"
+        return (
+            definition,
+            f"template __global__ void {self.name}<{args}>({', '.join(self.params)});\n",
+        )
 
 
 def hip_aliases(names: list[str]) -> dict[str, str]:
@@ -116,9 +121,13 @@ def choose_shapes(decls: list[KernelDecl]) -> dict[str, bool]:
         if not pending:
             break
         vectors = sorted({w for d in pending for w in VECTOR.findall(" ".join(d.params + d.targs))})
-        halves = sorted({w for d in pending for w in HALF_TYPES.findall(" ".join(d.params + d.targs))})
+        halves = sorted(
+            {w for d in pending for w in HALF_TYPES.findall(" ".join(d.params + d.targs))}
+        )
         prelude = "#define __global__\n" + "".join(f"struct {v} {{}};\n" for v in vectors + halves)
-        defined = set(_defined_names(prelude + _program(pending, {d.cuda_name: dependent for d in pending})))
+        defined = set(
+            _defined_names(prelude + _program(pending, {d.cuda_name: dependent for d in pending}))
+        )
         shapes.update({d.cuda_name: dependent for d in pending if d.cuda_name in defined})
         pending = [d for d in pending if d.cuda_name not in defined]
     return shapes
@@ -128,7 +137,11 @@ def _program(decls: list[KernelDecl], shapes: dict[str, bool]) -> str:
     """User types as empty structs (mangling needs only the name), each definition once, then the
     explicit instantiations."""
     words = {w for d in decls for w in WORD.findall(" ".join(d.params + d.targs))}
-    users = sorted(w for w in words if w not in BUILTIN_WORDS and not VECTOR.fullmatch(w) and not w[0].isdigit())
+    users = sorted(
+        w
+        for w in words
+        if w not in BUILTIN_WORDS and not VECTOR.fullmatch(w) and not w[0].isdigit()
+    )
     users = [w for w in users if w not in ("true", "false") and not re.fullmatch(r"\d+\w*", w)]
     definitions, instances = [], []
     for d in decls:
@@ -165,8 +178,23 @@ def _clang(source: str, hip: bool) -> str:
     with tempfile.TemporaryDirectory(prefix="cass-lift-names-") as work:
         src = Path(work) / ("names.hip" if hip else "names.cpp")
         src.write_text(source, encoding="utf-8")
-        lang = ["-x", "hip", "--cuda-host-only", "-nogpulib", "-D__HIP_PLATFORM_AMD__", "--rocm-path=/usr"]
-        argv = ["clang++-16", *(lang if hip else ["-x", "c++"]), "-S", "-emit-llvm", "-o", "-", str(src)]
+        lang = [
+            "-x",
+            "hip",
+            "--cuda-host-only",
+            "-nogpulib",
+            "-D__HIP_PLATFORM_AMD__",
+            "--rocm-path=/usr",
+        ]
+        argv = [
+            "clang++-16",
+            *(lang if hip else ["-x", "c++"]),
+            "-S",
+            "-emit-llvm",
+            "-o",
+            "-",
+            str(src),
+        ]
         try:
             run = run_tool(argv, "compiling the kernels' template names", TIMEOUT_S)
         except CassError:  # no clang or stuck: no aliases, the names stay as the SASS has them

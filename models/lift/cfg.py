@@ -33,7 +33,9 @@ class Inlining:
     costs: dict[int, int]  # instructions one inlined call lifts, nested inlined calls included
     budget: int = INLINE_BUDGET
     queue: list[tuple[Cfg, int]] = field(default_factory=list)
-    shared_returns: set[int] = field(default_factory=set)  # return points of calls into shared bodies
+    shared_returns: set[int] = field(
+        default_factory=set
+    )  # return points of calls into shared bodies
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,6 @@ class Cfg:
         copy = replace(self, prefix=f"{self.prefix}c{site:x}.", returns_to=return_block)
         plan.queue.append((copy, target))
         return copy.block(target)
-
 
     def shared_call(self, site: int, target: int | None = None) -> str:
         """A call into a shared body (`target`, or None for an indirect call): its return point
@@ -102,7 +103,13 @@ def build_cfg(fn: Function) -> Cfg:
     entries = subroutine_entries(fn)
     bodies = inlinable_bodies(fn)
     plan = Inlining(bodies, inline_costs(fn, bodies))
-    return Cfg(frozenset(leaders | set(entries)), tuple(returns), frozenset(addresses), entries, inlining=plan)
+    return Cfg(
+        frozenset(leaders | set(entries)),
+        tuple(returns),
+        frozenset(addresses),
+        entries,
+        inlining=plan,
+    )
 
 
 def subroutine_entries(fn: Function) -> tuple[int, ...]:
@@ -152,7 +159,12 @@ def inline_costs(fn: Function, bodies: dict[int, tuple[int, ...]]) -> dict[int, 
 
     def cost(t: int) -> int:
         if t not in costs:
-            calls = [o.address for a in bodies[t] for o in code[a].operands if code[a].opcode == "CALL" and isinstance(o, Target)]
+            calls = [
+                o.address
+                for a in bodies[t]
+                for o in code[a].operands
+                if code[a].opcode == "CALL" and isinstance(o, Target)
+            ]
             costs[t] = len(bodies[t]) + sum(cost(c) for c in calls)
         return costs[t]
 
@@ -184,11 +196,17 @@ def _ends_flow(ins: Instruction) -> bool:
         return True
     if ins.opcode != "BRA" or ins.has("DIV", "CONV"):
         return False
-    return not any(isinstance(o, Reg) and o.is_pred and not (o.is_true and not o.invert) for o in ins.operands)
+    return not any(
+        isinstance(o, Reg) and o.is_pred and not (o.is_true and not o.invert) for o in ins.operands
+    )
 
 
 def _indirect_call(ins: Instruction) -> bool:
-    return ins.opcode == "CALL" and ins.has("REL") and not any(isinstance(o, Target) for o in ins.operands)
+    return (
+        ins.opcode == "CALL"
+        and ins.has("REL")
+        and not any(isinstance(o, Target) for o in ins.operands)
+    )
 
 
 POLL_WRITES = frozenset({"STS", "STG", "ST", "ATOMS", "ATOMG", "ATOM", "RED", "REDG", "BAR", "CALL", "SYNCS",
@@ -207,7 +225,7 @@ def polled_loads(fn: Function) -> frozenset[int]:
         target = next((o.address for o in ins.operands if isinstance(o, Target)), None)
         if ins.opcode != "BRA" or target is None or target > ins.address or target not in index:
             continue
-        body = code[index[target]:k + 1]
+        body = code[index[target] : k + 1]
         if any(i.opcode in POLL_WRITES for i in body):
             continue
         if len(body) <= 8 or any(i.opcode in ("YIELD", "NANOSLEEP") for i in body):

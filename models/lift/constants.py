@@ -70,7 +70,9 @@ class ConstantBanks:
         elif c.bank == 3:
             sym = self._symbol(c.offset) if c.reg is None else (self.symbols or [None])[0]
             if sym is None:
-                raise e.fail(f"c[0x3][{c.offset:#x}] is outside every __constant__ variable of the cubin")
+                raise e.fail(
+                    f"c[0x3][{c.offset:#x}] is outside every __constant__ variable of the cubin"
+                )
             base, start = f'@"{sym.name}"', sym.offset
         else:
             raise e.fail(f"constant bank c[{c.bank:#x}] is not supported")
@@ -100,7 +102,9 @@ class ConstantBanks:
         base = offset - offset % 8
         name, addend = self.constant4.get(base, (None, 0))
         if name in self.strings or name in self.zeroed:
-            value = e.op(f"ptrtoint ptr addrspacecast (ptr addrspace(1) {global_symbol(name)} to ptr) to i64")
+            value = e.op(
+                f"ptrtoint ptr addrspacecast (ptr addrspace(1) {global_symbol(name)} to ptr) to i64"
+            )
             value = e.op(f"add i64 {value}, {addend}")
         elif name == "vprintf":
             value = str(VPRINTF_TAG)
@@ -178,13 +182,19 @@ def module_globals(cubin: CubinInfo | None) -> str:
         return ""
     lines = []
     for name, data in cubin.strings.items():
-        kind = "internal addrspace(1) constant" if name.startswith("$") else "protected addrspace(1) externally_initialized global"
-        lines.append(f"{global_symbol(name)} = {kind} [{max(len(data), 1)} x i8] {_bytes(data)}, align 8")
+        kind = (
+            "internal addrspace(1) constant"
+            if name.startswith("$")
+            else "protected addrspace(1) externally_initialized global"
+        )
+        lines.append(
+            f"{global_symbol(name)} = {kind} [{max(len(data), 1)} x i8] {_bytes(data)}, align 8"
+        )
     for name, size in cubin.zeroed.items():
         lines.append(f"{global_symbol(name)} = protected addrspace(1) externally_initialized global [{max(size, 1)} x i8] "
                      "zeroinitializer, align 8")  # fmt: skip
     for sym in cubin.constant3_symbols:
-        data = cubin.constant3[sym.offset:sym.offset + sym.size]
+        data = cubin.constant3[sym.offset : sym.offset + sym.size]
         lines.append(f'@"{sym.name}" = protected addrspace(4) externally_initialized global [{max(sym.size, 1)} x i8] '
                      f"{_bytes(data) if data else 'zeroinitializer'}, align 16")  # fmt: skip
     return "\n".join(lines) + "\n"

@@ -30,15 +30,23 @@ class ConstantSymbol:
 
 @dataclass
 class CubinInfo:
-    params: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # kernel -> [(offset, size)]
+    params: dict[str, list[tuple[int, int]]] = field(
+        default_factory=dict
+    )  # kernel -> [(offset, size)]
     shared: dict[str, int] = field(default_factory=dict)  # kernel -> static shared bytes (window)
     constant3: bytes = b""
     constant3_symbols: list[ConstantSymbol] = field(default_factory=list)
     constant2: dict[str, bytes] = field(default_factory=dict)  # kernel -> literal pool
-    constant4: dict[int, tuple[str, int]] = field(default_factory=dict)  # offset -> (symbol, addend)
+    constant4: dict[int, tuple[str, int]] = field(
+        default_factory=dict
+    )  # offset -> (symbol, addend)
     strings: dict[str, bytes] = field(default_factory=dict)  # data symbols of .nv.global.init
-    zeroed: dict[str, int] = field(default_factory=dict)  # .nv.global (zero-initialised __device__) -> size
-    stack: dict[str, int] = field(default_factory=dict)  # kernel -> local bytes ptxas reserves (frame, min stack)
+    zeroed: dict[str, int] = field(
+        default_factory=dict
+    )  # .nv.global (zero-initialised __device__) -> size
+    stack: dict[str, int] = field(
+        default_factory=dict
+    )  # kernel -> local bytes ptxas reserves (frame, min stack)
 
 
 def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
@@ -52,13 +60,13 @@ def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
     for index, sec in enumerate(sections):
         name = sec.name
         if name.startswith(".nv.info."):
-            info.params[name[len(".nv.info."):]] = kparams(sec.data())
+            info.params[name[len(".nv.info.") :]] = kparams(sec.data())
         elif name.startswith(".nv.shared.") and not name.startswith(".nv.shared.reserved"):
-            info.shared[name[len(".nv.shared."):]] = sec["sh_size"]
+            info.shared[name[len(".nv.shared.") :]] = sec["sh_size"]
         elif name == ".nv.constant3":
             info.constant3, const3_index = sec.data(), index
         elif name.startswith(".nv.constant2."):
-            info.constant2[name[len(".nv.constant2."):]] = sec.data()
+            info.constant2[name[len(".nv.constant2.") :]] = sec.data()
     symtab = elf.get_section_by_name(".symtab")
     init = elf.get_section_by_name(".nv.global.init")
     init_index = sections.index(init) if init is not None else None
@@ -69,19 +77,29 @@ def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
             if sym["st_info"]["type"] != "STT_OBJECT":
                 continue
             if const3_index is not None and sym["st_shndx"] == const3_index:
-                info.constant3_symbols.append(ConstantSymbol(sym.name, sym["st_value"], sym["st_size"]))
+                info.constant3_symbols.append(
+                    ConstantSymbol(sym.name, sym["st_value"], sym["st_size"])
+                )
             elif init_index is not None and sym["st_shndx"] == init_index:
-                info.strings[sym.name] = init.data()[sym["st_value"]:sym["st_value"] + sym["st_size"]]
+                info.strings[sym.name] = init.data()[
+                    sym["st_value"] : sym["st_value"] + sym["st_size"]
+                ]
             elif zero_index is not None and sym["st_shndx"] == zero_index:
                 info.zeroed[sym.name] = sym["st_size"]
         const4 = elf.get_section_by_name(".nv.constant4")
-        const4_data = const4.data() if const4 is not None and const4["sh_type"] != "SHT_NOBITS" else b""
+        const4_data = (
+            const4.data() if const4 is not None and const4["sh_type"] != "SHT_NOBITS" else b""
+        )
         for rel_name in (".rela.nv.constant4", ".rel.nv.constant4"):
             rel = elf.get_section_by_name(rel_name)
             for r in rel.iter_relocations() if rel is not None else ():
                 name = symtab.get_symbol(r["r_info_sym"]).name
                 off = r["r_offset"]
-                addend = r["r_addend"] if r.is_RELA() else int.from_bytes(const4_data[off:off + 8] or b"\0", "little")
+                addend = (
+                    r["r_addend"]
+                    if r.is_RELA()
+                    else int.from_bytes(const4_data[off : off + 8] or b"\0", "little")
+                )
                 info.constant4[off] = (name, addend)
         info.stack = stack_sizes(elf.get_section_by_name(".nv.info"), symtab)
     info.constant3_symbols.sort(key=lambda s: s.offset)

@@ -252,7 +252,10 @@ class Emitter:
             return self.join(lo, hi)
         if width == 4 and offset == 0x2C:
             return self.op("call i32 @sass.dynamic.smem()")
-        if self.constants is not None and (value := self.constants.driver(self, offset, width)) is not None:
+        if (
+            self.constants is not None
+            and (value := self.constants.driver(self, offset, width)) is not None
+        ):
             return value
         raise self.fail(f"c[0x0][{offset:#x}] is a driver constant the lifter does not model")
 
@@ -274,7 +277,9 @@ def parse_float_bits(text: str, bits: int) -> int:
     if t in ("INF",):
         value = float("inf")
     elif t in ("QNAN", "NAN", "SNAN"):
-        return (0x7FC00000 if bits == 32 else 0x7FF8000000000000) | ((1 << (bits - 1)) if neg else 0)
+        return (0x7FC00000 if bits == 32 else 0x7FF8000000000000) | (
+            (1 << (bits - 1)) if neg else 0
+        )
     else:
         value = float(t)
     value = -value if neg else value
@@ -287,7 +292,12 @@ def parse_float_bits(text: str, bits: int) -> int:
 def float_literal(text: str, bits: int) -> str:
     """An LLVM float/double literal (hex form: exact for every value, NaN and infinity)."""
     if bits == 32:
-        as_double = struct.unpack("<d", struct.pack("<d", struct.unpack("<f", struct.pack("<I", parse_float_bits(text, 32)))[0]))[0]
+        as_double = struct.unpack(
+            "<d",
+            struct.pack(
+                "<d", struct.unpack("<f", struct.pack("<I", parse_float_bits(text, 32)))[0]
+            ),
+        )[0]
         if as_double != as_double:
             return "0x7FF8000000000000"
         return f"0x{struct.unpack('<Q', struct.pack('<d', as_double))[0]:016X}"

@@ -21,7 +21,9 @@ class LiftEngine:
     def translate(self, request: TranslationRequest) -> Translation:
         start = time.perf_counter()
         if request.level != "assembly":
-            raise CassError("the lift engine translates SASS (assembly level); use the rules engine for CUDA source")
+            raise CassError(
+                "the lift engine translates SASS (assembly level); use the rules engine for CUDA source"
+            )
         target = "nvptx" if request.target.gfx_arch in ("nvptx", "sm_90") else DEFAULT_GFX_ARCH
         if request.target.gfx_arch not in (DEFAULT_GFX_ARCH, "nvptx", "sm_90"):
             diag = Diagnostic(request.path, 1, 1, Severity.WARNING, "lift-target",
@@ -30,5 +32,13 @@ class LiftEngine:
         else:
             extra = ()
         cubin = cubin_info_for(Path(request.path), request.target.sass_arch)
-        result = lift_sass(request.text, path=request.path, arch=request.target.sass_arch, target=target, cubin=cubin)
-        return Translation(result.assembly, result.diagnostics + extra, self.name, time.perf_counter() - start)
+        result = lift_sass(
+            request.text,
+            path=request.path,
+            arch=request.target.sass_arch,
+            target=target,
+            cubin=cubin,
+        )
+        return Translation(
+            result.assembly, result.diagnostics + extra, self.name, time.perf_counter() - start
+        )

@@ -82,7 +82,13 @@ def defining_load(before: list[Instruction], brx: Instruction) -> CBank | None:
         if not (isinstance(dest, Reg) and dest.name == reg.name):
             continue
         src = ins.operands[1] if len(ins.operands) > 1 else None
-        if ins.opcode == "LDC" and ins.guard is None and isinstance(src, CBank) and src.bank == 2 and not ins.mods:
+        if (
+            ins.opcode == "LDC"
+            and ins.guard is None
+            and isinstance(src, CBank)
+            and src.bank == 2
+            and not ins.mods
+        ):
             return src
         return None
     return None

@@ -1,11 +1,11 @@
 """The lifter pipeline: a parsed SASS function -> one LLVM IR kernel, pass by pass.
 
-    layout    = infer_layout(fn, arch)          parameters in constant bank 0
-    fn        = attach_jump_tables(fn, pool)    BRX targets from the literal pool
-    cfg       = build_cfg(fn)                   leaders, call return points
-    resources = estimate_resources(fn, arch)    local stack and shared window sizes
-    body      = lift_body(fn, cfg, emitter)     per-instruction semantics, predication
-    kernel    = kernel_text(fn, emitter)        signature, entry block, register file
+layout    = infer_layout(fn, arch)          parameters in constant bank 0
+fn        = attach_jump_tables(fn, pool)    BRX targets from the literal pool
+cfg       = build_cfg(fn)                   leaders, call return points
+resources = estimate_resources(fn, arch)    local stack and shared window sizes
+body      = lift_body(fn, cfg, emitter)     per-instruction semantics, predication
+kernel    = kernel_text(fn, emitter)        signature, entry block, register file
 """
 
 from __future__ import annotations
@@ -67,10 +67,15 @@ def estimate_resources(fn: Function, arch: str | None) -> tuple[int, int]:
     frame, shared_bound, uses_shared, calls = 0, 0, False, False
     for ins in fn.instructions:
         ops = ins.operands
-        if ops and isinstance(ops[0], Reg) and ops[0].name == "R1" and any(
-            isinstance(o, Reg) and o.name == "R1" for o in ops[1:]
+        if (
+            ops
+            and isinstance(ops[0], Reg)
+            and ops[0].name == "R1"
+            and any(isinstance(o, Reg) and o.name == "R1" for o in ops[1:])
         ):
-            frame += sum(-_signed32(o.value) for o in ops if isinstance(o, Imm) and _signed32(o.value) < 0)
+            frame += sum(
+                -_signed32(o.value) for o in ops if isinstance(o, Imm) and _signed32(o.value) < 0
+            )
         if ins.opcode in ("LDS", "STS", "ATOMS", "LDSM"):
             uses_shared = True
             mem = next((o for o in ops if isinstance(o, Mem)), None)
@@ -95,7 +100,9 @@ def _signed32(value: int) -> int:
     return value - (1 << 32) if value >> 31 else value
 
 
-def lift_function(fn: Function, arch: str | None, target: LlvmTarget, cubin: CubinInfo | None = None) -> LiftedKernel:
+def lift_function(
+    fn: Function, arch: str | None, target: LlvmTarget, cubin: CubinInfo | None = None
+) -> LiftedKernel:
     known = cubin is not None and fn.name in cubin.params
     layout = layout_from_cubin(cubin.params[fn.name], arch) if known else infer_layout(fn, arch)
     fn = attach_jump_tables(fn, cubin.constant2.get(fn.name) if cubin is not None else None)
@@ -113,7 +120,16 @@ def lift_function(fn: Function, arch: str | None, target: LlvmTarget, cubin: Cub
     e.constants = ConstantBanks.for_kernel(cubin, fn.name)
     e.polled = polled_loads(fn)
     errors = lift_body(fn, cfg, e)
-    return LiftedKernel(fn.name, e.uses_printf, kernel_text(fn, e), tuple(errors), layout, shared, stack, len(fn.instructions))
+    return LiftedKernel(
+        fn.name,
+        e.uses_printf,
+        kernel_text(fn, e),
+        tuple(errors),
+        layout,
+        shared,
+        stack,
+        len(fn.instructions),
+    )
 
 
 def lift_body(fn: Function, cfg: Cfg, e: Emitter) -> list[LiftError]:
@@ -147,7 +163,9 @@ def lift_run(instructions: list[Instruction], cfg: Cfg, e: Emitter) -> list[Lift
         e.emit(f"; {ins.address:04x}: {ins.text.replace(chr(10), ' ')}")
         e.ins = ins
         try:
-            lift_instruction(e, ins, cfg, nxt if nxt == ins.address + 16 or not cfg.prefix else None)
+            lift_instruction(
+                e, ins, cfg, nxt if nxt == ins.address + 16 or not cfg.prefix else None
+            )
         except LiftError as exc:
             errors.append(exc)
             e.terminated = False
@@ -167,7 +185,9 @@ def lift_instruction(e: Emitter, ins: Instruction, cfg: Cfg, nxt: int | None) ->
     if ins.guard is None or (ins.guard.is_true and not ins.guard.invert):
         _apply(handler, e, ins)
         return
-    base = ins.opcode[1:] if ins.opcode.startswith("U") and ins.opcode not in HANDLERS else ins.opcode
+    base = (
+        ins.opcode[1:] if ins.opcode.startswith("U") and ins.opcode not in HANDLERS else ins.opcode
+    )
     if base in SPECULATABLE:  # compute, then select: no extra blocks for LLVM to fold
         e.guard_value = e.pred(ins.guard)
         try:
@@ -202,8 +222,11 @@ def kernel_text(fn: Function, e: Emitter) -> str:
     sp = e.pspace
     params, entry = [], []
     image = max(e.layout.size, 4)
-    entry.append(f"  %param.image = alloca [{image} x i8], align 16, addrspace({t.private_as})"
-                 if t.private_as else f"  %param.image = alloca [{image} x i8], align 16")
+    entry.append(
+        f"  %param.image = alloca [{image} x i8], align 16, addrspace({t.private_as})"
+        if t.private_as
+        else f"  %param.image = alloca [{image} x i8], align 16"
+    )
     for k, p in enumerate(e.layout.params):
         ty = llvm_param_type(p.size, p.align, t)
         params.append(f"{ty} %p{k}")
@@ -236,7 +259,9 @@ def kernel_text(fn: Function, e: Emitter) -> str:
     if e.uses_barrier_word:
         lds += f"{e.barrier_symbol} = internal addrspace(3) global i32 undef, align 4\n"
     if e.uses_named_barriers:
-        lds += f"{e.named_barrier_symbol} = internal addrspace(3) global [32 x i32] undef, align 16\n"
+        lds += (
+            f"{e.named_barrier_symbol} = internal addrspace(3) global [32 x i32] undef, align 16\n"
+        )
     if e.uses_shared:
         lds += f"{e.shared_symbol} = internal addrspace(3) global [{max(e.shared_size, 16)} x i8] undef, align 16\n"
     body = "\n".join(e.body)

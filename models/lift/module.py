@@ -1,7 +1,7 @@
 """Assemble lifted kernels into one LLVM module per target and compile it with opt-16/llc-16.
 
-    module_text(kernels, target)  -> .ll text (header, runtime, kernels, attributes)
-    compile_module(text, target)  -> gfx1100 assembly (.s) or PTX
+module_text(kernels, target)  -> .ll text (header, runtime, kernels, attributes)
+compile_module(text, target)  -> gfx1100 assembly (.s) or PTX
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ def module_text(kernel_texts: list[str], names: list[str], target: LlvmTarget) -
     parts.append((RUNTIME_DIR / "common.ll").read_text(encoding="utf-8"))
     parts.append(target.runtime())
     if target.private_as:
-        parts.append("declare void @llvm.memcpy.p5.p4.i64(ptr addrspace(5), ptr addrspace(4), i64, i1)")
+        parts.append(
+            "declare void @llvm.memcpy.p5.p4.i64(ptr addrspace(5), ptr addrspace(4), i64, i1)"
+        )
         parts.append('attributes #0 = { "amdgpu-flat-work-group-size"="1,1024" }')
     else:
         parts.append("declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)")
@@ -42,12 +44,18 @@ def _run(argv: list[str], stdin: str, what: str) -> str:
     """Run an LLVM tool named by its cass name (found by the toolchain's discovery) on `stdin`."""
     run = run_tool(argv, what, TOOL_TIMEOUT_S, stdin=stdin)
     if not run.ok:
-        raise WorkError(f"{what} failed (a lifter defect, please report it):\n{run.stderr.strip()[:2000]}")
+        raise WorkError(
+            f"{what} failed (a lifter defect, please report it):\n{run.stderr.strip()[:2000]}"
+        )
     return run.stdout
 
 
 def optimize(text: str, target: LlvmTarget) -> str:
-    return _run(["opt-16", *OPT_FLAGS, f"-mtriple={target.triple}", "-S", "-"], text, "optimizing the lifted IR")
+    return _run(
+        ["opt-16", *OPT_FLAGS, f"-mtriple={target.triple}", "-S", "-"],
+        text,
+        "optimizing the lifted IR",
+    )
 
 
 PRINTF_DECLS = """
@@ -80,11 +88,15 @@ def link_device_libs(text: str, target: LlvmTarget) -> str:
 def compile_module(text: str, target: LlvmTarget) -> str:
     """Optimized IR -> target assembly text (gfx1100 `.s` or PTX)."""
     optimized = optimize(link_device_libs(text, target), target)
-    asm = _run(["llc-16", "-O3", *target.llc_args, "-o", "-", "-"], optimized, f"llc-16 for {target.name}")
+    asm = _run(
+        ["llc-16", "-O3", *target.llc_args, "-o", "-", "-"], optimized, f"llc-16 for {target.name}"
+    )
     return signed_smem_offsets(asm) if target.private_as else asm
 
 
-_SMEM_OFFSET = re.compile(r"^(\s*s_(?:buffer_)?load_\w+\s[^\n]*?,\s*)0x([89a-f][0-9a-f]{7})$", re.MULTILINE)
+_SMEM_OFFSET = re.compile(
+    r"^(\s*s_(?:buffer_)?load_\w+\s[^\n]*?,\s*)0x([89a-f][0-9a-f]{7})$", re.MULTILINE
+)
 
 
 def signed_smem_offsets(asm: str) -> str:

@@ -85,7 +85,7 @@ def signature_types(demangled: str) -> list[str] | None:
             break
     if start is None:
         return None
-    inner = demangled[start + 1:-1].strip()
+    inner = demangled[start + 1 : -1].strip()
     if not inner or inner == "void":
         return []
     out, depth, cur = [], 0, ""
@@ -102,7 +102,9 @@ def signature_types(demangled: str) -> list[str] | None:
 
 
 def type_size(ctype: str) -> tuple[int, int] | None:
-    t = re.sub(r"\b(const|volatile|__restrict__|__restrict|restrict|struct|class|enum)\b", " ", ctype)
+    t = re.sub(
+        r"\b(const|volatile|__restrict__|__restrict|restrict|struct|class|enum)\b", " ", ctype
+    )
     t = " ".join(t.split())
     if t.endswith("*") or t.endswith("&"):
         return (8, 8)
@@ -117,12 +119,16 @@ def cbank_reads(fn: Function, base: int) -> dict[int, int]:
     reads: dict[int, int] = {}
     for ins in fn.instructions:
         for k, op in enumerate(ins.operands):
-            if not (isinstance(op, CBank) and op.bank == 0 and op.offset >= base and op.reg is None):
+            if not (
+                isinstance(op, CBank) and op.bank == 0 and op.offset >= base and op.reg is None
+            ):
                 continue
             width = 4
             if ins.opcode in ("LDC", "ULDC"):
                 width = 8 if ins.has("64") else 4
-            elif ins.opcode in PAIR_READERS or (ins.opcode == "IMAD" and ins.has("WIDE", "HI") and k == len(ins.operands) - 1):
+            elif ins.opcode in PAIR_READERS or (
+                ins.opcode == "IMAD" and ins.has("WIDE", "HI") and k == len(ins.operands) - 1
+            ):
                 width = 8
             off = op.offset - base
             reads[off] = max(reads.get(off, 0), width)
@@ -135,7 +141,9 @@ def layout_from_cubin(params: list[tuple[int, int]], arch: str | None) -> ParamL
     out = []
     for offset, size in params:
         align = 16
-        while align > 1 and (offset % align or (size % align and size < align) or align > max(size, 1)):
+        while align > 1 and (
+            offset % align or (size % align and size < align) or align > max(size, 1)
+        ):
             align //= 2
         out.append(Param(offset, size, align))
     return ParamLayout(param_base(arch), tuple(out))
@@ -152,7 +160,9 @@ def infer_layout(fn: Function, arch: str | None) -> ParamLayout:
         known = type_size(ctype)
         if known is None:
             size, align = _size_from_reads(reads, offset, i == len(types) - 1, types, i)
-            guesses.append(f"parameter {i} ({ctype}): size {size} taken from the offsets the code reads")
+            guesses.append(
+                f"parameter {i} ({ctype}): size {size} taken from the offsets the code reads"
+            )
         else:
             size, align = known
         offset = -(-offset // align) * align
@@ -161,7 +171,9 @@ def infer_layout(fn: Function, arch: str | None) -> ParamLayout:
     return ParamLayout(base, tuple(params), tuple(guesses))
 
 
-def _size_from_reads(reads: dict[int, int], offset: int, last: bool, types: list[str], i: int) -> tuple[int, int]:
+def _size_from_reads(
+    reads: dict[int, int], offset: int, last: bool, types: list[str], i: int
+) -> tuple[int, int]:
     """An unsized (struct) parameter: from its aligned start to the start of the next sized one."""
     start = -(-offset // 4) * 4
     later = [o for o in reads if o >= start]
@@ -171,7 +183,7 @@ def _size_from_reads(reads: dict[int, int], offset: int, last: bool, types: list
         return max(4, -(-(end - start) // align) * align), align
     next_known = type_size(types[i + 1])
     nalign = next_known[1] if next_known else 4
-    rest = sum(type_size(t)[0] if type_size(t) else 4 for t in types[i + 1:])
+    rest = sum(type_size(t)[0] if type_size(t) else 4 for t in types[i + 1 :])
     end_all = max((o + reads[o] for o in reads), default=start + 4)
     end = max(start + 4, -(-(end_all - rest) // nalign) * nalign)
     return max(4, -(-(end - start) // align) * align), align

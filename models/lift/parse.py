@@ -33,7 +33,9 @@ _LABEL = re.compile(r"^\s*([.$\w]+):\s*$")
 _INSN = re.compile(r"^\s*/\*([0-9a-fA-F]+)\*/\s*(.*?)\s*;?\s*(?:/\*\s*0x[0-9a-fA-F]+\s*\*/\s*)?$")
 _ENCODING_ONLY = re.compile(r"^\s*/\*\s*0x[0-9a-fA-F]+\s*\*/\s*$")
 _GUARD = re.compile(r"^@(!?)(U?P[0-6T])\s+")
-_REG = re.compile(r"^(SB\d+|PR|UPR|RZ|R\d+|URZ|UR\d+|PT|P\d|UPT|UP\d|B\d+|SRZ|SR_[A-Za-z0-9_]+(?:\.[XYZ])?)((?:\.\w+)*)$")
+_REG = re.compile(
+    r"^(SB\d+|PR|UPR|RZ|R\d+|URZ|UR\d+|PT|P\d|UPT|UP\d|B\d+|SRZ|SR_[A-Za-z0-9_]+(?:\.[XYZ])?)((?:\.\w+)*)$"
+)
 _HEX = re.compile(r"^[+-]?0x[0-9a-fA-F]+$")
 _FLOAT = re.compile(r"^[+-]?(?:\d+\.?\d*(?:e[+-]?\d+)?|INF|QNAN|NAN|SNAN)$", re.IGNORECASE)
 _CBANK = re.compile(r"^c\[\s*(0x[0-9a-f]+)\s*\]\s*\[(.*)\]$")  # nvdisasm may print `c[0x3] [0x4]`
@@ -44,7 +46,9 @@ _HEADER = re.compile(
     r"|ptxasOptions)\s*=|[=.-]{3,}\s*$|/\*.*\*/\s*$|[{}]\s*$)"
 )
 SUPPORTED_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
-_BRANCHY = frozenset({"BRA", "CALL", "BSSY", "BRX", "JMP", "JMX", "BREAK", "SSY", "PBK", "RET", "BPT"})
+_BRANCHY = frozenset(
+    {"BRA", "CALL", "BSSY", "BRX", "JMP", "JMX", "BREAK", "SSY", "PBK", "RET", "BPT"}
+)
 
 
 def parse_listing(text: str, path: str = "<input>") -> Listing:
@@ -82,7 +86,9 @@ def parse_listing(text: str, path: str = "<input>") -> Listing:
         current.instructions.append(parse_instruction(m.group(2), address, number, path))
     for fn in functions:
         fn.instructions = [_resolve_labels(ins, fn, path) for ins in fn.instructions]
-    return Listing(arch_match.group(1) if arch_match else None, [f for f in functions if f.instructions])
+    return Listing(
+        arch_match.group(1) if arch_match else None, [f for f in functions if f.instructions]
+    )
 
 
 def check_arch(arch: str | None, path: str) -> None:
@@ -100,9 +106,11 @@ def parse_instruction(body: str, address: int, line: int = 0, path: str = "<inpu
     guard = None
     if m := _GUARD.match(text):
         guard = Reg(m.group(2), invert=bool(m.group(1)))
-        text = text[m.end():]
+        text = text[m.end() :]
     text = re.sub(r"\s+(`\([^)]*\)|0x[0-9a-f]+)\s*$", "", text) if text.startswith("RET") else text
-    text = re.sub(r"(\bR\d+)\s+0x0\s*$", r"\1", text) if text.startswith("CALL") else text  # `CALL.REL.NOINC R6 0x0`
+    text = (
+        re.sub(r"(\bR\d+)\s+0x0\s*$", r"\1", text) if text.startswith("CALL") else text
+    )  # `CALL.REL.NOINC R6 0x0`
     if text.startswith(("BRX", "JMX")):
         text = _indirect_branch_text(text)
     head, _, rest = text.partition(" ")
@@ -126,7 +134,7 @@ def _indirect_branch_text(text: str) -> str:
     targets = ""
     if m := re.search(r'\(\*"BRANCH_TARGETS\s+([^"]*)"\*\)', text):
         targets = "".join(f", `({t.strip()})" for t in m.group(1).split(",") if t.strip())
-        text = text[:m.start()].rstrip()
+        text = text[: m.start()].rstrip()
     text = re.sub(r"\(\*.*?\*\)", "", text).rstrip()
     return re.sub(r"^(\S+\s+\S+)\s+([+-]?0x[0-9a-fA-F]+)$", r"\1, \2", text) + targets
 
@@ -178,7 +186,7 @@ def parse_operand(tok: str) -> Operand:
         return FImm(("-" if neg else "") + tok)
     if tok.startswith("desc["):
         close = tok.index("]")
-        tok = tok[close + 1:]
+        tok = tok[close + 1 :]
     if tok.startswith("[") and tok.endswith("]"):
         return _parse_address(tok[1:-1])
     raise ValueError(f"'{tok}'")

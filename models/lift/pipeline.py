@@ -38,7 +38,9 @@ def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, targ
         raise CassError(f"unknown lift target '{target}' (known: {', '.join(sorted(TARGETS))})")
     listing = parse_listing(text, path)
     if not listing.functions:
-        raise CassError(f"{path}: no SASS instructions found (expected cuobjdump -sass or nvdisasm output)")
+        raise CassError(
+            f"{path}: no SASS instructions found (expected cuobjdump -sass or nvdisasm output)"
+        )
     arch = arch or listing.arch
     check_arch(arch, path)
     kernels = tuple(lift_function(fn, arch, llvm_target, cubin) for fn in listing.functions)
@@ -56,7 +58,16 @@ def kernel_diagnostics(k: LiftedKernel, path: str) -> list[Diagnostic]:
     out = [error_diagnostic(err, path, k.name) for err in k.errors]
     first_line = k.errors[0].ins.line if k.errors and k.errors[0].ins else 0
     for note in k.layout.guesses:
-        out.append(Diagnostic(path, max(first_line, 1), 1, Severity.WARNING, "lift-param-guess", f"{k.name}: {note}"))
+        out.append(
+            Diagnostic(
+                path,
+                max(first_line, 1),
+                1,
+                Severity.WARNING,
+                "lift-param-guess",
+                f"{k.name}: {note}",
+            )
+        )
     return out
 
 
@@ -64,4 +75,6 @@ def error_diagnostic(err: LiftError, path: str, kernel: str) -> Diagnostic:
     ins = err.ins
     line = ins.line if ins is not None and ins.line else 1
     where = f" at /*{ins.address:04x}*/ '{ins.text}'" if ins is not None else ""
-    return Diagnostic(path, line, 1, Severity.ERROR, "lift-unsupported", f"{kernel}{where}: {err.message}")
+    return Diagnostic(
+        path, line, 1, Severity.ERROR, "lift-unsupported", f"{kernel}{where}: {err.message}"
+    )

@@ -79,7 +79,9 @@ def _target(e: Emitter, ins: Instruction) -> int:
 
 
 def _guarded_jump(e: Emitter, ins: Instruction, cond: Reg | None, target: str, fall: str) -> None:
-    conds = [e.pred(r) for r in (ins.guard, cond) if r is not None and not (r.is_true and not r.invert)]
+    conds = [
+        e.pred(r) for r in (ins.guard, cond) if r is not None and not (r.is_true and not r.invert)
+    ]
     if not conds:
         e.jump(target)
         return
@@ -161,7 +163,12 @@ def barrier(e: Emitter, ins: Instruction) -> None:
         _register_barrier(e, ins)
         return
     ident = ins.operands[0] if ins.operands else Imm(0)
-    if isinstance(ident, Imm) and ident.value == 0 and len(ins.operands) <= 1 and not ins.has("ARV"):
+    if (
+        isinstance(ident, Imm)
+        and ident.value == 0
+        and len(ins.operands) <= 1
+        and not ins.has("ARV")
+    ):
         e.emit("call void @sass.bar.sync()")
         return
     named_barrier(e, ins, wait=not ins.has("ARV"))
@@ -174,7 +181,11 @@ def _register_barrier(e: Emitter, ins: Instruction) -> None:
     zero = "true"
     for o in ins.operands:
         zero = e.op(f"and i1 {zero}, {e.op(f'icmp eq i32 {e.i32(o)}, 0')}")
-    sync, other, done = e.fresh_block("bar.whole"), e.fresh_block("bar.named"), e.fresh_block("bar.done")
+    sync, other, done = (
+        e.fresh_block("bar.whole"),
+        e.fresh_block("bar.named"),
+        e.fresh_block("bar.done"),
+    )
     e.branch(zero, sync, other)
     e.label(sync)
     e.emit("call void @sass.bar.sync()")
@@ -206,7 +217,9 @@ def _barrier_reduction(e: Emitter, ins: Instruction) -> None:
     add, done = e.fresh_block("baradd"), e.fresh_block("bardone")
     e.branch(contribution, add, done)
     e.label(add)
-    e.emit(f'%{add}.old = atomicrmw add ptr addrspace(3) {word}, i32 1 syncscope("workgroup") monotonic')
+    e.emit(
+        f'%{add}.old = atomicrmw add ptr addrspace(3) {word}, i32 1 syncscope("workgroup") monotonic'
+    )
     e.label(done)
     e.emit("call void @sass.bar.sync()")
     total = e.op(f"load i32, ptr addrspace(3) {word}")

@@ -204,7 +204,9 @@ def i2f(e: Emitter, ins: Instruction) -> None:
         f = i64_to_f64_directed(e, v, signed, mode)
     elif mode and dst == "float":
         w = v if ity == "i64" else e.op(f"{'sext' if signed else 'zext'} i32 {v} to i64")
-        f = e.op(f"call float @sass.i2f.dir(i64 {w}, i1 {'true' if signed else 'false'}, i32 {mode})")
+        f = e.op(
+            f"call float @sass.i2f.dir(i64 {w}, i1 {'true' if signed else 'false'}, i32 {mode})"
+        )
     else:
         f = e.op(f"{'sitofp' if signed else 'uitofp'} {ity} {v} to {dst}")
     if dst == "double":
@@ -244,7 +246,9 @@ def f2f(e: Emitter, ins: Instruction) -> None:
     if src == "F64":
         v = e.f64(a)
     elif src == "F16":
-        h = e.op(f"trunc i32 {e.i32(a) if getattr(a, 'half', '') != 'H1' else e.op(f'lshr i32 {e.i32(a)}, 16')} to i16")
+        h = e.op(
+            f"trunc i32 {e.i32(a) if getattr(a, 'half', '') != 'H1' else e.op(f'lshr i32 {e.i32(a)}, 16')} to i16"
+        )
         v = e.op(f"fpext half {e.op(f'bitcast i16 {h} to half')} to float")
     else:
         v = e.f32(a, ins.has("FTZ"))
@@ -320,7 +324,9 @@ def i64_to_f64_directed(e: Emitter, v: str, signed: bool, mode: int) -> str:
     fneg = e.op(f"fcmp olt double {f}, 0.0")
     step_up = e.op(f"select i1 {fneg}, i64 -1, i64 1")
     step_down = e.op(f"sub i64 0, {step_up}")
-    step = e.op(f"select i1 {up}, i64 {step_up}, i64 {e.op(f'select i1 {down}, i64 {step_down}, i64 0')}")
+    step = e.op(
+        f"select i1 {up}, i64 {step_up}, i64 {e.op(f'select i1 {down}, i64 {step_down}, i64 0')}"
+    )
     bits = e.op(f"add i64 {e.op(f'bitcast double {f} to i64')}, {step}")
     return e.op(f"bitcast i64 {bits} to double")
 

@@ -57,7 +57,9 @@ def sources(e: Emitter, ins: Instruction, count: int, ty: str) -> list[str]:
         pair = ops[i : i + 2]
         if len(pair) == 2 and all(isinstance(o, (Imm, FImm)) for o in pair):
             bits = _half_bits(pair[0], ty) << 16 | _half_bits(pair[1], ty)
-            out.append(e.op(f"bitcast i32 {bits - (1 << 32) if bits >> 31 else bits} to <2 x {ty}>"))
+            out.append(
+                e.op(f"bitcast i32 {bits - (1 << 32) if bits >> 31 else bits} to <2 x {ty}>")
+            )
             i += 2
         else:
             out.append(halves(e, ops[i], ty))

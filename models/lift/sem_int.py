@@ -74,7 +74,9 @@ def imad(e: Emitter, ins: Instruction) -> None:
     signed = not ins.has("U32")
     a, b, c = srcs
     cin = e.op(f"zext i1 {e.pred(cins[0])} to i128") if ins.has("X") and cins else "0"
-    if ins.has("WIDE", "HI"):  # S = ext(a)·ext(b) + pair(c) + carry; WIDE keeps S[63:0], HI S[63:32]
+    if ins.has(
+        "WIDE", "HI"
+    ):  # S = ext(a)·ext(b) + pair(c) + carry; WIDE keeps S[63:0], HI S[63:32]
         prod = e.op(f"mul i128 {_ext(e, e.i32(a), signed, 128)}, {_ext(e, e.i32(b), signed, 128)}")
         addend = e.pair(c)
         if getattr(c, "neg", False):  # `IMAD.WIDE d, a, b, -c`: the 64-bit pair is negated
@@ -148,11 +150,19 @@ def shf(e: Emitter, ins: Instruction) -> None:
 
 def _shf32(e: Emitter, ins: Instruction, a: str, b: str, amount: str) -> str:
     wrap = ins.has("W")
-    n = e.op(f"and i32 {amount}, 31") if wrap else e.op(f"call i32 @llvm.umin.i32(i32 {amount}, i32 32)")
+    n = (
+        e.op(f"and i32 {amount}, 31")
+        if wrap
+        else e.op(f"call i32 @llvm.umin.i32(i32 {amount}, i32 32)")
+    )
     m = n if wrap else e.op(f"and i32 {n}, 31")
     signed = ins.has("S32")
     if ins.has("L"):
-        core, edge = (e.op(f"call i32 @llvm.fshl.i32(i32 {b}, i32 {a}, i32 {m})"), a) if ins.has("HI") else (e.op(f"shl i32 {a}, {m}"), "0")
+        core, edge = (
+            (e.op(f"call i32 @llvm.fshl.i32(i32 {b}, i32 {a}, i32 {m})"), a)
+            if ins.has("HI")
+            else (e.op(f"shl i32 {a}, {m}"), "0")
+        )
     elif not ins.has("HI"):
         core, edge = e.op(f"call i32 @llvm.fshr.i32(i32 {b}, i32 {a}, i32 {m})"), b
     elif signed:
@@ -167,7 +177,11 @@ def _shf32(e: Emitter, ins: Instruction, a: str, b: str, amount: str) -> str:
 def _shf64(e: Emitter, ins: Instruction, a: str, b: str, amount: str) -> str:
     wrap = ins.has("W")
     v = e.join(a, b)
-    n = e.op(f"and i32 {amount}, 63") if wrap else e.op(f"call i32 @llvm.umin.i32(i32 {amount}, i32 64)")
+    n = (
+        e.op(f"and i32 {amount}, 63")
+        if wrap
+        else e.op(f"call i32 @llvm.umin.i32(i32 {amount}, i32 64)")
+    )
     m = e.op(f"zext i32 {n if wrap else e.op(f'and i32 {n}, 63')} to i64")
     if ins.has("L"):
         core, edge = e.op(f"shl i64 {v}, {m}"), "0"
@@ -220,7 +234,9 @@ def lop3(e: Emitter, ins: Instruction) -> None:
     e.write(d, value)
     if pout is not None:
         nonzero = e.op(f"icmp ne i32 {value}, 0")
-        if len(ops) > 5 and is_pred(ops[5]):  # `..., 0xc0, P0`: ORed in (64-bit tests: lo, then hi OR lo)
+        if len(ops) > 5 and is_pred(
+            ops[5]
+        ):  # `..., 0xc0, P0`: ORed in (64-bit tests: lo, then hi OR lo)
             nonzero = e.op(f"or i1 {nonzero}, {e.pred(ops[5])}")
         e.set_pred(pout, nonzero)
 
@@ -267,7 +283,9 @@ def brev(e: Emitter, ins: Instruction) -> None:
 
 
 def iabs(e: Emitter, ins: Instruction) -> None:
-    e.write(ins.operands[0], e.op(f"call i32 @llvm.abs.i32(i32 {e.i32(ins.operands[1])}, i1 false)"))
+    e.write(
+        ins.operands[0], e.op(f"call i32 @llvm.abs.i32(i32 {e.i32(ins.operands[1])}, i1 false)")
+    )
 
 
 def sgxt(e: Emitter, ins: Instruction) -> None:
@@ -315,8 +333,12 @@ def imnmx3(e: Emitter, ins: Instruction) -> None:
     d, a, b, c, p = ins.operands[:5]
     ty = "u" if ins.has("U32") else "s"
     va, vb, vc = e.i32(a), e.i32(b), e.i32(c)
-    lo = e.op(f"call i32 @llvm.{ty}min.i32(i32 {e.op(f'call i32 @llvm.{ty}min.i32(i32 {va}, i32 {vb})')}, i32 {vc})")
-    hi = e.op(f"call i32 @llvm.{ty}max.i32(i32 {e.op(f'call i32 @llvm.{ty}max.i32(i32 {va}, i32 {vb})')}, i32 {vc})")
+    lo = e.op(
+        f"call i32 @llvm.{ty}min.i32(i32 {e.op(f'call i32 @llvm.{ty}min.i32(i32 {va}, i32 {vb})')}, i32 {vc})"
+    )
+    hi = e.op(
+        f"call i32 @llvm.{ty}max.i32(i32 {e.op(f'call i32 @llvm.{ty}max.i32(i32 {va}, i32 {vb})')}, i32 {vc})"
+    )
     e.write(d, _relu(e, ins, e.op(f"select i1 {e.pred(p)}, i32 {lo}, i32 {hi}")))
 
 
@@ -349,7 +371,10 @@ def idp(e: Emitter, ins: Instruction) -> None:
     if ins.has("4A"):
         xs, ys = _lanes(e, e.i32(a), 8, 4, 0, sa), _lanes(e, e.i32(b), 8, 4, 0, sb)
     else:
-        xs, ys = _lanes(e, e.i32(a), 16, 2, 0, sa), _lanes(e, e.i32(b), 8, 2, 2 if ins.has("HI") else 0, sb)
+        xs, ys = (
+            _lanes(e, e.i32(a), 16, 2, 0, sa),
+            _lanes(e, e.i32(b), 8, 2, 2 if ins.has("HI") else 0, sb),
+        )
     total = e.i32(c)
     for x, y in zip(xs, ys):
         total = e.op(f"add i32 {total}, {e.op(f'mul i32 {x}, {y}')}")
@@ -460,8 +485,10 @@ def ldc(e: Emitter, ins: Instruction) -> None:
 def hfma2_const(e: Emitter, ins: Instruction) -> bool:
     """`HFMA2.MMA R7, -RZ, RZ, hi, lo`: ptxas' 32-bit constant move (two fp16 immediates)."""
     ops = ins.operands
-    if len(ops) == 5 and all(isinstance(o, Reg) and o.is_zero for o in ops[1:3]) and all(
-        isinstance(o, (FImm, Imm)) for o in ops[3:]
+    if (
+        len(ops) == 5
+        and all(isinstance(o, Reg) and o.is_zero for o in ops[1:3])
+        and all(isinstance(o, (FImm, Imm)) for o in ops[3:])
     ):
         from cass.models.lift.emit import parse_float_bits
 

@@ -32,8 +32,11 @@ def address(e: Emitter, ins: Instruction, mem: Operand, space: str) -> str:
     if space in ("global", "generic"):
         base = "0"
         if mem.reg is not None and not mem.reg.is_zero:
-            base = e.pair(mem.reg) if (mem.reg.wide or ins.has("E") or space == "generic") else e.op(
-                f"zext i32 {e.i32(mem.reg)} to i64")
+            base = (
+                e.pair(mem.reg)
+                if (mem.reg.wide or ins.has("E") or space == "generic")
+                else e.op(f"zext i32 {e.i32(mem.reg)} to i64")
+            )
         if mem.ureg is not None and not mem.ureg.is_zero:
             base = e.op(f"add i64 {base}, {e.op(f'zext i32 {e.i32(mem.ureg)} to i64')}")
         addr = e.op(f"add i64 {base}, {mem.offset}") if mem.offset else base
@@ -252,7 +255,9 @@ def atomic(e: Emitter, ins: Instruction, space: str, returns: bool) -> None:
         (e.write_pair if wide else e.write)(d, old)
 
 
-def _read_modify_write(e: Emitter, ins: Instruction, at: str, ity: str, vals: list[Operand], scope: str) -> str:
+def _read_modify_write(
+    e: Emitter, ins: Instruction, at: str, ity: str, vals: list[Operand], scope: str
+) -> str:
     """The old value of an atomic read-modify-write (`at` = "<pointer type> <pointer>")."""
     read = e.pair if ity == "i64" else e.i32
     if ins.has("POPC") and ins.has("INC"):
@@ -265,15 +270,21 @@ def _read_modify_write(e: Emitter, ins: Instruction, at: str, ity: str, vals: li
     if op in ("min", "max") and not ins.has("S32", "S64"):
         op = "u" + op
     if ins.has("F16x2", "BF16x2") and op == "add":  # llvm 16 has no vector atomicrmw fadd
-        return _cas_loop(e, at, ity, scope, lambda old: _packed_add(e, old, value, ins.has("BF16x2")))
+        return _cas_loop(
+            e, at, ity, scope, lambda old: _packed_add(e, old, value, ins.has("BF16x2"))
+        )
     fty = "float" if ins.has("F32") else "double" if ins.has("F64") else None
     if fty and op == "add":
         fv = e.op(f"bitcast {ity} {value} to {fty}")
-        return e.op(f"bitcast {fty} {e.op(f'atomicrmw fadd {at}, {fty} {fv}{scope} monotonic')} to {ity}")
+        return e.op(
+            f"bitcast {fty} {e.op(f'atomicrmw fadd {at}, {fty} {fv}{scope} monotonic')} to {ity}"
+        )
     if fty or any(m.startswith(("F16", "BF16")) for m in ins.mods):
         raise e.fail(f"atomic operation {ins.full} is not supported")
     if op in ("uinc_wrap", "udec_wrap"):  # llc-16 selects neither for gfx1100: a CAS loop
-        return _cas_loop(e, at, ity, scope, lambda old: _wrapping_step(e, ity, old, value, op == "uinc_wrap"))
+        return _cas_loop(
+            e, at, ity, scope, lambda old: _wrapping_step(e, ity, old, value, op == "uinc_wrap")
+        )
     return e.op(f"atomicrmw {op} {at}, {ity} {value}{scope} monotonic")
 
 
@@ -298,7 +309,9 @@ def _wrapping_step(e: Emitter, ity: str, old: str, limit: str, up: bool) -> str:
     if up:
         wrap = e.op(f"icmp uge {ity} {old}, {limit}")
         return e.op(f"select i1 {wrap}, {ity} 0, {ity} {e.op(f'add {ity} {old}, 1')}")
-    wrap = e.op(f"or i1 {e.op(f'icmp eq {ity} {old}, 0')}, {e.op(f'icmp ugt {ity} {old}, {limit}')}")
+    wrap = e.op(
+        f"or i1 {e.op(f'icmp eq {ity} {old}, 0')}, {e.op(f'icmp ugt {ity} {old}, {limit}')}"
+    )
     return e.op(f"select i1 {wrap}, {ity} {limit}, {ity} {e.op(f'sub {ity} {old}, 1')}")
 
 

@@ -38,7 +38,9 @@ def named_barrier(e: Emitter, ins: Instruction, wait: bool) -> None:
         count = e.op(f"select i1 {e.op(f'icmp eq i32 {count}, 0')}, i32 {whole}, i32 {count}")
     e.uses_named_barriers = True
     flag = "true" if wait else "false"
-    e.emit(f"call void @sass.bar.named(ptr addrspace(3) {e.named_barrier_symbol}, i32 {ident}, i32 {count}, i1 {flag})")
+    e.emit(
+        f"call void @sass.bar.named(ptr addrspace(3) {e.named_barrier_symbol}, i32 {ident}, i32 {count}, i1 {flag})"
+    )
 
 
 def _whole_block(e: Emitter) -> str:
@@ -92,7 +94,12 @@ def syncs(e: Emitter, ins: Instruction) -> None:
     if ins.has("EXCH"):
         value, dest = e.pair(ins.operands[2]), ins.operands[0]
         if isinstance(dest, Reg) and not dest.is_zero:
-            e.write_pair(dest, e.op(f'atomicrmw xchg ptr addrspace(3) {ptr}, i64 {value} syncscope("workgroup") acq_rel'))
+            e.write_pair(
+                dest,
+                e.op(
+                    f'atomicrmw xchg ptr addrspace(3) {ptr}, i64 {value} syncscope("workgroup") acq_rel'
+                ),
+            )
         else:  # init: a store (the emulator has no ds_storexchg_rtn_b64, NVPTX-16 no atomic i64 store)
             e.emit('fence syncscope("workgroup") release')
             e.emit(f"store volatile i64 {value}, ptr addrspace(3) {ptr}, align 8")
@@ -115,7 +122,9 @@ def syncs(e: Emitter, ins: Instruction) -> None:
 
 
 def _arrive_counts(e: Emitter, ins: Instruction) -> tuple[str, str]:
-    field = next((m for m in ins.mods if m.startswith("A") and "T" in m and m not in ("ARRIVE",)), "A1TR")
+    field = next(
+        (m for m in ins.mods if m.startswith("A") and "T" in m and m not in ("ARRIVE",)), "A1TR"
+    )
     a, t = field[1:].split("T", 1)
     reg = ins.operands[2] if len(ins.operands) > 2 else Reg("RZ")
     arrivals = e.i32(reg) if a == "R" else str(int(a))
@@ -147,7 +156,9 @@ def _step_sm90(e: Emitter, old: str, arrivals: str, tx: str, drop: bool) -> str:
     done = e.op(f"and i1 {arrived}, {e.op(f'icmp eq i64 {count}, 0')}")
     phase = e.op(f"and i64 {old}, {PHASE64}")
     phase = e.op(f"select i1 {done}, i64 {e.op(f'xor i64 {phase}, {PHASE64}')}, i64 {phase}")
-    pending = e.op(f"select i1 {done}, i64 {e.op(f'lshr i64 {expected}, 1')}, i64 {e.op(f'and i64 {field}, 1048575')}")
+    pending = e.op(
+        f"select i1 {done}, i64 {e.op(f'lshr i64 {expected}, 1')}, i64 {e.op(f'and i64 {field}, 1048575')}"
+    )
     open_ = e.op(f"xor i1 {done}, true")
     flag = e.op(f"zext i1 {e.op(f'and i1 {arrived}, {open_}')} to i64")
     parts = [phase, e.op(f"shl i64 {pending}, 43"), e.op(f"shl i64 {count}, 21"), expected, flag]

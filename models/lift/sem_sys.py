@@ -13,7 +13,9 @@ import re
 from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import CBank, Imm, Instruction, Reg
 
-CONVERSION = re.compile(r"%[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|L|z|j|t)?([diouxXcsfFeEgGaAp%])")
+CONVERSION = re.compile(
+    r"%[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|L|z|j|t)?([diouxXcsfFeEgGaAp%])"
+)
 MOVES = frozenset({"MOV", "UMOV", "IMAD", "R2UR"})
 
 
@@ -70,7 +72,10 @@ def call_absolute(e: Emitter, ins: Instruction) -> None:
 def printf(e: Emitter, fmt: str, fmt_addr: str, args_addr: str) -> None:
     e.uses_printf = True
     if not e.target.private_as:  # NVPTX: the same vprintf call the original makes
-        fptr, aptr = e.op(f"inttoptr i64 {fmt_addr} to ptr"), e.op(f"inttoptr i64 {args_addr} to ptr")
+        fptr, aptr = (
+            e.op(f"inttoptr i64 {fmt_addr} to ptr"),
+            e.op(f"inttoptr i64 {args_addr} to ptr"),
+        )
         e.op(f"call i32 @vprintf(ptr {fptr}, ptr {aptr})")
         return
     specs = [m for m in CONVERSION.finditer(fmt) if m.group(4) != "%"]
@@ -83,7 +88,9 @@ def printf(e: Emitter, fmt: str, fmt_addr: str, args_addr: str) -> None:
                 f"i32 {int(last_index == 0)})")  # fmt: skip
     offset = 0
     for i, m in enumerate(specs):
-        size = 8 if m.group(4) in "sfFeEgGaAp" or m.group(3) in ("l", "ll", "z", "j", "t", "L") else 4
+        size = (
+            8 if m.group(4) in "sfFeEgGaAp" or m.group(3) in ("l", "ll", "z", "j", "t", "L") else 4
+        )
         offset = -(-offset // size) * size
         at = e.op(f"add i64 {args_addr}, {offset}")
         ptr = e.op(f"inttoptr i64 {at} to ptr")
@@ -93,7 +100,9 @@ def printf(e: Emitter, fmt: str, fmt_addr: str, args_addr: str) -> None:
         if m.group(4) == "s":
             sptr = e.op(f"inttoptr i64 {value} to ptr")
             length = e.op(f"call i64 @sass.strlen0(ptr {sptr})")
-            desc = e.op(f"call i64 @__ockl_printf_append_string_n(i64 {desc}, ptr {sptr}, i64 {length}, i32 {is_last})")
+            desc = e.op(
+                f"call i64 @__ockl_printf_append_string_n(i64 {desc}, ptr {sptr}, i64 {length}, i32 {is_last})"
+            )
         else:
             desc = e.op(f"call i64 @__ockl_printf_append_args(i64 {desc}, i32 1, i64 {wide}, i64 0, i64 0, i64 0, "
                         f"i64 0, i64 0, i64 0, i32 {is_last})")  # fmt: skip

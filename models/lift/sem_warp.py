@@ -58,7 +58,9 @@ def cs2r(e: Emitter, ins: Instruction) -> None:
 def shfl(e: Emitter, ins: Instruction) -> None:
     pout, d, a, b, c = ins.operands[:5]
     mode = next(SHFL_MODES[m] for m in ins.mods if m in SHFL_MODES)
-    r = e.op(f"call {{ i32, i1 }} @sass.shfl(i32 {mode}, i32 {e.i32(a)}, i32 {e.i32(b)}, i32 {e.i32(c)})")
+    r = e.op(
+        f"call {{ i32, i1 }} @sass.shfl(i32 {mode}, i32 {e.i32(a)}, i32 {e.i32(b)}, i32 {e.i32(c)})"
+    )
     e.write(d, e.op(f"extractvalue {{ i32, i1 }} {r}, 0"))
     e.set_pred(pout, e.op(f"extractvalue {{ i32, i1 }} {r}, 1"))
 

@@ -16,7 +16,11 @@ RUNTIME_DIR = Path(__file__).parent / "runtime"
 FENCE = re.compile(r'\bfence(?: syncscope\("([a-z-]+)"\))? (?:seq_cst|acq_rel|acquire|release)\b')
 # NVPTX in LLVM 16 selects no `fence`: the membar intrinsics per scope (each a full fence, at
 # least as strong as the acquire/release it replaces)
-NVVM_MEMBARS = {"workgroup": "llvm.nvvm.membar.cta", "agent": "llvm.nvvm.membar.gl", None: "llvm.nvvm.membar.sys"}
+NVVM_MEMBARS = {
+    "workgroup": "llvm.nvvm.membar.cta",
+    "agent": "llvm.nvvm.membar.gl",
+    None: "llvm.nvvm.membar.sys",
+}
 
 # What opt-16 runs on a lifted module, in order. The lifted code was optimised once already (by
 # ptxas), so it needs cleaning up, not the -O3 pipeline, whose SROA alone took 11 of 15 s on a
@@ -30,7 +34,10 @@ OPT_PASSES = (
     "reassociate,instcombine,dce)",
     "globaldce",  # helpers the kernel does not use
 )
-OPT_FLAGS = ("-passes=" + ",".join(OPT_PASSES), "--simplifycfg-hoist-common=false")  # LLVM 16 hoists convergent collectives otherwise
+OPT_FLAGS = (
+    "-passes=" + ",".join(OPT_PASSES),
+    "--simplifycfg-hoist-common=false",
+)  # LLVM 16 hoists convergent collectives otherwise
 
 
 @dataclass(frozen=True)

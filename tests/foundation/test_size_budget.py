@@ -94,7 +94,9 @@ def test_no_new_code_over_the_size_budget():
 def test_the_check_measures_functions_and_reasons(tmp_path):
     body = "\n".join(f"    x = {i}" for i in range(FUNCTION_LINES))
     path = tmp_path / "m.py"
-    path.write_text(f"def long():\n{body}\n    return x\n\nclass C:\n    def ok(self):\n        pass\n")
+    path.write_text(
+        f"def long():\n{body}\n    return x\n\nclass C:\n    def ok(self):\n        pass\n"
+    )
     assert offenders_in(path, "m.py") == ["m.py::long"]
     path.write_text(f'def long():\n    """Size: one table."""\n{body}\n')
     assert offenders_in(path, "m.py") == []

@@ -14,7 +14,10 @@ SM90_BASE, SM80_BASE = 0x210, 0x160
 
 
 def kernel_ir(body: str, arch: str = "sm_90", cubin: CubinInfo | None = None) -> str:
-    lines = [f"        /*{16 * k:04x}*/  {ins} ;" for k, ins in enumerate([*body.strip().splitlines(), "EXIT"])]
+    lines = [
+        f"        /*{16 * k:04x}*/  {ins} ;"
+        for k, ins in enumerate([*body.strip().splitlines(), "EXIT"])
+    ]
     text = f"\tcode for {arch}\n\t\tFunction : k\n" + "\n".join(lines) + "\n"
     result = lift_sass(text, arch=arch, compile=False, cubin=cubin)
     assert result.ok, [d.render() for d in result.diagnostics]
@@ -40,7 +43,9 @@ def test_driver_words(offset: int, base: int, meaning: str | None) -> None:
 
 def test_constant_bank_operand_shapes() -> None:
     assert parse_instruction("LDC R3, c[0x3] [0x4]", 0).operands[1] == CBank(3, 4)
-    assert parse_instruction("@!P3 LDC R25, c[0x3][R7+-0x8]", 0).operands[1] == CBank(3, -8, Reg("R7"))
+    assert parse_instruction("@!P3 LDC R25, c[0x3][R7+-0x8]", 0).operands[1] == CBank(
+        3, -8, Reg("R7")
+    )
 
 
 def test_grid_workspace_is_a_zeroed_global_of_the_kernel() -> None:
@@ -58,13 +63,18 @@ def test_unmodelled_driver_word_is_a_located_error() -> None:
 
 
 def test_indexed_constant_chooses_the_variable_by_range() -> None:
-    cubin = CubinInfo(constant3=bytes(64), constant3_symbols=[ConstantSymbol("bias", 0, 16), ConstantSymbol("w", 16, 48)])
+    cubin = CubinInfo(
+        constant3=bytes(64),
+        constant3_symbols=[ConstantSymbol("bias", 0, 16), ConstantSymbol("w", 16, 48)],
+    )
     ir = kernel_ir("LDC R25, c[0x3][R7+-0x8]", cubin=cubin)
     assert "icmp sge i32" in ir and '@"w"' in ir and '@"bias"' in ir
 
 
 def test_async_copy_with_zero_fill() -> None:
-    ir = kernel_ir("LDGSTS.E.BYPASS.128.ZFILL [R5], desc[UR4][R2.64+0x4]\nLDGDEPBAR\nDEPBAR.LE SB0, 0x0")
+    ir = kernel_ir(
+        "LDGSTS.E.BYPASS.128.ZFILL [R5], desc[UR4][R2.64+0x4]\nLDGDEPBAR\nDEPBAR.LE SB0, 0x0"
+    )
     assert "load <3 x i32>, ptr addrspace(1)" in ir  # 12 source bytes
     assert "store <4 x i8> zeroinitializer, ptr addrspace(3)" in ir  # 4 zero-filled
     ir = kernel_ir("LDGSTS.E [R9], desc[UR4][R2.64], !PT")
@@ -72,8 +82,10 @@ def test_async_copy_with_zero_fill() -> None:
 
 
 def test_strong_accesses_are_atomic() -> None:
-    ir = kernel_ir("LD.E.STRONG.GPU R7, desc[UR12][R4.64+0x4]\nSTG.E.64.STRONG.SYS desc[UR4][R4.64+0x20], R6")
-    assert 'load atomic i32, ptr %' in ir and 'syncscope("agent") monotonic' in ir
+    ir = kernel_ir(
+        "LD.E.STRONG.GPU R7, desc[UR12][R4.64+0x4]\nSTG.E.64.STRONG.SYS desc[UR4][R4.64+0x20], R6"
+    )
+    assert "load atomic i32, ptr %" in ir and 'syncscope("agent") monotonic' in ir
     assert "store atomic i64" in ir
 
 
@@ -85,7 +97,9 @@ def test_generic_float_atomic_reports_done() -> None:
 
 
 def test_packed_half_atomics_are_cas_loops() -> None:
-    ir = kernel_ir("ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, RZ, [R4.64], R7\nATOMG.E.ADD.BF16x2.RN.STRONG.GPU PT, R3, [R2.64], R7")
+    ir = kernel_ir(
+        "ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, RZ, [R4.64], R7\nATOMG.E.ADD.BF16x2.RN.STRONG.GPU PT, R3, [R2.64], R7"
+    )
     assert "fadd <2 x half>" in ir and "fadd float" in ir
     assert ir.count("cmpxchg ptr %") == 1 and ir.count("cmpxchg ptr addrspace(1)") == 1
 
@@ -121,12 +135,18 @@ def test_unsigned_scalar_load_offsets_are_printed_signed() -> None:
     from cass.models.lift.module import signed_smem_offsets
 
     asm = "\ts_load_b64 s[30:31], s[28:29], 0xfffffff8\n\ts_load_b256 s[8:15], s[28:29], 0x0\n"
-    assert signed_smem_offsets(asm) == "\ts_load_b64 s[30:31], s[28:29], -8\n\ts_load_b256 s[8:15], s[28:29], 0x0\n"
+    assert (
+        signed_smem_offsets(asm)
+        == "\ts_load_b64 s[30:31], s[28:29], -8\n\ts_load_b256 s[8:15], s[28:29], 0x0\n"
+    )
 
 
 def test_generic_address_chooses_the_shared_window_on_integers() -> None:
     """llc-16 lowers a pointer `select` between an LDS-cast and an inttoptr to LDS on both arms."""
     cubin = CubinInfo(params={"k": [(0, 8)]}, shared={"k": 0x500})
-    ir = kernel_ir("LDC.64 R2, c[0x0][0x210]\nLD.E.STRONG.GPU R4, desc[UR4][R2.64+0x4]\nSTS [RZ], R4", cubin=cubin)
+    ir = kernel_ir(
+        "LDC.64 R2, c[0x0][0x210]\nLD.E.STRONG.GPU R4, desc[UR4][R2.64+0x4]\nSTS [RZ], R4",
+        cubin=cubin,
+    )
     assert "select i1" in ir and ", i64 " in ir.split("LD.E.STRONG.GPU")[1].split("STS")[0]
     assert "ptr %" not in "".join(line for line in ir.splitlines() if "select" in line)

@@ -71,8 +71,12 @@ def test_non_recursive_subroutines_are_inlined_per_call_site() -> None:
     assert cfg.inlining.bodies[0x70] == (0x70, 0x80)
     ir = lift_sass(text, path="k.sass", arch="sm_90", compile=False).llvm_ir
     assert "c10.a0070:" in ir and "c30.a0070:" in ir  # one copy per call site
-    assert ir.count(", label %exit [ i32 96, label %a0060  i32 224, label %a00e0 ]") == 3  # rec returns to its callers
-    assert "label %a0020  " not in ir and "label %a0040  " not in ir  # inlined sites are not return points
+    assert (
+        ir.count(", label %exit [ i32 96, label %a0060  i32 224, label %a00e0 ]") == 3
+    )  # rec returns to its callers
+    assert (
+        "label %a0020  " not in ir and "label %a0040  " not in ir
+    )  # inlined sites are not return points
 
 
 @pytest.fixture(scope="module", params=["sm_80", "sm_90"])

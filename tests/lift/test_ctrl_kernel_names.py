@@ -7,7 +7,9 @@ import pytest
 from cass.models.lift.aliases import hip_aliases, kernel_decl
 from cass.runner.toolchain import has_tool
 
-pytestmark = pytest.mark.skipif(not has_tool("clang++-16"), reason="clang++-16 is not installed (`cass setup`)")
+pytestmark = pytest.mark.skipif(
+    not has_tool("clang++-16"), reason="clang++-16 is not installed (`cass setup`)"
+)
 
 
 def test_user_struct_parameters_keep_their_names() -> None:

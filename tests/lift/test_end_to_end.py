@@ -47,7 +47,7 @@ def expected_lines() -> list[str]:
     w = [(i * 37) % 101 for i in range(256)]
     hw = 0
     for i in range(256):
-        warp = w[i - i % 32: i - i % 32 + 32]
+        warp = w[i - i % 32 : i - i % 32 + 32]
         lane = i % 32
         out = sum(warp) * 3 + sum(v & 1 for v in warp) + (warp[lane - 1] if lane else 0)
         hw = wrap64(hw * 17 + out)

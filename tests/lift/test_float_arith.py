@@ -27,7 +27,6 @@ RN, RZ, RD, RU = "rn", "rz", "rd", "ru"
 F32, F64, F16, BF16 = (24, -126, 127), (53, -1022, 1023), (11, -14, 15), (8, -126, 127)
 
 
-
 # ---------------------------------------------------------------- exact rounding
 def round_exact(q: Fraction, fmt: tuple[int, int, int], mode: str, neg_zero: bool = False) -> float:
     """The value of format `fmt` that rational q rounds to in `mode` (overflow to inf or max)."""
@@ -63,7 +62,12 @@ def add(fmt, mode: str, a: float, b: float) -> float:
     s = Fraction(a) + Fraction(b)
     if s == 0:  # x + (-x) is +0 except toward -inf; -0 + -0 is -0
         both = math.copysign(1, a) < 0 and math.copysign(1, b) < 0
-        return -0.0 if both or (mode == RD and (a != 0 or b != 0 or math.copysign(1, a) != math.copysign(1, b))) else 0.0
+        return (
+            -0.0
+            if both
+            or (mode == RD and (a != 0 or b != 0 or math.copysign(1, a) != math.copysign(1, b)))
+            else 0.0
+        )
     return round_exact(s, fmt, mode)
 
 
@@ -76,7 +80,11 @@ def mul(fmt, mode: str, a: float, b: float) -> float:
 
 def fma(fmt, mode: str, a: float, b: float, c: float) -> float:
     if not all(math.isfinite(x) for x in (a, b, c)):
-        if any(math.isnan(x) for x in (a, b, c)) or (math.isinf(a) and b == 0) or (math.isinf(b) and a == 0):
+        if (
+            any(math.isnan(x) for x in (a, b, c))
+            or (math.isinf(a) and b == 0)
+            or (math.isinf(b) and a == 0)
+        ):
             return NAN
         return a * b + c
     prod = Fraction(a) * Fraction(b)
@@ -106,9 +114,16 @@ def sqrt(fmt, mode: str, a: float) -> float:
         return NAN
     if a == 0 or math.isinf(a):
         return a
-    q, k = Fraction(a), 1200  # sqrt(q) lies in [s, s+1) / 2^k; s + 1/2 rounds the same way unless exact
+    q, k = (
+        Fraction(a),
+        1200,
+    )  # sqrt(q) lies in [s, s+1) / 2^k; s + 1/2 rounds the same way unless exact
     s = math.isqrt(q.numerator * 2 ** (2 * k) // q.denominator)
-    root = Fraction(s, 2**k) if Fraction(s * s, 2 ** (2 * k)) == q else Fraction(2 * s + 1, 2 ** (k + 1))
+    root = (
+        Fraction(s, 2**k)
+        if Fraction(s * s, 2 ** (2 * k)) == q
+        else Fraction(2 * s + 1, 2 ** (k + 1))
+    )
     return round_exact(root, fmt, mode)
 
 
@@ -211,6 +226,7 @@ def float_model(a: float, b: float, c: float, ab: int, bb: int, cb: int) -> list
 
 def double_model(a: float, b: float, c: float, ab: int, bb: int, cb: int) -> list[float | int]:
     bits = ab - (1 << 64) if ab >> 63 else ab
+
     def low(v: int) -> int:
         return v & 0xFFFFFFFF
 
@@ -271,7 +287,11 @@ def mismatches(stdout: str) -> tuple[list[str], list[str]]:
             if same(w, g, size):
                 continue
             text = f"{kind} t={t} op {k}: {xs!r} want {w!r} got {g:#x}"
-            edge = kind == "f64" and k in EXTREME_OPS and any(extreme(v) for v in (*xs, w) if isinstance(v, float))
+            edge = (
+                kind == "f64"
+                and k in EXTREME_OPS
+                and any(extreme(v) for v in (*xs, w) if isinstance(v, float))
+            )
             (known if edge else bad).append(text)
     assert rows == 128, stdout
     return bad, known

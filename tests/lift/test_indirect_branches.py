@@ -56,7 +56,9 @@ def expected_lines(n: int = 96, steps: int = 40) -> list[str]:
 
 def test_brx_parses_in_cuobjdump_and_nvdisasm_forms() -> None:
     plain = parse_instruction("BRX R10 -0x2c0", 0x2B0)
-    assert [type(o).__name__ for o in plain.operands] == ["Reg", "Imm"] and plain.operands[1].value == -0x2C0
+    assert [type(o).__name__ for o in plain.operands] == ["Reg", "Imm"] and plain.operands[
+        1
+    ].value == -0x2C0
     text = ("\t.text.k:\n/*0000*/ BRX R12 -0x10 (*\"BRANCH_TARGETS .L_x_1,.L_x_2\"*) ;\n.L_x_1:\n"
             "/*0010*/ EXIT ;\n.L_x_2:\n/*0020*/ EXIT ;\n")  # fmt: skip
     brx = parse_listing(text, "k.sass").functions[0].instructions[0]
@@ -71,12 +73,17 @@ LISTING = [
 
 
 def test_tables_come_from_the_literal_pool_and_stop_at_the_next_table() -> None:
-    fn = parse_listing("\tFunction : k\n" + "\n".join(f"/*{a:04x}*/ {t} ;" for a, t in LISTING), "k.sass").functions[0]
+    fn = parse_listing(
+        "\tFunction : k\n" + "\n".join(f"/*{a:04x}*/ {t} ;" for a, t in LISTING), "k.sass"
+    ).functions[0]
     pool = struct.pack("<5i", 0x30, 0x50, 0x90, 0x30, 0x7777)  # table 1 at 0x0, table 2 at 0x8
     fn = attach_jump_tables(fn, pool)
     first, second = (ins for ins in fn.instructions if ins.opcode == "BRX")
     assert [o.address for o in first.operands if isinstance(o, Target)] == [0x30, 0x50]
-    assert [o.address for o in second.operands if isinstance(o, Target)] == [0x90, 0x30]  # 0x7777 is no code
+    assert [o.address for o in second.operands if isinstance(o, Target)] == [
+        0x90,
+        0x30,
+    ]  # 0x7777 is no code
     assert {0x30, 0x50, 0x90} <= build_cfg(fn).leaders
 
 
@@ -84,18 +91,30 @@ def test_unrecoverable_tables_and_jmx_are_located_errors() -> None:
     text = "\tFunction : k\n/*0000*/ IADD3 R4, R4, 0x10, RZ ;\n/*0010*/ BRX R4 -0x20 ;\n/*0020*/ EXIT ;\n"
     result = lift_sass(text, path="k.sass", arch="sm_90", compile=False)
     assert not result.ok
-    assert "k.sass:3:1" in result.diagnostics[0].render() and "jump table is not recoverable" in result.diagnostics[0].render()
-    jmx = lift_sass("\tFunction : k\n/*0000*/ JMX R4 ;\n/*0010*/ EXIT ;\n", path="k.sass", arch="sm_90", compile=False)
+    assert (
+        "k.sass:3:1" in result.diagnostics[0].render()
+        and "jump table is not recoverable" in result.diagnostics[0].render()
+    )
+    jmx = lift_sass(
+        "\tFunction : k\n/*0000*/ JMX R4 ;\n/*0010*/ EXIT ;\n",
+        path="k.sass",
+        arch="sm_90",
+        compile=False,
+    )
     assert not jmx.ok and "absolute indirect jump" in jmx.diagnostics[0].message
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_switch_tables_and_computed_jumps_run_as_the_source_says(arch: str, tmp_path: Path, build_lifted) -> None:
+def test_switch_tables_and_computed_jumps_run_as_the_source_says(
+    arch: str, tmp_path: Path, build_lifted
+) -> None:
     from cass.models.lift.inputs import disassemble
     from cass.runner.emulator import run_program
 
     program = build_lifted(DATA / "jump_kernels.cu", arch, tmp_path)
-    assert disassemble(tmp_path / "jump_kernels.cubin", None).count("BRX") >= 10  # both kernels jump through tables
+    assert (
+        disassemble(tmp_path / "jump_kernels.cubin", None).count("BRX") >= 10
+    )  # both kernels jump through tables
     ir = (tmp_path / "device.s").read_text()
     assert "s_setpc_b64" not in ir  # no computed jump survives: a switch over the table's blocks
     run = run_program(program)

@@ -18,7 +18,6 @@ DATA = Path(__file__).parent / "data"
 M32, M64 = (1 << 32) - 1, (1 << 64) - 1
 
 
-
 def signed(v: int, bits: int) -> int:
     v &= (1 << bits) - 1
     return v - (1 << bits) if v >> (bits - 1) else v
@@ -55,7 +54,6 @@ def brev(v: int, bits: int) -> int:
 
 def orient(ax: int, ay: int, bx: int, by: int, cx: int, cy: int) -> int:
     return signed(bx - ax, 32) * signed(cy - ay, 32) - signed(by - ay, 32) * signed(cx - ax, 32)
-
 
 
 def int32_model(t: int, x: int, y: int, z: int) -> list[int]:
@@ -112,12 +110,19 @@ MODELS = {"i32": int32_model, "i64": int64_model}
 
 def mismatches(stdout: str) -> list[str]:
     bad, rows = [], 0
-    inputs = [signed(int(w, 16), 32) for line in stdout.splitlines() if line.startswith("i32") for w in line.split()[2:5]]
-    flat = [v for k in range(3) for v in inputs[k::3]]  # the kernel's a[], b[], c[] arrays back to back
+    inputs = [
+        signed(int(w, 16), 32)
+        for line in stdout.splitlines()
+        if line.startswith("i32")
+        for w in line.split()[2:5]
+    ]
+    flat = [
+        v for k in range(3) for v in inputs[k::3]
+    ]  # the kernel's a[], b[], c[] arrays back to back
     for line in stdout.splitlines():
         kind, t, *words = line.split()
         if kind == "orient":
-            cross = orient(*flat[int(t) * 6:int(t) * 6 + 6])
+            cross = orient(*flat[int(t) * 6 : int(t) * 6 + 6])
             if int(words[0]) != (cross > 0) - (cross < 0):
                 bad.append(f"orient t={t}: want sign of {cross} got {words[0]}")
             continue

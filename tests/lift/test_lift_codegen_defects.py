@@ -14,10 +14,14 @@ def test_llc_for_gfx1100_turns_off_the_exec_mask_fold() -> None:
     assert "-amdgpu-opt-exec-mask-pre-ra=false" in AMDGCN.llc_args
 
 
-def test_newton_loop_around_an_inner_loop_finds_every_gauss_legendre_node(tmp_path: Path, build_lifted) -> None:
+def test_newton_loop_around_an_inner_loop_finds_every_gauss_legendre_node(
+    tmp_path: Path, build_lifted
+) -> None:
     from cass.runner.emulator import run_program
 
-    program = build_lifted(DATA / "newton_kernels.cu", "sm_90", tmp_path, host=DATA / "newton_host.hip")
+    program = build_lifted(
+        DATA / "newton_kernels.cu", "sm_90", tmp_path, host=DATA / "newton_host.hip"
+    )
     run = run_program(program)
     assert run.exit_code == 0, run.stderr
     nodes: dict[int, list[tuple[float, float]]] = {}

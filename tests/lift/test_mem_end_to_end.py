@@ -22,12 +22,12 @@ KERNELS = ["async_copy", "async_partial", "cg_copy", "generic_ptrs", "widths", "
            "device_vars", "constants", "grid_sync"]  # fmt: skip
 
 
-
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
 def test_memory_kernels_match_their_cpu_reference(arch: str, tmp_path: Path, build_lifted) -> None:
     from cass.runner.emulator import run_program
 
-    run = run_program(build_lifted(DATA / "mem_kernels.cu", arch, tmp_path, defines=("-DMEM_KERNELS_NVCC",)))
+    run = run_program(
+        build_lifted(DATA / "mem_kernels.cu", arch, tmp_path, defines=("-DMEM_KERNELS_NVCC",))
+    )
     assert run.stdout.splitlines() == [f"{name} ok" for name in KERNELS], run.stdout + run.stderr
     assert run.exit_code == 0
-

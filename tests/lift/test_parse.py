@@ -71,7 +71,9 @@ def test_immediates_and_constant_banks() -> None:
     assert ins.operands[3] == CBank(0, 0x160, Reg("R3"))
     assert parse_instruction("FMUL R0, R1, 12582913", 0).operands[2] == FImm("12582913")
     assert parse_instruction("LDC R9, c[0x0][RZ]", 0).operands[1] == CBank(0, 0)
-    assert parse_instruction("HFMA2 R0, R2.H1_H1, R3.reuse, R4", 0).operands[1] == Reg("R2", half="H1_H1")
+    assert parse_instruction("HFMA2 R0, R2.H1_H1, R3.reuse, R4", 0).operands[1] == Reg(
+        "R2", half="H1_H1"
+    )
 
 
 def test_bad_line_is_a_located_error() -> None:

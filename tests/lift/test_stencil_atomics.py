@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
-TASK = Path(__file__).parents[2] / "models/bench/tasks/image_processing/constant_mask_stencil_atomics/main.cu"
+TASK = (
+    Path(__file__).parents[2]
+    / "models/bench/tasks/image_processing/constant_mask_stencil_atomics/main.cu"
+)
 W, H, R = 150, 100, 2
 
 
@@ -39,7 +42,9 @@ def expected_integer_lines() -> list[str]:
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
-def test_constant_mask_stencil_with_atomics_matches_the_source(arch: str, tmp_path: Path, build_lifted) -> None:
+def test_constant_mask_stencil_with_atomics_matches_the_source(
+    arch: str, tmp_path: Path, build_lifted
+) -> None:
     from cass.runner.emulator import run_program
 
     run = run_program(build_lifted(TASK, arch, tmp_path), timeout_s=180)

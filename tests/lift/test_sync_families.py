@@ -25,7 +25,7 @@ def named() -> list[int]:
         base = b * 128
         groups = []
         for g, rounds in ((0, 3), (1, 5)):
-            acc = IN[base + 64 * g:base + 64 * g + 64]
+            acc = IN[base + 64 * g : base + 64 * g + 64]
             for r in range(rounds):
                 acc = [acc[k] + acc[(k + r + 1) % 64] for k in range(64)]
             groups.append(acc)
@@ -37,7 +37,7 @@ def named() -> list[int]:
 def reductions() -> list[int]:
     out = []
     for b in range(4):
-        v = IN[b * 128:(b + 1) * 128]
+        v = IN[b * 128 : (b + 1) * 128]
         out += [sum(x > 50 for x in v), int(all(x >= 0 for x in v)), int(any(x == 77 for x in v))]
     return out
 
@@ -49,7 +49,7 @@ def pipelined(tiles: int = 6) -> list[int]:
 def barriered() -> list[int]:
     out = []
     for b in range(2):
-        smem = IN[b * 256:(b + 1) * 256]
+        smem = IN[b * 256 : (b + 1) * 256]
         res = [smem[255 - t] + smem[t] for t in range(128)]
         for r in range(3):
             smem[:128] = [smem[t] * 2 + r for t in range(128)]
@@ -72,7 +72,9 @@ def test_spin_wait_loads_are_found() -> None:
     text = "\tFunction : k\n" + "\n".join(f"/*{a:04x}*/ {t} ;" for a, t in [
         (0x00, "LDS R2, [0x4]"), (0x10, "LOP3.LUT P0, RZ, R2, 0x80000000, RZ, 0xc0, !PT"), (0x20, "@!P0 BRA 0x0"),
         (0x30, "LDS R3, [R4]"), (0x40, "STS [R4], R3"), (0x50, "@!P0 BRA 0x30"), (0x60, "EXIT")])  # fmt: skip
-    assert polled_loads(parse_listing(text, "k.sass").functions[0]) == {0x00}  # the second loop stores
+    assert polled_loads(parse_listing(text, "k.sass").functions[0]) == {
+        0x00
+    }  # the second loop stores
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
@@ -82,8 +84,18 @@ def test_sync_families_run_as_the_source_says(arch: str, tmp_path: Path, build_l
 
     program = build_lifted(DATA / "sync_kernels.cu", arch, tmp_path, host=DATA / "sync_host.hip")
     sass = disassemble(tmp_path / "sync_kernels.cubin", None)
-    for form in ("BAR.ARV", "BAR.SYNC.DEFER_BLOCKING 0x3, 0x40", "BAR.RED.POPC", "LDGSTS", "DEPBAR",
-                 *(("SYNCS.ARRIVE", "SYNCS.PHASECHK") if arch == "sm_90" else ("ATOMS.ARRIVE.64", "ARRIVES.LDGSTSBAR"))):
+    for form in (
+        "BAR.ARV",
+        "BAR.SYNC.DEFER_BLOCKING 0x3, 0x40",
+        "BAR.RED.POPC",
+        "LDGSTS",
+        "DEPBAR",
+        *(
+            ("SYNCS.ARRIVE", "SYNCS.PHASECHK")
+            if arch == "sm_90"
+            else ("ATOMS.ARRIVE.64", "ARRIVES.LDGSTSBAR")
+        ),
+    ):
         assert form in sass, form
     run = run_program(program, timeout_s=240)
     assert run.exit_code == 0, run.stderr
@@ -99,6 +111,8 @@ def test_sync_families_build_for_nvptx(arch: str, tmp_path: Path, build_lifted) 
     cubin = tmp_path / "k.cubin"
     subprocess.run([str(find_tool("nvcc").path), "-cubin", "-O3", f"-arch={arch}", "-o", str(cubin),
                     str(DATA / "sync_kernels.cu")], check=True, capture_output=True, timeout=300)  # fmt: skip
-    result = lift_sass(disassemble(cubin, None), arch=arch, target="nvptx", cubin=read_cubin(cubin.read_bytes()))
+    result = lift_sass(
+        disassemble(cubin, None), arch=arch, target="nvptx", cubin=read_cubin(cubin.read_bytes())
+    )
     assert result.ok, [d.render() for d in result.diagnostics]
     assert "barrier.arrive" in result.assembly and "barrier.sync" in result.assembly

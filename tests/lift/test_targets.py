@@ -21,26 +21,40 @@ def test_membars_become_nvvm_membar_intrinsics_that_llc_selects_for_nvptx() -> N
     result = lift_sass(listing(MEMBARS), arch="sm_90", target="nvptx")
     assert result.ok, [d.render() for d in result.diagnostics]
     assert "fence" not in result.llvm_ir.split("define", 1)[1]
-    assert "membar.cta" in result.assembly and "membar.gl" in result.assembly and "membar.sys" in result.assembly
+    assert (
+        "membar.cta" in result.assembly
+        and "membar.gl" in result.assembly
+        and "membar.sys" in result.assembly
+    )
 
 
 @needs_llvm
 def test_gfx1100_keeps_scoped_fences() -> None:
     result = lift_sass(listing(MEMBARS), arch="sm_90", target="gfx1100")
-    fences = [line.strip() for line in result.llvm_ir.splitlines() if line.strip().startswith("fence")]
+    fences = [
+        line.strip() for line in result.llvm_ir.splitlines() if line.strip().startswith("fence")
+    ]
     assert [f for f in fences if f.endswith("seq_cst")] == [  # CTA, GPU, SYS in order
-        'fence syncscope("workgroup") seq_cst', 'fence syncscope("agent") seq_cst', "fence seq_cst"
+        'fence syncscope("workgroup") seq_cst',
+        'fence syncscope("agent") seq_cst',
+        "fence seq_cst",
     ]
     assert "llvm.nvvm" not in result.llvm_ir
     # every scope invalidates the wave's L0; the agent and system scopes the L1 too
-    assert (result.assembly.count("buffer_gl0_inv"), result.assembly.count("buffer_gl1_inv")) == (3, 2)
+    assert (result.assembly.count("buffer_gl0_inv"), result.assembly.count("buffer_gl1_inv")) == (
+        3,
+        2,
+    )
 
 
 def test_the_fence_rewrite_only_applies_to_nvptx() -> None:
     ir = 'fence syncscope("agent") acquire\nfence seq_cst\n'
     assert AMDGCN.fences(ir) == ir
     rewritten = NVPTX.fences(ir)
-    assert "call void @llvm.nvvm.membar.gl()" in rewritten and "call void @llvm.nvvm.membar.sys()" in rewritten
+    assert (
+        "call void @llvm.nvvm.membar.gl()" in rewritten
+        and "call void @llvm.nvvm.membar.sys()" in rewritten
+    )
     assert rewritten.count("declare void @llvm.nvvm.membar") == 2
 
 

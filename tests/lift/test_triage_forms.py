@@ -23,11 +23,18 @@ pytestmark = pytest.mark.skipif(not HAVE_LLVM, reason="opt-16 / llvm-mc-16 are n
 def folded_stores(body: list[str]) -> list[str]:
     """Lift a sm_90 snippet, fold it with opt-16 -O3: the constants stored, in order."""
     lines = [f"        /*{16 * k:04x}*/  {ins} ;" for k, ins in enumerate([*body, "EXIT"])]
-    result = lift_sass("\tcode for sm_90\n\t\tFunction : k\n" + "\n".join(lines) + "\n", arch="sm_90", compile=False)
+    result = lift_sass(
+        "\tcode for sm_90\n\t\tFunction : k\n" + "\n".join(lines) + "\n",
+        arch="sm_90",
+        compile=False,
+    )
     assert result.ok, [d.render() for d in result.diagnostics]
     opt = subprocess.run([str(require_tool("opt-16")), "-O3", "-S"], input=result.llvm_ir, capture_output=True,
                          text=True, timeout=60, check=True)  # fmt: skip
-    stores = re.findall(r"store (?:<1 x i32> <)?i32 (-?\d+)>?, ptr|store <1 x i32> (zeroinitializer), ptr", opt.stdout)
+    stores = re.findall(
+        r"store (?:<1 x i32> <)?i32 (-?\d+)>?, ptr|store <1 x i32> (zeroinitializer), ptr",
+        opt.stdout,
+    )
     return [v or ("0" if z else "") for v, z in stores]
 
 
@@ -42,7 +49,9 @@ def test_packed_half_immediate_pairs_are_high_half_first() -> None:
             "HFMA2.MMA R8, R4, 1, 1, R6",  # {2.5 : 0.5}
             "LDC.64 R2, c[0x0][0x210]",
             "STG.E desc[UR4][R2.64], R5", "STG.E desc[UR4][R2.64+0x4], R7", "STG.E desc[UR4][R2.64+0x8], R8"]  # fmt: skip
-    assert folded_stores(body) == [str(v - (1 << 32) if v >> 31 else v) for v in (0x4480BE00, 0x38003800, 0x41003800)]
+    assert folded_stores(body) == [
+        str(v - (1 << 32) if v >> 31 else v) for v in (0x4480BE00, 0x38003800, 0x41003800)
+    ]
 
 
 @pytest.mark.parametrize(("lo", "hi", "want"), [(0x1, 0x0, 1), (0x0, 0x100, 1), (0x0, 0x0, 0)])
@@ -82,9 +91,9 @@ def test_up2ur_byte_form_and_r2up_round_trip() -> None:
             "R2UP.B1 UPR, UR8, 0x7",  # UP0 = bit 8 (1), UP1 = bit 9 (0), UP2 = bit 10 (1)
             "UP2UR UR9, UPR, URZ, 0x5"]  # fmt: skip
     assert folded_stores(body + STORE) == ["5"]
-    assert folded_stores(["UISETP.NE.AND UP1, UPT, URZ, 0x1, UPT", "UP2UR.B2 UR9, UPR, URZ, 0x2"] + STORE) == [
-        str(2 << 16)
-    ]
+    assert folded_stores(
+        ["UISETP.NE.AND UP1, UPT, URZ, 0x1, UPT", "UP2UR.B2 UR9, UPR, URZ, 0x2"] + STORE
+    ) == [str(2 << 16)]
 
 
 def test_r2p_and_p2r_with_a_byte_selector_on_the_register() -> None:
@@ -114,7 +123,9 @@ def test_narrow_conversions_read_the_selected_byte_of_the_register() -> None:
 def test_emulator_runs_the_bitsets_llc_emits(op: str, start: int, bit: int, want: int) -> None:
     from cass.runner.emulator.snippet import Snippet
 
-    m = Snippet(["s_cmp_eq_u32 0, 0", f"{op} s4, s5", "s_cselect_b32 s6, 1, 2"], sgpr={4: start, 5: bit}).run()
+    m = Snippet(
+        ["s_cmp_eq_u32 0, 0", f"{op} s4, s5", "s_cselect_b32 s6, 1, 2"], sgpr={4: start, 5: bit}
+    ).run()
     assert int(m.st.S[4, 0]) == want
     assert int(m.st.S[6, 0]) == 1  # SCC untouched
 
@@ -154,6 +165,7 @@ def test_emulator_float_division_sequence_at_the_exponent_extremes(num: float, d
              "v_fmac_f32_e32 v1, v2, v1", "v_div_scale_f32 v2, vcc_lo, s3, s2, s3", "v_mul_f32_e32 v3, v2, v1",
              "v_fma_f32 v4, -v0, v3, v2", "v_fmac_f32_e32 v3, v4, v1", "v_fma_f32 v0, -v0, v3, v2",
              "v_div_fmas_f32 v0, v0, v1, v3", "v_div_fixup_f32 v5, v0, s2, s3"]  # fmt: skip
+
     def bits(x: float) -> int:
         return struct.unpack("<I", struct.pack("<f", x))[0]
 

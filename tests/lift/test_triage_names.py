@@ -8,7 +8,9 @@ import pytest
 from cass.models.lift.aliases import hip_aliases
 from cass.runner.toolchain import has_tool
 
-pytestmark = pytest.mark.skipif(not has_tool("clang++-16"), reason="clang++-16 is not installed (`cass setup`)")
+pytestmark = pytest.mark.skipif(
+    not has_tool("clang++-16"), reason="clang++-16 is not installed (`cass setup`)"
+)
 
 
 def test_half_parameters_beside_a_vector_type() -> None:

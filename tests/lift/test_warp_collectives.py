@@ -50,7 +50,7 @@ def warp_results(w: list[int]) -> list[int]:
             r += all(w[k] > 10 for k in odd) * 13 + any(w[k] > 90 for k in odd) * 17
             r += sum(1 << k for k in odd if w[k] & 2) & 0xFF
             assert m
-        r += sum(w[seg:seg + 8]) * 19
+        r += sum(w[seg : seg + 8]) * 19
         out.append(s32(r))
     return out
 
@@ -59,15 +59,15 @@ def expected_lines() -> list[str]:
     values = [(i * 37) % 101 for i in range(N)]
     out = []
     for t0 in range(0, N, 32):
-        out += warp_results(values[t0:t0 + 32])
+        out += warp_results(values[t0 : t0 + 32])
     for b0 in range(0, N, BLOCK):
-        block = values[b0:b0 + BLOCK]
+        block = values[b0 : b0 + BLOCK]
         c = sum(1 for v in block if v & 4)
         a = int(all(v < 100 for v in block))
         o = int(any(v == 7 for v in block))
         for t in range(b0, b0 + BLOCK):
             out[t] = s32(out[t] + c * 23 + a * 29 + o * 31)
-    lines = [" ".join(str(x) for x in out[i:i + 8]) for i in range(0, N, 8)]
+    lines = [" ".join(str(x) for x in out[i : i + 8]) for i in range(0, N, 8)]
     return lines + [f"atomic {N}"]
 
 
@@ -83,4 +83,7 @@ def test_warp_collectives_match_the_model(lifted_program: Path) -> None:
     run = run_program(lifted_program)
     assert run.exit_code == 0, run.stderr
     got, want = run.stdout.splitlines(), expected_lines()
-    assert got == want, next((f"line {i}: got {g!r}, want {w!r}" for i, (g, w) in enumerate(zip(got, want)) if g != w), "")
+    assert got == want, next(
+        (f"line {i}: got {g!r}, want {w!r}" for i, (g, w) in enumerate(zip(got, want)) if g != w),
+        "",
+    )
