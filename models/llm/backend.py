@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 Finish = Literal["stop", "length", "loop", "cancelled", "timeout"]
@@ -37,6 +37,7 @@ class Sampling:
     top_p: float = 0.95
     max_tokens: int = 8192
     seed: int = 0
+    time_limit_s: float | None = None  # backends that generate in-process stop by themselves
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,8 @@ def generate(
     first: float | None = None
     usage: Usage | None = None
     finish: Finish = "stop"
+    if time_limit_s is not None:
+        sampling = replace(sampling, time_limit_s=time_limit_s)
     stream = backend.stream(messages, sampling)
     try:
         for item in stream:

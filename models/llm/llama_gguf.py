@@ -7,6 +7,7 @@ the model's training context turns on YaRN RoPE scaling from it (as the CASS mod
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,9 +57,11 @@ class LlamaCppBackend:
         return len(self.llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
     def stream(self, messages: list[dict[str, str]], sampling: Sampling) -> Iterator[str | Usage]:
+        guard = _EndGuard(self.llm.token_eos(), sampling.time_limit_s)
         chunks = self.llm.create_chat_completion(
             messages=messages, temperature=sampling.temperature, top_p=sampling.top_p,
             max_tokens=sampling.max_tokens, seed=sampling.seed, stream=True,
+            logits_processor=_logits_processors(guard),
         )  # fmt: skip
         produced = 0
         try:
@@ -66,6 +69,7 @@ class LlamaCppBackend:
                 piece = chunk["choices"][0]["delta"].get("content")
                 if piece:
                     produced += 1
+                    guard.silent = 0
                     yield piece
         finally:
             chunks.close()
@@ -75,3 +79,34 @@ class LlamaCppBackend:
         close = getattr(self.llm, "close", None)
         if close is not None:
             close()
+
+
+# Tokens a model may generate without llama.cpp releasing any text: it holds back bytes that are
+# not yet valid UTF-8 and re-decodes every prefix of them for each new token, so a model emitting
+# byte garbage would slow down quadratically and never return control to the caller.
+SILENT_TOKENS = 64
+
+
+class _EndGuard:
+    """Ends a generation from inside llama.cpp's loop (the only place that runs every token):
+    past the time limit, or after SILENT_TOKENS tokens that released no text, every logit but
+    end-of-sequence is masked, so the model's next token ends the answer."""
+
+    def __init__(self, eos: int, time_limit_s: float | None) -> None:
+        self.eos = eos
+        self.deadline = None if time_limit_s is None else time.monotonic() + time_limit_s
+        self.silent = 0
+
+    def __call__(self, input_ids, scores):  # llama.cpp's LogitsProcessor signature
+        self.silent += 1
+        late = self.deadline is not None and time.monotonic() > self.deadline
+        if late or self.silent > SILENT_TOKENS:
+            scores[:] = -float("inf")
+            scores[self.eos] = 0.0
+        return scores
+
+
+def _logits_processors(guard: _EndGuard):
+    from llama_cpp import LogitsProcessorList
+
+    return LogitsProcessorList([guard])
