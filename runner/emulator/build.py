@@ -150,8 +150,9 @@ def _compile_runtime(out_dir: Path) -> None:
     _run(["gcc", "-O1", "-fPIC", "-c", str(stubs), "-o", str(stub_obj)], "compiling API stubs")
     nm = _run(["nm", "--defined-only", "-g", str(stub_obj), *map(str, objects)], "listing symbols")
     defined = {line.split()[-1] for line in nm.splitlines() if " " in line.strip()}
+    versions = _amd_symbol_versions()
     version_script = out_dir / "versions.map"
-    version_script.write_text(_version_script(_amd_symbol_versions(), defined))
+    version_script.write_text(_version_script(versions, defined))
     _run(
         [
             "g++",
@@ -160,7 +161,7 @@ def _compile_runtime(out_dir: Path) -> None:
             str(out_dir / LIB_NAME),
             *map(str, objects),
             str(stub_obj),
-            f"-Wl,--version-script={version_script}",
+            *([f"-Wl,--version-script={version_script}"] if versions else []),
             *ldflags,
             "-lpthread",
         ],
