@@ -8,6 +8,7 @@ builds in a private temporary directory and renames it into place atomically.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import re
@@ -63,6 +64,7 @@ def _sources() -> list[Path]:
     return sorted(NATIVE_DIR.glob("*.cpp")) + sorted(NATIVE_DIR.glob("*.h"))
 
 
+@functools.cache  # the sources are the package's: read once per process, not per run
 def _runtime_key() -> str:
     digest = hashlib.sha256()
     for path in _sources():
