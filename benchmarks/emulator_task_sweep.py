@@ -2,16 +2,25 @@
 
     .venv/bin/python benchmarks/emulator_task_sweep.py               # all tasks, -O2
     .venv/bin/python benchmarks/emulator_task_sweep.py graph crc32   # tasks whose path matches
+    nice .venv/bin/python benchmarks/emulator_task_sweep.py --engine both --per-domain 2 \
+        --json benchmarks/results/emulator-jit-sweep.json --force
 
 Per task: ported? built? ran without an emulator fault? printed the program's own `CHECK PASS`?
 Library tasks (CUB, Thrust, ...) are skipped: their headers are not available for HIP here.
+With `--engine both` every launch runs on the interpreter and on the translated code (JIT) and
+must leave identical registers and memory (an `engine-mismatch` fault otherwise); the JSON then
+records, per task, the share of wave instructions run translated, what the interpreter ran
+instead (op -> wave instructions) and the translation and compile times.
 This measures the emulator's coverage of real programs; `cass bench` scores the engines.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import tempfile
+import time
 import tomllib
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -21,6 +30,7 @@ from cass.models.engine import TranslationRequest
 from cass.models.rules.engine import RulesEngine
 from cass.runner.diagnostics import CassError
 from cass.runner.emulator import build_hip_program, run_program
+from cass.runner.outputs import write_output
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -28,27 +38,61 @@ from rich.table import Table
 TASKS = Path(__file__).resolve().parents[1] / "models" / "bench" / "tasks"
 
 
-def sweep_one(main_cu: Path, work: Path, opt: str) -> tuple[str, str, str]:
+def sweep_one(main_cu: Path, work: Path, opt: str, engine: str = "interp") -> dict:
+    """One task's record: name, domain, status, detail and the emulator's engine counters."""
     spec = tomllib.loads((main_cu.parent / "task.toml").read_text())
     name = main_cu.parent.name
+    rec: dict = {"task": name, "domain": main_cu.parent.parent.name, "engine": engine}
     if spec.get("libraries"):
-        return name, "library", ", ".join(spec["libraries"])
+        return rec | {"status": "library", "detail": ", ".join(spec["libraries"])}
     port = RulesEngine().translate(TranslationRequest("source", main_cu.read_text(), str(main_cu)))
     source = work / f"{name}.hip"
     source.write_text(port.text)
     try:
         exe = build_hip_program(source, work / name, extra_args=[opt])
     except CassError as exc:
-        return name, "build error", exc.message.splitlines()[-1][:120]
-    run = run_program(exe, spec.get("run", {}).get("args", []), timeout_s=300)
+        return rec | {"status": "build error", "detail": exc.message.splitlines()[-1][:120]}
+    env = {**os.environ, "CASS_EMULATOR_ENGINE": engine}
+    started = time.perf_counter()
+    run = run_program(exe, spec.get("run", {}).get("args", []), timeout_s=300, env=env)
+    s = run.stats
+    rec |= {
+        "wall_s": round(time.perf_counter() - started, 2),
+        "wave_instructions": s.instructions,
+        "native_instructions": s.native_instructions,
+        "interpreted": dict(sorted(s.interpreted.items(), key=lambda kv: -kv[1])),
+        "warmup_instructions": s.warmup_instructions,
+        "compared_launches": s.compared_launches,
+        "launches": s.kernel_launches,
+        "translate_s": round(s.translate_s, 2),
+        "compile_s": round(s.compile_s, 2),
+    }
     if run.fault_reports:
         report = run.fault_reports[0]
-        return name, "fault", f"{report.get('kind')}: {report.get('message', '')[:100]}"
+        kind = str(report.get("kind"))
+        status = "mismatch" if kind == "engine-mismatch" else "fault"
+        return rec | {"status": status, "detail": f"{kind}: {report.get('message', '')[:160]}"}
     if run.timed_out:
-        return name, "timeout", ""
+        return rec | {"status": "timeout", "detail": ""}
     if "CHECK PASS" in run.stdout and run.exit_code == 0:
-        return name, "pass", f"{run.stats.instructions:,} wave instructions"
-    return name, "check failed", f"exit {run.exit_code}"
+        detail = f"{s.instructions:,} wave instructions"
+        if engine != "interp" and s.instructions:
+            detail += f", {100 * s.native_instructions / s.instructions:.1f}% translated"
+        return rec | {"status": "pass", "detail": detail}
+    return rec | {"status": "check failed", "detail": f"exit {run.exit_code}"}
+
+
+def pick(tasks: list[Path], per_domain: int) -> list[Path]:
+    """The first `per_domain` tasks of each domain (all when 0)."""
+    if not per_domain:
+        return tasks
+    seen: Counter = Counter()
+    out = []
+    for t in tasks:
+        seen[t.parent.parent.name] += 1
+        if seen[t.parent.parent.name] <= per_domain:
+            out.append(t)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,27 +100,60 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("filters", nargs="*", help="substrings of task paths to run")
     parser.add_argument("--opt", default="-O2", help="clang optimisation level")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--engine", default="interp", choices=("interp", "jit", "both"), help="emulator engine"
+    )
+    parser.add_argument("--per-domain", type=int, default=0, help="only the first N per domain")
+    parser.add_argument("--json", type=Path, help="write every task's record there as JSON")
+    parser.add_argument("--force", action="store_true", help="overwrite the --json file")
     opts = parser.parse_args(argv)
     tasks = sorted(TASKS.glob("*/*/main.cu"))
     tasks = [t for t in tasks if not opts.filters or any(f in str(t) for f in opts.filters)]
+    tasks = pick(tasks, opts.per_domain)
     results = []
+    started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp, Progress(transient=True) as progress:
         bar = progress.add_task("tasks", total=len(tasks))
         with ThreadPoolExecutor(max_workers=opts.jobs) as pool:
-            for result in pool.map(lambda t: sweep_one(t, Path(tmp), opts.opt), tasks):
+            one = lambda t: sweep_one(t, Path(tmp), opts.opt, opts.engine)  # noqa: E731
+            for result in pool.map(one, tasks):
                 results.append(result)
                 progress.advance(bar)
-    table = Table(title=f"benchmark tasks on the RDNA3 emulator ({opts.opt})")
+                if opts.json:  # after every task: an interrupted sweep keeps what it did
+                    write_output(opts.json, _report(results, opts, started), force=True)
+    table = Table(title=f"benchmark tasks on the RDNA3 emulator ({opts.opt}, {opts.engine})")
     for col in ("task", "result", "detail"):
         table.add_column(col)
-    for name, status, detail in results:
-        if status != "pass":
-            table.add_row(name, status, detail)
+    for r in results:
+        if r["status"] != "pass":
+            table.add_row(r["task"], r["status"], r["detail"])
     console = Console(width=max(Console().width, 120))
     console.print(table)
-    counts = Counter(status for _, status, _ in results)
+    counts = Counter(r["status"] for r in results)
     console.print(", ".join(f"{k}: {v}" for k, v in counts.most_common()))
-    return 0 if counts.get("fault", 0) == 0 else 1
+    interpreted: Counter = Counter()
+    for r in results:
+        interpreted.update(r.get("interpreted", {}))
+    if interpreted:
+        top = ", ".join(f"{op} {n:,}" for op, n in interpreted.most_common(12))
+        console.print(f"interpreted (wave instructions, all tasks): {top}")
+    return 0 if counts.get("fault", 0) + counts.get("mismatch", 0) == 0 else 1
+
+
+def _report(results: list[dict], opts, started: float) -> str:
+    counts = Counter(r["status"] for r in results)
+    head = {
+        "engine": opts.engine,
+        "opt": opts.opt,
+        "per_domain": opts.per_domain,
+        "filters": opts.filters,
+        "tasks": len(results),
+        "domains": len({r["domain"] for r in results}),
+        "counts": dict(counts),
+        "wall_s": round(time.perf_counter() - started, 1),
+        "load_average": round(os.getloadavg()[0], 2),
+    }
+    return json.dumps({"summary": head, "results": results}, indent=1) + "\n"
 
 
 if __name__ == "__main__":

@@ -95,6 +95,7 @@ class JitEngine:
         st, c = m.st, self.ctx
         c.V, c.S, c.SCC, c.PC = (a.ctypes.data for a in (st.V, st.S, st.SCC, st.PC))
         c.alive, c.wave_wg = st.alive.ctypes.data, m.wave_wg.ctypes.data
+        c.barrier, c.wg_count = st.barrier.ctypes.data, m.wg_count
         c.W, c.vgprs = st.W, st.V.shape[0]
         table = m.table
         c.bases, c.limits, c.regions = (

@@ -59,6 +59,8 @@ class Ctx(ctypes.Structure):
         ("fault_pc", ctypes.c_int64),
         ("fault_address", ctypes.c_uint64),
         ("fault_bytes", ctypes.c_int64),
+        ("barrier", ctypes.c_void_p),
+        ("wg_count", ctypes.c_int64),
     ]
 
 

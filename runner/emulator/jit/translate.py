@@ -2,7 +2,7 @@
 its PC through every instruction the translator handles. Passes, top to bottom:
 
   leaders      entries the scheduler may call into: kernel entries, branch targets, and the
-               instruction after each one left to the interpreter
+               instruction after each barrier and each one left to the interpreter
   translate    each instruction to C++ statements (scalar, vector, memory, control), or an exit
                to the interpreter at its PC when the translator does not handle it
   render       labels at the leaders, a switch from the wave's PC to them, and the exits
@@ -54,6 +54,8 @@ def _body(ins) -> list[str]:
         return []
     if op == "s_endpgm":
         return [f"c->alive[w] = 0; pc = {ins.pc + ins.size}; goto out;"]
+    if op == "s_barrier":  # the wave waits; cass_jit_run releases its workgroup (prelude)
+        return [f"c->barrier[w] = 1; pc = {ins.pc + ins.size}; goto out;"]
     if op == "s_getpc_b64":
         from cass.runner.emulator.jit.operands import swrite
 
@@ -88,8 +90,8 @@ def leaders(instructions: dict, kernel_entries: list[int], translated: set[int])
             out.add(_target(ins))
             if nxt is not None:
                 out.add(nxt)
-        if pc not in translated and nxt is not None:
-            out.add(nxt)
+        if (pc not in translated or ins.op == "s_barrier") and nxt is not None:
+            out.add(nxt)  # where the interpreter, or a released barrier, resumes
     return out & translated
 
 

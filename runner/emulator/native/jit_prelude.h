@@ -37,6 +37,8 @@ struct Ctx {
     int64_t fault_pc;
     uint64_t fault_address;
     int64_t fault_bytes;
+    uint8_t* barrier;       // [waves]: waiting at s_barrier
+    int64_t wg_count;
 };
 
 enum { FAULT_LOAD = 1, FAULT_STORE = 2, FAULT_SCALAR = 3, FAULT_ATOMIC = 4, FAULT_MISALIGNED = 5 };
@@ -250,10 +252,11 @@ static inline uint32_t atomic_u32(uint64_t a, int op, uint32_t s, uint32_t cmp) 
 
 static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f);
 
-extern "C" int cass_jit_run(Ctx* c, const int64_t* waves, int64_t n) {
+// one round: every wave of `waves` runs on the worker threads until it stops; the index (into
+// `waves`) of the first faulting wave, or -1
+static int64_t run_round(Ctx* c, const int64_t* waves, int64_t n, std::vector<Counts>& counts,
+                         std::vector<Fault>& faults) {
     std::atomic<int64_t> next{0};
-    std::vector<Counts> counts(c->threads > 1 && n > 1 ? c->threads : 1);
-    std::vector<Fault> faults(n);
     std::vector<int64_t> fault_of(counts.size(), -1);
     // threads take runs of CHUNK waves: a wave's SGPRs share cache lines with its neighbours'
     const int64_t CHUNK = 16;
@@ -267,20 +270,54 @@ extern "C" int cass_jit_run(Ctx* c, const int64_t* waves, int64_t n) {
             }
         }
     };
+    const size_t threads = n > 1 ? counts.size() : 1;
     std::vector<std::thread> pool;
-    for (size_t t = 1; t < counts.size(); ++t) pool.emplace_back(work, t);
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(work, t);
     work(0);
     for (auto& th : pool) th.join();
+    int64_t first = -1;
+    for (int64_t i : fault_of)
+        if (i >= 0 && (first < 0 || i < first)) first = i;
+    return first;
+}
+
+// Waves that reach s_barrier stop there (barrier flag set, PC after it). After each round the
+// barriers are released as the interpreter's scheduler releases them (every live wave of the
+// workgroup waiting), and the released waves of this call run again, until none is released or
+// the call has run its step budget (max_steps per wave).
+extern "C" int cass_jit_run(Ctx* c, const int64_t* waves, int64_t n) {
+    std::vector<Counts> counts(c->threads > 1 && n > 1 ? c->threads : 1);
+    std::vector<int64_t> set(waves, waves + n), again;
+    std::vector<Fault> faults;
+    std::vector<int64_t> pending;
+    const int64_t budget = c->max_steps * (n > 0 ? n : 1);
+    int64_t ran = 0, first = -1;
+    while (!set.empty()) {
+        faults.assign(set.size(), Fault());
+        first = run_round(c, set.data(), (int64_t)set.size(), counts, faults);
+        if (first >= 0) break;
+        bool waiting = false;
+        for (int64_t w : set) waiting |= c->alive[w] && c->barrier[w];
+        ran = 0;
+        for (auto& k : counts) ran += k.wave;
+        if (!waiting || ran >= budget) break;
+        pending.assign(c->wg_count, 0);
+        for (int64_t w = 0; w < c->W; ++w)
+            if (c->alive[w] && !c->barrier[w]) ++pending[c->wave_wg[w]];
+        again.clear();
+        for (int64_t w : set)
+            if (c->barrier[w] && pending[c->wave_wg[w]] == 0) again.push_back(w);
+        for (int64_t w = 0; w < c->W; ++w)
+            if (c->barrier[w] && pending[c->wave_wg[w]] == 0) c->barrier[w] = 0;
+        set.swap(again);
+    }
     for (auto& k : counts) {
         c->wave_instructions += k.wave;
         c->lane_instructions += k.lane;
     }
-    int64_t first = -1;
-    for (int64_t i : fault_of)
-        if (i >= 0 && (first < 0 || i < first)) first = i;
     if (first < 0) return 0;
     const Fault& f = faults[first];
-    c->fault_code = f.code; c->fault_wave = waves[first]; c->fault_lane = f.lane;
+    c->fault_code = f.code; c->fault_wave = set[first]; c->fault_lane = f.lane;
     c->fault_pc = f.pc; c->fault_address = f.address; c->fault_bytes = f.bytes;
     return 1;
 }
