@@ -10,7 +10,9 @@ the real libraries are linked instead; a verdict that used one of these says so.
     Reference.source, .covers                      # the HIP file and what it implements
 
 Covered today: hipBLAS (`hipblas.hip`), hipFFT (`hipfft.hip`), hipRAND's host API
-(`hiprand.hip`) and hipSPARSE's generic SpMV (`hipsparse.hip`).
+(`hiprand.hip`), hipSPARSE's generic SpMV and SpMM (`hipsparse.hip`) and hipSOLVER's common dense
+solvers (`hipsolver.hip`). hipRAND's device API needs nothing here: Debian's hiprand_kernel.h
+(rocRAND's header-only generators) compiles for gfx1100 as it is.
 """
 
 from __future__ import annotations
@@ -71,6 +73,16 @@ REFERENCES: tuple[Reference, ...] = (
         re.compile(r"^\s*#\s*include\s*[<\"](hipsparse/)?hipsparse\.h[>\"]", re.MULTILINE),
         "cusparse",
         "hipsparse/hipsparse.h",
+    ),
+    Reference(
+        "hipSOLVER",
+        HERE / "hipsolver.hip",
+        "handle and stream; S/D getrf (partial or no pivoting) and getrs (N/T), potrf and potrs "
+        "(lower/upper), geqrf, ormqr (left/right, N/T) and orgqr, syevd (Jacobi; eigenvectors "
+        "up to sign); their bufferSize queries; devInfo as cuSOLVER sets it",
+        re.compile(r"^\s*#\s*include\s*[<\"](hipsolver/)?hipsolver\.h[>\"]", re.MULTILINE),
+        "cusolver",
+        "hipsolver/hipsolver.h",
     ),
 )
 
