@@ -69,7 +69,8 @@ REFERENCES: tuple[Reference, ...] = (
         "hipSPARSE",
         HERE / "hipsparse.hip",
         "handle/stream/pointer mode, CSR and COO matrices (32/64-bit indices, f32/f64), dense "
-        "vectors, SpMV_bufferSize and SpMV (non-transposed)",
+        "vectors and matrices (row or column order), SpMV_bufferSize and SpMV (non-transposed), "
+        "SpMM_bufferSize, SpMM_preprocess and SpMM (A non-transposed, B as is or transposed)",
         re.compile(r"^\s*#\s*include\s*[<\"](hipsparse/)?hipsparse\.h[>\"]", re.MULTILINE),
         "cusparse",
         "hipsparse/hipsparse.h",

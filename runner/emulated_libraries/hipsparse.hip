@@ -1,11 +1,13 @@
-// cass's reference implementations for emulated verification: hipSPARSE's generic SpMV.
+// cass's reference implementations for emulated verification: hipSPARSE's generic SpMV and SpMM.
 //
 // The part of Debian's hipSPARSE 2.3 API (its hipsparse.h declares every function here) that
 // cuSPARSE's generic sparse-matrix x dense-vector product needs, as plain HIP kernels compiled for
 // gfx1100 with the program that calls them: handle, stream and pointer mode; CSR and COO
 // matrices (32- or 64-bit indices, zero or one based, f32/f64 values); dense vectors;
 // SpMV_bufferSize and SpMV (y = alpha op(A) x + beta y, op(A) = A; one thread per row, the row's
-// products summed in order). On an AMD GPU the real hipSPARSE (rocSPARSE) is linked instead.
+// products summed in order); dense matrices (row or column order) and SpMM_bufferSize,
+// SpMM_preprocess and SpMM (C = alpha op(A) op(B) + beta C, op(A) = A, op(B) = B or B^T; one
+// thread per entry of C). On an AMD GPU the real hipSPARSE (rocSPARSE) is linked instead.
 
 #include <hip/hip_runtime.h>
 #include <hipsparse/hipsparse.h>
@@ -36,6 +38,17 @@ struct DnVec {
     int64_t size;
     void* values;
     hipDataType type;
+};
+
+struct DnMat {
+    int64_t rows, cols, ld;
+    void* values;
+    hipDataType type;
+    hipsparseOrder_t order;
+    __device__ int64_t at(int64_t i, int64_t j, bool trans) const {
+        if (trans) return at(j, i, false);
+        return order == HIPSPARSE_ORDER_ROW ? i * ld + j : i + j * ld;
+    }
 };
 
 constexpr int kThreads = 128;
@@ -85,6 +98,29 @@ __global__ void spmv_kernel(SpMat A, DnVec x, DnVec y, T alpha_host, const T* al
     else static_cast<float*>(y.values)[row] = static_cast<float>(result);
 }
 
+// One thread per entry (row, col) of C: the row's products with column `col` of op(B), in order.
+template <typename T>
+__global__ void spmm_kernel(SpMat A, DnMat B, bool trans_b, DnMat C, T alpha_host,
+                            const T* alpha_dev, T beta_host, const T* beta_dev) {
+    const int64_t e = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x;
+    if (e >= A.rows * C.cols) return;
+    const int64_t row = e % A.rows, col = e / A.rows;
+    const int64_t begin = A.coo ? coo_start(A, row) : index_at(A.offsets, row, A.row_type) - A.base;
+    const int64_t end = A.coo ? coo_start(A, row + 1) : index_at(A.offsets, row + 1, A.row_type) - A.base;
+    T sum = 0;
+    for (int64_t k = begin; k < end; ++k) {
+        const int64_t inner = index_at(A.columns, k, A.col_type) - A.base;
+        sum += static_cast<T>(value_at(A.values, k, A.type)) *
+               static_cast<T>(value_at(B.values, B.at(inner, col, trans_b), B.type));
+    }
+    const T alpha = alpha_dev ? *alpha_dev : alpha_host, beta = beta_dev ? *beta_dev : beta_host;
+    const int64_t out = C.at(row, col, false);
+    const T old = beta == T(0) ? T(0) : beta * static_cast<T>(value_at(C.values, out, C.type));
+    const T result = alpha * sum + old;
+    if (C.type == HIP_R_64F) static_cast<double*>(C.values)[out] = result;
+    else static_cast<float*>(C.values)[out] = static_cast<float>(result);
+}
+
 bool value_type(hipDataType t) { return t == HIP_R_32F || t == HIP_R_64F; }
 bool index_type(hipsparseIndexType_t t) { return t == HIPSPARSE_INDEX_32I || t == HIPSPARSE_INDEX_64I; }
 
@@ -111,6 +147,40 @@ hipsparseStatus_t spmv(Handle* h, const void* alpha, const SpMat& A, const DnVec
                                                        dev ? T(0) : *b, dev ? b : nullptr);
     return hipGetLastError() == hipSuccess ? HIPSPARSE_STATUS_SUCCESS
                                            : HIPSPARSE_STATUS_EXECUTION_FAILED;
+}
+
+template <typename T>
+hipsparseStatus_t spmm(Handle* h, const void* alpha, const SpMat& A, const DnMat& B, bool trans_b,
+                       const void* beta, const DnMat& C) {
+    const bool dev = h->mode == HIPSPARSE_POINTER_MODE_DEVICE;
+    const T* a = static_cast<const T*>(alpha);
+    const T* b = static_cast<const T*>(beta);
+    const int blocks = static_cast<int>((A.rows * C.cols + kThreads - 1) / kThreads);
+    if (blocks == 0) return HIPSPARSE_STATUS_SUCCESS;
+    spmm_kernel<T><<<blocks, kThreads, 0, h->stream>>>(A, B, trans_b, C, dev ? T(0) : *a,
+                                                       dev ? a : nullptr, dev ? T(0) : *b,
+                                                       dev ? b : nullptr);
+    return hipGetLastError() == hipSuccess ? HIPSPARSE_STATUS_SUCCESS
+                                           : HIPSPARSE_STATUS_EXECUTION_FAILED;
+}
+
+// The shapes of C = alpha op(A) op(B) + beta C agree, and the operations are implemented.
+hipsparseStatus_t spmm_check(hipsparseHandle_t handle, hipsparseOperation_t op_a,
+                             hipsparseOperation_t op_b, const void* alpha,
+                             const hipsparseSpMatDescr_t matA, const hipsparseDnMatDescr_t matB,
+                             const void* beta, const hipsparseDnMatDescr_t matC) {
+    if (!handle) return HIPSPARSE_STATUS_NOT_INITIALIZED;
+    if (!alpha || !beta || !matA || !matB || !matC) return HIPSPARSE_STATUS_INVALID_VALUE;
+    if (op_a != HIPSPARSE_OPERATION_NON_TRANSPOSE ||
+        (op_b != HIPSPARSE_OPERATION_NON_TRANSPOSE && op_b != HIPSPARSE_OPERATION_TRANSPOSE))
+        return HIPSPARSE_STATUS_NOT_SUPPORTED;
+    const SpMat& A = *static_cast<const SpMat*>(matA);
+    const DnMat& B = *static_cast<const DnMat*>(matB);
+    const DnMat& C = *static_cast<const DnMat*>(matC);
+    const bool trans_b = op_b == HIPSPARSE_OPERATION_TRANSPOSE;
+    const int64_t b_rows = trans_b ? B.cols : B.rows, b_cols = trans_b ? B.rows : B.cols;
+    if (b_rows != A.cols || C.rows != A.rows || C.cols != b_cols) return HIPSPARSE_STATUS_INVALID_VALUE;
+    return HIPSPARSE_STATUS_SUCCESS;
 }
 
 }  // namespace
@@ -203,6 +273,62 @@ hipsparseStatus_t hipsparseSpMV(hipsparseHandle_t handle, hipsparseOperation_t o
     Handle* h = static_cast<Handle*>(handle);
     if (compute == HIP_R_64F) return spmv<double>(h, alpha, A, x, beta, y);
     if (compute == HIP_R_32F) return spmv<float>(h, alpha, A, x, beta, y);
+    return HIPSPARSE_STATUS_NOT_SUPPORTED;
+}
+
+hipsparseStatus_t hipsparseCreateDnMat(hipsparseDnMatDescr_t* descr, int64_t rows, int64_t cols,
+                                       int64_t ld, void* values, hipDataType type,
+                                       hipsparseOrder_t order) {
+    if (!descr || rows < 0 || cols < 0) return HIPSPARSE_STATUS_INVALID_VALUE;
+    const bool row_order = order == HIPSPARSE_ORDER_ROW;
+    if (!row_order && order != HIPSPARSE_ORDER_COLUMN) return HIPSPARSE_STATUS_INVALID_VALUE;
+    if (ld < (row_order ? cols : rows) || ld < 1) return HIPSPARSE_STATUS_INVALID_VALUE;
+    if (!value_type(type)) return HIPSPARSE_STATUS_NOT_SUPPORTED;
+    *descr = new (std::nothrow) DnMat{rows, cols, ld, values, type, order};
+    return *descr ? HIPSPARSE_STATUS_SUCCESS : HIPSPARSE_STATUS_ALLOC_FAILED;
+}
+hipsparseStatus_t hipsparseDestroyDnMat(hipsparseDnMatDescr_t descr) {
+    if (!descr) return HIPSPARSE_STATUS_INVALID_VALUE;
+    delete static_cast<DnMat*>(descr);
+    return HIPSPARSE_STATUS_SUCCESS;
+}
+
+hipsparseStatus_t hipsparseSpMM_bufferSize(hipsparseHandle_t handle, hipsparseOperation_t op_a,
+                                           hipsparseOperation_t op_b, const void* alpha,
+                                           const hipsparseSpMatDescr_t matA,
+                                           const hipsparseDnMatDescr_t matB, const void* beta,
+                                           const hipsparseDnMatDescr_t matC, hipDataType,
+                                           hipsparseSpMMAlg_t, size_t* size) {
+    const hipsparseStatus_t status = spmm_check(handle, op_a, op_b, alpha, matA, matB, beta, matC);
+    if (status != HIPSPARSE_STATUS_SUCCESS) return status;
+    if (!size) return HIPSPARSE_STATUS_INVALID_VALUE;
+    *size = 4;  // no work area, as for SpMV
+    return HIPSPARSE_STATUS_SUCCESS;
+}
+
+hipsparseStatus_t hipsparseSpMM_preprocess(hipsparseHandle_t handle, hipsparseOperation_t op_a,
+                                           hipsparseOperation_t op_b, const void* alpha,
+                                           const hipsparseSpMatDescr_t matA,
+                                           const hipsparseDnMatDescr_t matB, const void* beta,
+                                           const hipsparseDnMatDescr_t matC, hipDataType,
+                                           hipsparseSpMMAlg_t, void*) {
+    return spmm_check(handle, op_a, op_b, alpha, matA, matB, beta, matC);  // nothing to prepare
+}
+
+hipsparseStatus_t hipsparseSpMM(hipsparseHandle_t handle, hipsparseOperation_t op_a,
+                                hipsparseOperation_t op_b, const void* alpha,
+                                const hipsparseSpMatDescr_t matA, const hipsparseDnMatDescr_t matB,
+                                const void* beta, const hipsparseDnMatDescr_t matC,
+                                hipDataType compute, hipsparseSpMMAlg_t, void*) {
+    const hipsparseStatus_t status = spmm_check(handle, op_a, op_b, alpha, matA, matB, beta, matC);
+    if (status != HIPSPARSE_STATUS_SUCCESS) return status;
+    Handle* h = static_cast<Handle*>(handle);
+    const SpMat& A = *static_cast<const SpMat*>(matA);
+    const DnMat& B = *static_cast<const DnMat*>(matB);
+    const DnMat& C = *static_cast<const DnMat*>(matC);
+    const bool trans_b = op_b == HIPSPARSE_OPERATION_TRANSPOSE;
+    if (compute == HIP_R_64F) return spmm<double>(h, alpha, A, B, trans_b, beta, C);
+    if (compute == HIP_R_32F) return spmm<float>(h, alpha, A, B, trans_b, beta, C);
     return HIPSPARSE_STATUS_NOT_SUPPORTED;
 }
 

@@ -1,4 +1,4 @@
-// Exercises cass's reference hipSPARSE SpMV on the emulator; tests/emulator/test_emulated_hipsparse.py
+// Exercises cass's reference hipSPARSE SpMV and SpMM on the emulator; tests/emulator/test_emulated_hipsparse.py
 // builds the same matrices with numpy. Matrix: 5 x 6, entry (r, c) = r + 2c + 1 where (r*7 + c*3) % 4 == 0.
 #include <hip/hip_runtime.h>
 #include <hipsparse/hipsparse.h>
@@ -81,6 +81,44 @@ int main() {
     printf("\n");
     printf("transpose %d\n", (int)hipsparseSpMV(h, HIPSPARSE_OPERATION_TRANSPOSE, scalars, coo, vxd,
                                                  scalars + 1, vyd, HIP_R_64F, HIPSPARSE_SPMV_ALG_DEFAULT, buffer));
+    // SpMM: B (6 x 3) entry (i, j) = i - 2j + 0.5. CSR f32 with column-major B and C, host scalars
+    std::vector<float> b(18), c(15, 1.0f);
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 3; ++j) b[i + j * 6] = i - 2.0f * j + 0.5f;
+    float* dc = upload(c);
+    hipsparseDnMatDescr_t mb, mc, mbt, mcr;
+    CHECK(hipsparseSetPointerMode(h, HIPSPARSE_POINTER_MODE_HOST));
+    CHECK(hipsparseCreateDnMat(&mb, 6, 3, 6, upload(b), HIP_R_32F, HIPSPARSE_ORDER_COLUMN));
+    CHECK(hipsparseCreateDnMat(&mc, rows, 3, rows, dc, HIP_R_32F, HIPSPARSE_ORDER_COLUMN));
+    CHECK(hipsparseSpMM_bufferSize(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, HIPSPARSE_OPERATION_NON_TRANSPOSE,
+                                   &alpha, csr, mb, &beta, mc, HIP_R_32F, HIPSPARSE_SPMM_ALG_DEFAULT, &size));
+    CHECK(hipsparseSpMM(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, HIPSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+                        csr, mb, &beta, mc, HIP_R_32F, HIPSPARSE_SPMM_ALG_DEFAULT, buffer));
+    hipMemcpy(c.data(), dc, 15 * sizeof(float), hipMemcpyDeviceToHost);
+    printf("spmm_csr_f32");  // column-major
+    for (float v : c) printf(" %.9g", v);
+    printf("\n");
+    // COO f64, B given transposed (3 x 6, row-major, ld 8), C row-major (ld 4), device scalars
+    std::vector<double> bt(3 * 8, 99.0), cr(rows * 4, 7.0);
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 3; ++j) bt[j * 8 + i] = i - 2.0 * j + 0.5;
+    double* dcr = upload(cr);
+    CHECK(hipsparseCreateDnMat(&mbt, 3, 6, 8, upload(bt), HIP_R_64F, HIPSPARSE_ORDER_ROW));
+    CHECK(hipsparseCreateDnMat(&mcr, rows, 3, 4, dcr, HIP_R_64F, HIPSPARSE_ORDER_ROW));
+    CHECK(hipsparseSetPointerMode(h, HIPSPARSE_POINTER_MODE_DEVICE));
+    CHECK(hipsparseSpMM(h, HIPSPARSE_OPERATION_NON_TRANSPOSE, HIPSPARSE_OPERATION_TRANSPOSE, scalars, coo,
+                        mbt, scalars + 1, mcr, HIP_R_64F, HIPSPARSE_SPMM_ALG_DEFAULT, buffer));
+    hipMemcpy(cr.data(), dcr, rows * 4 * sizeof(double), hipMemcpyDeviceToHost);
+    printf("spmm_coo_f64");  // row-major with ld 4: the fourth column untouched
+    for (double v : cr) printf(" %.17g", v);
+    printf("\n");
+    printf("spmm_shape %d\n", (int)hipsparseSpMM(h, HIPSPARSE_OPERATION_NON_TRANSPOSE,
+                                                 HIPSPARSE_OPERATION_NON_TRANSPOSE, scalars, coo, mbt,
+                                                 scalars + 1, mcr, HIP_R_64F, HIPSPARSE_SPMM_ALG_DEFAULT, buffer));
+    CHECK(hipsparseDestroyDnMat(mb));
+    CHECK(hipsparseDestroyDnMat(mc));
+    CHECK(hipsparseDestroyDnMat(mbt));
+    CHECK(hipsparseDestroyDnMat(mcr));
     CHECK(hipsparseDestroySpMat(csr));
     CHECK(hipsparseDestroySpMat(coo));
     CHECK(hipsparseDestroyDnVec(vx));
