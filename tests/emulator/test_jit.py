@@ -215,7 +215,7 @@ def test_misaligned_atomic_is_reported_as_the_interpreter_reports_it():
 
 # ops the translated code runs natively in programs/jit_features.hip: none may reach the
 # interpreter (a family still left to it is listed in the engine summary and fails here)
-NATIVE_FAMILIES = ("s_barrier",)
+NATIVE_FAMILIES = ("s_barrier", "scratch_")
 
 
 def test_barriers_scratch_shuffles_and_halves_identical_under_both_engines(tmp_path):
@@ -230,3 +230,32 @@ def test_barriers_scratch_shuffles_and_halves_identical_under_both_engines(tmp_p
     left = {op: n for op, n in s.interpreted.items() if op.startswith(NATIVE_FAMILIES)}
     assert not left, f"interpreted: {left}"
     assert s.native_instructions > 0.9 * s.instructions
+
+
+def test_scratch_round_trip_and_fault_as_the_interpreter():
+    lines = [
+        "v_lshlrev_b32 v1, 3, v0",
+        "scratch_store_b64 v1, v[2:3], off offset:16",
+        "scratch_store_b8 v1, v0, off offset:7",
+        "scratch_load_b32 v4, v1, off offset:16",
+        "scratch_load_i8 v5, v1, off offset:7",
+        "scratch_load_b64 v[6:7], v1, off offset:12",
+    ]
+    vgpr = {0: np.arange(32) * 9, 2: np.arange(32) + 1000, 3: -7}
+    ref = Snippet(lines, vgpr=vgpr).run()
+    jit = Snippet(lines, vgpr=vgpr, engine="jit").run()
+    assert first_difference(ref, jit, [], []) == ""
+    assert list(jit.st.V[4, 0, :3]) == [1000, 1001, 1002] and jit.st.V[5, 0, 15] == 0xFFFFFF87
+    assert jit.jit.native_instructions >= len(lines)
+    faults = []
+    for engine in ("interp", "jit"):  # lane 16 reaches the private segment's end (64 KiB)
+        snippet = Snippet(
+            ["v_lshlrev_b32 v1, 12, v0", "scratch_store_b32 v1, v0, off"],
+            vgpr={0: np.arange(32)},
+            engine=engine,
+        )
+        with pytest.raises(Fault) as err:
+            snippet.run()
+        f = err.value
+        faults.append((f.kind, f.message, f.wave, f.lane, f.address, f.space))
+    assert faults[0] == faults[1] and faults[0][0] == FaultKind.SCRATCH and faults[0][3] == 16

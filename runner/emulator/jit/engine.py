@@ -22,6 +22,8 @@ MAX_STEPS = 1 << 16  # wave instructions a wave runs per call before the schedul
 THREADS = int(os.environ.get("CASS_EMULATOR_THREADS", "0")) or (os.cpu_count() or 1)
 _KINDS = {1: Access.LOAD, 2: Access.STORE, 3: Access.SCALAR_LOAD, 4: Access.ATOMIC}
 FAULT_MISALIGNED = 5
+_SCRATCH = {6: Access.LOAD, 7: Access.STORE}
+SCRATCH_BYTES = 256 << 20  # a launch's whole private memory, allocated before a native run
 
 
 class JitEngine:
@@ -82,6 +84,8 @@ class JitEngine:
         waves = np.ascontiguousarray(m.waves_of(g), np.int64)
         c = self._context(m)
         status = self._run(c, waves.ctypes.data, waves.size)
+        if not status and not c.wave_instructions:
+            return False  # left at once (scratch without its array): the interpreter steps
         st.sync_exec(waves)
         g.reset_exec()
         m.wave_instructions += c.wave_instructions
@@ -105,6 +109,12 @@ class JitEngine:
         )
         c.lds, c.lds_bytes, c.lds_stride = m.lds.ctypes.data, m.lds_bytes, m.lds_stride
         c.code_base, c.max_steps = self.program.base, MAX_STEPS
+        limit = m.private_limit
+        if m.scratch_stride < limit and st.W * 32 * ((limit + 15) & ~15) <= SCRATCH_BYTES:
+            m._grow_scratch(limit)  # as the interpreter would, on first touching the top
+        whole = m.scratch_stride >= limit
+        c.scratch = m.scratch.ctypes.data if whole and limit else None
+        c.scratch_stride, c.private_limit = m.scratch_stride, limit
         c.threads = 1 if getattr(m, "deterministic", False) else self.threads
         c.wave_instructions = c.lane_instructions = c.fault_code = 0
         return c
@@ -124,6 +134,17 @@ class JitEngine:
                 lane=int(c.fault_lane),
                 address=int(c.fault_address),
                 space=Space.GLOBAL,
+            )
+        if code in _SCRATCH:
+            nbytes, off = int(c.fault_bytes), int(c.fault_address)
+            return Fault(
+                FaultKind.SCRATCH,
+                f"private (scratch) {_SCRATCH[code]} of {nbytes} bytes at offset "
+                f"{off} beyond the {m.private_limit} bytes per lane",
+                wave=wave,
+                lane=int(c.fault_lane),
+                address=off,
+                space=Space.SCRATCH,
             )
         kind = _KINDS.get(code, Access.LOAD)
         return Fault(

@@ -1,7 +1,8 @@
 """Memory instructions as C++: scalar loads (s_load), global loads and stores (every lane's
 access checked against the allocation table before any register or memory is written, the
-first bad lane reported as the interpreter reports it) and LDS loads and stores (an access
-beyond the workgroup's allocation reads 0 and drops writes, as on gfx11)."""
+first bad lane reported as the interpreter reports it), scratch loads and stores (checked
+against the private segment size) and LDS loads and stores (an access beyond the workgroup's
+allocation reads 0 and drops writes, as on gfx11)."""
 
 from __future__ import annotations
 
@@ -97,9 +98,54 @@ def _atomic(ins, suffix: str, offset: int) -> list[str]:
     return [*out, "}"]
 
 
+def _scratch(ins) -> list[str]:
+    """Private memory: lane l of wave w at (w * 32 + l) * stride + offset of the launch's
+    scratch array (grown to the whole private segment before the run, `JitEngine._context`);
+    an offset beyond the private segment is the interpreter's scratch fault. Without the array
+    (too large to allocate at once) the wave leaves to the interpreter here, uncounted."""
+    kind, suffix = _split(ins.op)
+    ops = list(ins.operands)
+    if kind == "load" and (suffix in _WHOLE or suffix in _EXTEND):
+        dst, addr_ops = ops[0], ops[1:]
+    elif kind == "store" and (suffix in _WHOLE or suffix in ("b8", "b16")):
+        dst, addr_ops, data = None, [ops[0], *ops[2:]], ops[1]
+    else:
+        raise Untranslated(ins.op)
+    offset = int(ins.modifiers.get("offset", "0") or "0", 0) & 0xFFFFFFFF
+    vaddr, saddr = addr_ops[0], addr_ops[1] if len(addr_ops) > 1 else None
+    terms = [f"{offset}u"]
+    if vaddr.kind == "v":
+        terms.append(f"VR({vaddr.index})[l]")
+    elif vaddr.kind != "off":
+        raise Untranslated("scratch address")
+    if saddr is not None and saddr.kind == "s":
+        terms.append(f"s[{saddr.index}]")
+    elif saddr is not None and saddr.kind != "off":
+        raise Untranslated("scratch address")
+    nbytes = _SIZES[suffix]
+    code = "FAULT_SCRATCH_LOAD" if dst is not None else "FAULT_SCRATCH_STORE"
+    out = [
+        f"if (!c->scratch) {{ UNCOUNT(); pc = {ins.pc}; goto out; }}",
+        "if (s[126]) {",
+        f"uint32_t O[32]; LANES {{ O[l] = {' + '.join(terms)}; }}",
+        "for (int l = 0; l < 32; ++l)",
+        f"    if (((s[126] >> l) & 1u) && (uint64_t)O[l] + {nbytes} > (uint64_t)c->private_limit) "
+        + _fault(code, ins.pc, "l", "O[l]", nbytes),
+        "uint8_t* const priv = c->scratch + w * 32 * c->scratch_stride;",
+    ]
+    where = "priv + l * c->scratch_stride + O[l]"
+    if dst is not None:
+        out += _load_lanes(dst, nbytes, suffix, f"(const void*)({where})")
+    else:
+        out += _store_lanes(data, nbytes, f"(void*)({where})")
+    return [*out, "}"]
+
+
 def _global(ins) -> list[str]:
+    if ins.op.startswith("scratch_"):
+        return _scratch(ins)
     if not ins.op.startswith("global_"):
-        raise Untranslated(ins.op)  # flat and scratch resolve apertures: the interpreter
+        raise Untranslated(ins.op)  # flat resolves apertures: the interpreter
     kind, suffix = _split(ins.op)
     offset = int(ins.modifiers.get("offset", "0") or "0", 0)
     ops = list(ins.operands)

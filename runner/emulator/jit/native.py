@@ -61,6 +61,9 @@ class Ctx(ctypes.Structure):
         ("fault_bytes", ctypes.c_int64),
         ("barrier", ctypes.c_void_p),
         ("wg_count", ctypes.c_int64),
+        ("scratch", ctypes.c_void_p),
+        ("scratch_stride", ctypes.c_int64),
+        ("private_limit", ctypes.c_int64),
     ]
 
 

@@ -33,6 +33,9 @@ BRANCHES = {
 # left to the interpreter: they change which waves run (barriers, sleep), call host services,
 # read clocks or modes, or jump to computed addresses
 INTERPRETED = {"s_setreg_b32", "s_setreg_imm32_b32", "s_round_mode", "s_denorm_mode"}
+# translated, but a wave may leave after them (a barrier) or at them, to the interpreter
+# (scratch without its array): the next instruction is an entry
+RESUME_AFTER = ("s_barrier", "scratch_")
 
 
 @dataclass
@@ -90,7 +93,7 @@ def leaders(instructions: dict, kernel_entries: list[int], translated: set[int])
             out.add(_target(ins))
             if nxt is not None:
                 out.add(nxt)
-        if (pc not in translated or ins.op == "s_barrier") and nxt is not None:
+        if nxt is not None and (pc not in translated or ins.op.startswith(RESUME_AFTER)):
             out.add(nxt)  # where the interpreter, or a released barrier, resumes
     return out & translated
 
@@ -155,6 +158,7 @@ static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f) {{
     int rc = 0;
 #define VR(r) (V0 + (int64_t)(r) * VS)
 #define CNT() (k.wave += 1, k.lane += __builtin_popcount(s[126]))
+#define UNCOUNT() (k.wave -= 1, k.lane -= __builtin_popcount(s[126]))
     switch (pc) {{ {cases} default: goto out; }}
 """
 
@@ -169,5 +173,6 @@ out:
     return rc;
 #undef VR
 #undef CNT
+#undef UNCOUNT
 }
 """

@@ -39,9 +39,15 @@ struct Ctx {
     int64_t fault_bytes;
     uint8_t* barrier;       // [waves]: waiting at s_barrier
     int64_t wg_count;
+    uint8_t* scratch;       // [waves][32][scratch_stride], or null: scratch is interpreted
+    int64_t scratch_stride;
+    int64_t private_limit;  // bytes of private memory per lane
 };
 
-enum { FAULT_LOAD = 1, FAULT_STORE = 2, FAULT_SCALAR = 3, FAULT_ATOMIC = 4, FAULT_MISALIGNED = 5 };
+enum {
+    FAULT_LOAD = 1, FAULT_STORE = 2, FAULT_SCALAR = 3, FAULT_ATOMIC = 4, FAULT_MISALIGNED = 5,
+    FAULT_SCRATCH_LOAD = 6, FAULT_SCRATCH_STORE = 7
+};
 
 struct Fault {
     int64_t code = 0, lane = 0, pc = 0, bytes = 0;
