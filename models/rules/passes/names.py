@@ -54,15 +54,12 @@ def _rename_one(
         if entry.status == "supported":
             needs_newer(unit, tok, entry)
         return
-    if entry.hip and entry.hip != tok.text:
+    renamed = bool(entry.hip) and entry.hip != tok.text
+    if renamed:
         unit.replace(tok.start, tok.end, entry.hip)
-        if entry.note.startswith("differs: "):
-            unit.report(
-                "CASS012",
-                tok.start,
-                tok.end,
-                f"`{tok.text}` -> `{entry.hip}`: {entry.note[len('differs: ') :]}",
-            )
+    if entry.hip and entry.note.startswith("differs: "):  # a kept name can differ too
+        what = f"`{tok.text}` -> `{entry.hip}`" if renamed else f"`{tok.text}`"
+        unit.report("CASS012", tok.start, tok.end, f"{what}: {entry.note[len('differs: ') :]}")
 
 
 def _check_namespace_member(unit: Unit, i: int, reported: set[tuple[str, int]]) -> None:

@@ -1,0 +1,121 @@
+"""Coverage next to HIPIFY, kept honest by committed facts (models/rules/tables/facts/):
+
+- `hipify_<family>.tsv`: the CUDA names HIPIFY's published tables map, with their HIP names;
+- `<header>@<tag>.ids`: the identifiers a HIP header of a release after 5.2 declares (read from
+  AMD's repository at that tag with the engine's lexer; the file names repository, path, commit).
+
+Every HIPIFY mapping has a cass row (mapped, or reported with a reason); every mapped row that
+names a facts file has its HIP name in it; the HIP 5.2 rows compile against Debian's headers.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from functools import cache
+
+import pytest
+from cass.models.rules.tables import TABLE_DIR, family_table
+
+FACTS = TABLE_DIR / "facts"
+HIP_52 = "HIP 5.2.3 headers (/usr/include/hip)"
+FACTS_FILE = re.compile(r"\(tables/facts/([\w.@+-]+\.ids)\)")
+
+
+def hipify_rows(family: str) -> list[tuple[str, str, str]]:
+    rows = []
+    for line in (FACTS / f"hipify_{family}.tsv").read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            cuda, hip, added = line.split("\t")
+            rows.append((cuda, hip, added))
+    return rows
+
+
+@cache
+def facts_identifiers(name: str) -> frozenset[str]:
+    lines = (FACTS / name).read_text(encoding="utf-8").splitlines()
+    header = {k.strip(): v.strip() for k, _, v in (ln[1:].partition(":") for ln in lines[:8])}
+    assert {"repository", "path", "commit", "tag"} <= header.keys(), name
+    assert re.fullmatch(r"[0-9a-f]{40}", header["commit"]), name
+    return frozenset(ln for ln in lines if ln and not ln.startswith("#"))
+
+
+def test_hipify_facts_are_well_formed():
+    rows = hipify_rows("device")
+    assert len(rows) > 500
+    assert len({cuda for cuda, _, _ in rows}) == len(rows)
+    assert all(re.fullmatch(r"\d+\.\d+\.\d+", added) for _, _, added in rows)
+
+
+@pytest.mark.parametrize("family", ["device"])
+def test_every_name_hipify_maps_has_a_row(family):
+    table = family_table(family)
+    missing = [cuda for cuda, _, _ in hipify_rows(family) if cuda not in table]
+    assert not missing
+    for cuda, _, _ in hipify_rows(family):
+        entry = table[cuda]
+        assert entry.status != "unsupported" or entry.note, entry
+
+
+@pytest.mark.parametrize("family", ["device"])
+def test_rows_name_what_checked_them(family):
+    """A mapped row either names the header that declares its HIP name or says none does; a
+    row checked against a facts file has its HIP name in that file."""
+    checked = 0
+    for entry in family_table(family).values():
+        if entry.status == "unsupported" or not entry.checked:
+            continue
+        match = FACTS_FILE.search(entry.checked)
+        if match:
+            assert entry.hip in facts_identifiers(match.group(1)), entry
+            checked += 1
+        elif entry.checked != HIP_52:
+            assert entry.checked.startswith("no header here confirms it"), entry
+    assert checked or family == "device"
+
+
+def test_identity_device_rows_keep_their_name():
+    """HIPIFY's identity mappings (`sinf`, `__ldg`, ...) stay identity rows in cass."""
+    table = family_table("device")
+    for cuda, hip, _ in hipify_rows("device"):
+        entry = table[cuda]
+        if cuda == hip and entry.status == "supported":
+            assert entry.hip == cuda, entry
+
+
+@pytest.mark.toolchain
+def test_hip52_device_rows_are_declared_by_debians_headers(tmp_path):
+    """Each device row checked against HIP 5.2 names something Debian's headers declare: a
+    `using ::name;` of every one compiles for gfx1100 with clang-16."""
+    from cass.runner.toolchain import hip_clang_command
+
+    names = sorted(
+        {e.hip for e in family_table("device").values() if e.checked == HIP_52 and e.hip}
+    )
+    assert len(names) > 350
+    source = tmp_path / "declared.hip"
+    source.write_text(
+        "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>\n"
+        + "".join(f"namespace n{i} {{ using ::{name}; }}\n" for i, name in enumerate(names))
+    )
+    done = subprocess.run(
+        [*hip_clang_command("gfx1100"), "-fsyntax-only", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_kept_device_names_with_other_semantics_are_reported(port_snippet):
+    """A rounding suffix HIP 5.2 ignores is a diagnostic even though the name is kept."""
+    out, codes = port_snippet(
+        "__global__ void k(float *o, int i, __half h) {\n"
+        "  o[0] = __int2float_rd(i) + __half2int_ru(h) + sinf(o[1]);\n}\n"
+    )
+    assert "__int2float_rd(i)" in out and "sinf(o[1])" in out
+    messages = [d.message for d in codes.get("CASS012", [])]
+    assert any("__int2float_rd" in m and "round-to-nearest" in m for m in messages)
+    assert any("__half2int_ru" in m and "truncates" in m for m in messages)
+    assert not any("sinf" in m for m in messages)
