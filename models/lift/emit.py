@@ -52,6 +52,7 @@ class Emitter:
     uses_printf: bool = False
     c4_regs: dict = field(default_factory=dict)
     imm_regs: dict = field(default_factory=dict)
+    handle_regs: dict = field(default_factory=dict)  # register -> c[0x0] offset (textures.track)
     constants: object = None  # ConstantBanks: c[0x2]/c[0x3] contents from the cubin, when known
 
     # ---------------------------------------------------------------- basics

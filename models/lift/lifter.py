@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cass.models.lift import (
+    bulk_copy,
     sem_ctrl,
     sem_float,
     sem_half,
@@ -21,6 +22,7 @@ from cass.models.lift import (
     sem_sync,
     sem_sys,
     sem_warp,
+    textures,
 )
 from cass.models.lift.cfg import TRANSFERS, Cfg, build_cfg, fill_ret_cases, polled_loads
 from cass.models.lift.constants import ConstantBanks
@@ -32,7 +34,8 @@ from cass.models.lift.params import ParamLayout, infer_layout, layout_from_cubin
 from cass.models.lift.targets import LlvmTarget
 
 HANDLERS = {**sem_int.HANDLERS, **sem_float.HANDLERS, **sem_mem.HANDLERS, **sem_warp.HANDLERS,
-            **sem_ctrl.HANDLERS, **sem_half.HANDLERS, **sem_sys.HANDLERS, **sem_sync.HANDLERS}  # fmt: skip
+            **sem_ctrl.HANDLERS, **sem_half.HANDLERS, **sem_sys.HANDLERS, **sem_sync.HANDLERS,
+            **textures.HANDLERS, **bulk_copy.HANDLERS}  # fmt: skip
 # Opcodes without memory access, side effects or warp collectives: predicated forms are lifted as
 # compute-then-select instead of a branch around.
 SPECULATABLE = frozenset((set(sem_int.HANDLERS) | set(sem_float.HANDLERS) | set(sem_half.HANDLERS)
@@ -170,6 +173,7 @@ def lift_run(instructions: list[Instruction], cfg: Cfg, e: Emitter) -> list[Lift
             errors.append(exc)
             e.terminated = False
         sem_sys.track(e, ins)
+        textures.track(e, ins)
     if not e.terminated:
         e.jump("exit")
     return errors

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from cass.models.lift.targets import OPT_FLAGS, LlvmTarget
+from cass.models.lift.targets import OPT_FLAGS, RUNTIME_DIR, LlvmTarget
 from cass.runner.diagnostics import WorkError
 from cass.runner.toolchain import DEFAULT_GFX_ARCH
 from cass.runner.tools import run_tool
@@ -69,7 +69,8 @@ def link_device_libs(text: str, target: LlvmTarget) -> str:
     """printf (hostcall through ockl, as HIP's own printf): link ROCm's ockl bitcode when used."""
     if not target.private_as:
         return text + "declare i32 @vprintf(ptr, ptr)\n" if "@vprintf(" in text else text
-    if "@__ockl_printf_begin" not in text:
+    images = "@__ockl_image_" in text  # textures and surfaces (cass.models.lift.textures)
+    if "@__ockl_printf_begin" not in text and not images:
         return text
     import tempfile
     from pathlib import Path
@@ -79,10 +80,14 @@ def link_device_libs(text: str, target: LlvmTarget) -> str:
     libs = hip_device_lib_dir(DEFAULT_GFX_ARCH)
     with tempfile.TemporaryDirectory(prefix="cass-lift-") as work:
         main = Path(work) / "main.ll"
+        if images:
+            text += (RUNTIME_DIR / "images.ll").read_text(encoding="utf-8")
         main.write_text(text + PRINTF_DECLS, encoding="utf-8")
         argv = ["llvm-link-16", "-S", str(main), "--only-needed", str(libs / "ockl.bc"),
                 str(libs / "oclc_abi_version_400.bc")]  # fmt: skip
-        return _run(argv, "", "linking ockl for printf")
+        if images:  # the image functions read __oclc_ISA_version
+            argv += ["--only-needed", str(libs / f"oclc_isa_version_{DEFAULT_GFX_ARCH[3:]}.bc")]
+        return _run(argv, "", "linking ockl for printf and images")
 
 
 def compile_module(text: str, target: LlvmTarget) -> str:

@@ -100,6 +100,10 @@ def check_arch(arch: str | None, path: str) -> None:
         )
 
 
+# texture dimensions and query kinds, printed as operands (`TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D`)
+_KEYWORD = re.compile(r"(?:ARRAY_)?(?:[123]D|CUBE)|TEX_[A-Z_]+")
+
+
 def parse_instruction(body: str, address: int, line: int = 0, path: str = "<input>") -> Instruction:
     """One instruction body such as `@!P0 IMAD.WIDE R2, R9, 0x4, R2` (no trailing `;`)."""
     text = body.strip().rstrip(";").strip()
@@ -118,8 +122,11 @@ def parse_instruction(body: str, address: int, line: int = 0, path: str = "<inpu
     opcode, mods = parts[0], tuple(parts[1:])
     if not re.fullmatch(r"[A-Z][A-Z0-9_]*", opcode):
         raise CassError(f"{path}:{line}: cannot read the SASS instruction '{body.strip()}'")
+    tokens = split_operands(rest)
+    keywords = tuple(t for t in tokens if _KEYWORD.fullmatch(t))  # `2D`, `TEX_HEADER_DIMENSION`
+    mods += keywords
     try:
-        operands = tuple(parse_operand(tok) for tok in split_operands(rest))
+        operands = tuple(parse_operand(tok) for tok in tokens if tok not in keywords)
     except ValueError as exc:
         raise CassError(f"{path}:{line}: cannot read operand {exc} of '{body.strip()}'") from None
     if opcode in _BRANCHY and opcode not in ("BRX", "JMX"):

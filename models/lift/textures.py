@@ -1,0 +1,245 @@
+"""Texture instructions (TEX, TLD, TLD4, TXD) against HIP texture objects.
+
+A CUDA kernel names a texture object by its 64-bit kernel parameter; ptxas hands the instruction
+only the low 32 bits, as `0x0, 0x58` on sm_80 (constant bank 0, word 0x58 = byte 0x160: the
+parameter) and as a uniform register on sm_90 (`ULDC UR4, c[0x0][0x210]` before it). The rules
+engine's host port passes a hipTextureObject_t in the same parameter: a pointer to the image
+descriptor (8 dwords) followed at dword 12 by the sampler (4 dwords). The lift reads that pointer
+from the parameter and calls the ockl image functions HIP's own headers call
+(texture_indirect_functions.h), so the lifted kernel samples exactly as a HIP-compiled one.
+
+Operands, read off ptxas 13.0 for sm_80 and sm_90 (tests/lift/data/textures.cu):
+
+    TEX[.SCR].{LL|LZ} Rd_hi, Rd_lo, Ra[, Rb], handle, dim[, mask]
+    TLD[.SCR].{LL|LZ} ...  (integer coordinates)   TLD4[.SCR].{R|G|B|A} ...  (gather, 4 texels)
+    TXD Rd_hi, Rd_lo, Ra, Rb, handle, dim, mask    (Ra: coordinates, Rb: ddx.x, ddy.x, ddx.y, ...)
+
+The source values are [array layer] + coordinates + [LOD for .LL]; with one register operand it
+holds them all, with two the first holds the first half (rounded up): `TEX.LZ Ra=x, Rb=y`,
+`TEX.LL Ra=(x, y), Rb=lod`, `TEX.LL 3D Ra=(x, y), Rb=(z, lod)`. Results: the components the
+mask enables (default all four), in order, fill Rd_lo, Rd_lo+1, then Rd_hi, Rd_hi+1. ptxas
+writes an implicit-LOD `tex2D` as `.LL` with LOD -32.0; that value becomes HIP's `tex2D`
+(`__ockl_image_sample_2D`), any other LOD HIP's `tex2DLod`.
+"""
+
+from __future__ import annotations
+
+from cass.models.lift.emit import Emitter
+from cass.models.lift.ir import CBank, Imm, Instruction, Reg
+
+COORDS = {"1D": 1, "2D": 2, "3D": 3, "CUBE": 3, "ARRAY_1D": 1, "ARRAY_2D": 2}
+OCKL_DIM = {"1D": "1D", "2D": "2D", "3D": "3D", "CUBE": "CM", "ARRAY_1D": "1Da", "ARRAY_2D": "2Da"}
+KNOWN_MODS = {"SCR", "LL", "LZ", "NODEP", "R", "G", "B", "A", *COORDS}
+GATHER = {"R": "r", "G": "g", "B": "b", "A": "a"}
+IMPLICIT_LOD = "0xC040000000000000"  # -32.0, what ptxas passes for an implicit LOD
+SAMPLER_DWORD = 12  # HIP_SAMPLER_OBJECT_OFFSET_DWORD
+
+
+def texture(e: Emitter, ins: Instruction) -> None:
+    """TEX (float coordinates), TLD (integer texel fetch), TLD4 (gather), TXD (gradients)."""
+    dim = _dimension(e, ins)
+    image = descriptor(e, ins)
+    dest_hi, dest_lo, regs, mask = _split(e, ins)
+    if ins.opcode == "TXD":
+        result = _gradient(e, ins, image, dim, regs)
+    else:
+        values = _source_values(e, ins, dim, regs)
+        result = {"TEX": _sample, "TLD": _fetch, "TLD4": _gather}[ins.opcode](
+            e, ins, image, dim, values
+        )
+    words = e.op(f"bitcast <4 x float> {result} to <4 x i32>")
+    targets = [dest_lo, dest_lo.offset(1), dest_hi, dest_hi.offset(1)]
+    enabled = [c for c in range(4) if mask >> c & 1]
+    for target, component in zip(targets, enabled, strict=False):
+        if not target.is_zero:
+            e.write(target, e.op(f"extractelement <4 x i32> {words}, i32 {component}"))
+
+
+def _dimension(e: Emitter, ins: Instruction) -> str:
+    if not e.target.private_as:
+        raise e.fail(f"{ins.full}: texture instructions are lifted for AMD GPUs only")
+    unknown = [m for m in ins.mods if m not in KNOWN_MODS]
+    if unknown:
+        raise e.fail(f"{ins.full}: texture modifier .{'.'.join(unknown)} is not supported")
+    dims = [m for m in ins.mods if m in COORDS]
+    if len(dims) != 1:
+        raise e.fail(
+            f"{ins.full}: no texture dimension the lifter knows (1D, 2D, 3D, CUBE, ARRAY_1D, ARRAY_2D)"
+        )
+    return dims[0]
+
+
+def descriptor(e: Emitter, ins: Instruction) -> str:
+    """`ptr addrspace(4)` to the HIP image descriptor: the 64-bit kernel parameter the handle
+    operand came from (sm_80: `bank, word`; sm_90: a uniform register loaded from c[0x0])."""
+    ops = ins.operands
+    uniform = next((o for o in ops if isinstance(o, Reg) and o.kind == "UR"), None)
+    if uniform is not None:
+        offset = e.handle_regs.get(uniform.name)
+        if offset is None:
+            raise e.fail(f"{ins.full}: the texture/surface handle in {uniform.name} was not loaded "
+                         "from a kernel parameter; pass the object as a kernel parameter")  # fmt: skip
+    else:
+        imms = [o.value for o in ops if isinstance(o, Imm)]
+        if len(imms) < 2 or imms[0] != 0:  # the bindless form (.B): a handle register
+            raise e.fail(f"{ins.full}: a texture/surface handle read from memory (bindless form): "
+                         "only the low 32 bits of the 64-bit object reach the instruction; pass "
+                         "the object as a kernel parameter")  # fmt: skip
+        offset = imms[1] * 4
+    if offset < e.layout.base or offset + 8 > e.layout.base + max(e.layout.size, 8):
+        raise e.fail(f"{ins.full}: the handle c[0x0][{offset:#x}] is not a kernel parameter")
+    value = e.cbank(CBank(0, offset), 8)
+    return e.op(f"inttoptr i64 {value} to ptr addrspace(4)")
+
+
+def _split(e: Emitter, ins: Instruction) -> tuple[Reg, Reg, list[Reg], int]:
+    """Destinations, source registers (Ra[, Rb]) and the component mask."""
+    ops = ins.operands
+    dest_hi, dest_lo = ops[0], ops[1]
+    if not isinstance(dest_hi, Reg) or not isinstance(dest_lo, Reg):
+        raise e.fail(f"{ins.full}: expected two destination registers")
+    regs = [o for o in ops[2:] if isinstance(o, Reg) and o.kind == "R"]
+    imms = [o.value for o in ops[2:] if isinstance(o, Imm)]
+    has_uniform = any(isinstance(o, Reg) and o.kind == "UR" for o in ops[2:])
+    handle_imms = 1 if has_uniform else 2
+    mask = imms[handle_imms] if len(imms) > handle_imms else 0xF
+    if not 1 <= len(regs) <= 2:
+        raise e.fail(f"{ins.full}: expected one or two source registers")
+    return dest_hi, dest_lo, regs, mask
+
+
+def _source_values(e: Emitter, ins: Instruction, dim: str, regs: list[Reg]) -> list[str]:
+    """The i32 source values in order: [layer] + coordinates + [LOD]."""
+    count = COORDS[dim] + dim.startswith("ARRAY") + ins.has("LL")
+    if count > 4:
+        raise e.fail(f"{ins.full}: {count} source values: operand layout not verified")
+    if len(regs) == 1:
+        names = [regs[0].offset(k) for k in range(count)]
+    else:
+        first = (count + 1) // 2
+        names = [regs[0].offset(k) for k in range(first)]
+        names += [regs[1].offset(k) for k in range(count - first)]
+    if len(names) != count or count == 0:
+        raise e.fail(f"{ins.full}: operand layout not understood")
+    return [e.i32(r) for r in names]
+
+
+def _floats(e: Emitter, values: list[str]) -> list[str]:
+    return [e.op(f"bitcast i32 {v} to float") for v in values]
+
+
+def _vector(e: Emitter, values: list[str], ty: str) -> tuple[str, str]:
+    """HIP's coordinate argument: a scalar, a 2-vector, or a 4-vector padded with zeros."""
+    if len(values) == 1:
+        return ty, values[0]
+    width = 2 if len(values) == 2 else 4
+    vec = "undef"
+    padded = values + ["0" if ty == "i32" else "0.0"] * (width - len(values))
+    for k, v in enumerate(padded):
+        vec = e.op(f"insertelement <{width} x {ty}> {vec}, {ty} {v}, i32 {k}")
+    return f"<{width} x {ty}>", vec
+
+
+def _hip_order(dim: str, values: list[str], lod: bool) -> tuple[list[str], str | None]:
+    """SASS order [layer, coords..., lod] -> HIP's (coords..., layer), lod."""
+    level = values[-1] if lod else None
+    values = values[:-1] if lod else values
+    if dim.startswith("ARRAY"):
+        values = values[1:] + values[:1]
+    return values, level
+
+
+def _sample(e: Emitter, ins: Instruction, image: str, dim: str, values: list[str]) -> str:
+    coords, level = _hip_order(dim, values, ins.has("LL"))
+    fcoords = _floats(e, coords)
+    if dim.startswith("ARRAY"):  # the layer is an integer in SASS, a float in HIP's call
+        fcoords[-1] = e.op(f"uitofp i32 {coords[-1]} to float")
+    ty, vec = _vector(e, fcoords, "float")
+    sampler = e.op(f"getelementptr i32, ptr addrspace(4) {image}, i32 {SAMPLER_DWORD}")
+    args = f"ptr addrspace(4) {image}, ptr addrspace(4) {sampler}, {ty} {vec}"
+    name = OCKL_DIM[dim]
+    if level is None:  # .LZ: HIP's texXDLod(..., 0)
+        return _ockl(e, f"sample_lod_{name}", f"{args}, float 0.0")
+    lod = e.op(f"bitcast i32 {level} to float")
+    explicit = _ockl(e, f"sample_lod_{name}", f"{args}, float {lod}")
+    if name == "CM":
+        return explicit
+    implicit = _ockl(e, f"sample_{name}", args)
+    chosen = e.op(f"fcmp oeq float {lod}, {IMPLICIT_LOD}")
+    return e.op(f"select i1 {chosen}, <4 x float> {implicit}, <4 x float> {explicit}")
+
+
+def _fetch(e: Emitter, ins: Instruction, image: str, dim: str, values: list[str]) -> str:
+    coords, level = _hip_order(dim, values, ins.has("LL"))
+    ty, vec = _vector(e, coords, "i32")
+    name = OCKL_DIM[dim]
+    if dim == "1D" and level is None:  # tex1Dfetch: a linear-memory (buffer) texture
+        return _ockl(e, "load_1Db", f"ptr addrspace(4) {image}, i32 {vec}")
+    if level is None:
+        return _ockl(e, f"load_{name}", f"ptr addrspace(4) {image}, {ty} {vec}")
+    return _ockl(e, f"load_lod_{name}", f"ptr addrspace(4) {image}, {ty} {vec}, i32 {level}")
+
+
+def _gather(e: Emitter, ins: Instruction, image: str, dim: str, values: list[str]) -> str:
+    if dim != "2D":
+        raise e.fail(f"{ins.full}: gather is supported for 2D textures (as in HIP)")
+    component = next((GATHER[m] for m in ins.mods if m in GATHER), "r")
+    ty, vec = _vector(e, _floats(e, values), "float")
+    sampler = e.op(f"getelementptr i32, ptr addrspace(4) {image}, i32 {SAMPLER_DWORD}")
+    return _ockl(e, f"gather4{component}_2D",
+                 f"ptr addrspace(4) {image}, ptr addrspace(4) {sampler}, {ty} {vec}")  # fmt: skip
+
+
+def _gradient(e: Emitter, ins: Instruction, image: str, dim: str, regs: list[Reg]) -> str:
+    if dim not in ("1D", "2D", "3D") or len(regs) != 2:
+        raise e.fail(f"{ins.full}: gradients are supported for 1D, 2D and 3D textures")
+    n = COORDS[dim]
+    coords = _floats(e, [e.i32(regs[0].offset(k)) for k in range(n)])
+    grads = _floats(e, [e.i32(regs[1].offset(k)) for k in range(2 * n)])
+    ty, vec = _vector(e, coords, "float")
+    _, dx = _vector(e, grads[0::2], "float")  # ddx.x, ddy.x, ddx.y, ddy.y, ...
+    _, dy = _vector(e, grads[1::2], "float")
+    sampler = e.op(f"getelementptr i32, ptr addrspace(4) {image}, i32 {SAMPLER_DWORD}")
+    return _ockl(e, f"sample_grad_{OCKL_DIM[dim]}",
+                 f"ptr addrspace(4) {image}, ptr addrspace(4) {sampler}, {ty} {vec}, {ty} {dx}, {ty} {dy}")  # fmt: skip
+
+
+def _ockl(e: Emitter, name: str, args: str, ret: str = "<4 x float>") -> str:
+    """A call to ROCm's ockl image function (linked in by module.link_device_libs)."""
+    return e.op(f"call {ret} @__ockl_image_{name}({args})")
+
+
+def track(e: Emitter, ins: Instruction) -> None:
+    """Remember which (uniform) registers hold a c[0x0] parameter word: a texture or surface
+    handle on sm_90 is `ULDC URx, c[0x0][param]` (or LDC + R2UR) before its use."""
+    ops = ins.operands
+    if not ops or not isinstance(ops[0], Reg) or ops[0].is_pred:
+        return
+    dest = ops[0]
+    src = ops[-1]
+    if (
+        ins.opcode in ("LDC", "ULDC")
+        and isinstance(src, CBank)
+        and src.bank == 0
+        and src.reg is None
+    ):
+        e.handle_regs[dest.name] = src.offset
+        if ins.has("64"):
+            e.handle_regs[dest.offset(1).name] = src.offset + 4
+        return
+    if ins.opcode in ("MOV", "UMOV", "R2UR") and isinstance(src, Reg) and src.name in e.handle_regs:
+        e.handle_regs[dest.name] = e.handle_regs[src.name]
+        return
+    if (
+        ins.opcode in ("MOV", "UMOV")
+        and isinstance(src, CBank)
+        and src.bank == 0
+        and src.reg is None
+    ):
+        e.handle_regs[dest.name] = src.offset
+        return
+    for k in range(4 if ins.has("128") else 2 if ins.has("64", "WIDE") else 1):
+        e.handle_regs.pop(dest.offset(k).name, None)
+
+
+HANDLERS = {"TEX": texture, "TLD": texture, "TLD4": texture, "TXD": texture}
