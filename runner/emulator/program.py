@@ -7,6 +7,7 @@ from __future__ import annotations
 from cass.runner.emulator.codeobject import CodeObject
 from cass.runner.emulator.decode import Instruction, disassemble_text, parse_listing
 from cass.runner.emulator.ops_control import compile_control
+from cass.runner.emulator.ops_image import compile_image
 from cass.runner.emulator.ops_memory import compile_ds, compile_smem, compile_vmem
 from cass.runner.emulator.ops_scalar import compile_scalar
 from cass.runner.emulator.ops_vector import compile_vector
@@ -52,6 +53,8 @@ def compile_instruction(ins: Instruction):
             handler = compile_vmem(ins)
         elif op.startswith("ds_"):
             handler = compile_ds(ins)
+        elif op.startswith(("image_", "buffer_load_format_")):
+            handler = compile_image(ins)
         elif op.startswith(("s_load", "s_buffer_load", "s_dcache", "s_gl1_inv")):
             handler = compile_smem(ins)
         elif op.startswith("v_"):
