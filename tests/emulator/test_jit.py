@@ -215,7 +215,7 @@ def test_misaligned_atomic_is_reported_as_the_interpreter_reports_it():
 
 # ops the translated code runs natively in programs/jit_features.hip: none may reach the
 # interpreter (a family still left to it is listed in the engine summary and fails here)
-NATIVE_FAMILIES = ("s_barrier", "scratch_")
+NATIVE_FAMILIES = ("s_barrier", "scratch_", "ds_bpermute", "ds_permute", "ds_swizzle")
 
 
 def test_barriers_scratch_shuffles_and_halves_identical_under_both_engines(tmp_path):
@@ -259,3 +259,34 @@ def test_scratch_round_trip_and_fault_as_the_interpreter():
         f = err.value
         faults.append((f.kind, f.message, f.wave, f.lane, f.address, f.space))
     assert faults[0] == faults[1] and faults[0][0] == FaultKind.SCRATCH and faults[0][3] == 16
+
+
+def test_dpp_and_lane_permutes_run_identically_translated():
+    lines = [
+        "v_mov_b32_dpp v3, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf",
+        "v_add_nc_u32_dpp v4, v1, v2 row_shr:3 row_mask:0xf bank_mask:0xf bound_ctrl:1",
+        "v_add_f32_dpp v5, -v2, v2 row_xmask:5 row_mask:0x5 bank_mask:0xe",
+        "v_max_i32_dpp v6, v1, v2 row_ror:7 row_mask:0xf bank_mask:0xf fi:1",
+        "v_mov_b32_dpp v7, v1 row_mirror row_mask:0xf bank_mask:0xf",
+        "v_mov_b32_dpp v8, v2 row_share:3 row_mask:0xf bank_mask:0xf",
+        "v_mov_b32_dpp v9, v1 row_half_mirror row_mask:0xf bank_mask:0xf",
+        "v_mov_b32_dpp v10, v1 row_shl:1 row_mask:0xf bank_mask:0xf",
+        "v_cmp_gt_i32_dpp vcc_lo, v1, v2 quad_perm:[3,3,0,1] row_mask:0xf bank_mask:0xf",
+        "ds_bpermute_b32 v11, v12, v1",
+        "ds_bpermute_b32 v13, v12, v2 offset:8",
+        "ds_permute_b32 v14, v12, v1",
+        "ds_swizzle_b32 v15, v1 offset:swizzle(SWAP,4)",
+        "ds_swizzle_b32 v16, v2 offset:swizzle(QUAD_PERM,1,0,3,2)",
+        'ds_swizzle_b32 v17, v1 offset:swizzle(BITMASK_PERM,"01pip")',
+        "v_mov_b32 v18, v1 dpp8:[7,6,5,4,3,2,1,0]",
+    ]
+    vgpr = {1: np.arange(32) * 7 - 40, 2: np.arange(32) * 3 + 0x40000000}
+    vgpr |= {12: (np.arange(32) * 13 + 4) % 128, 3: 0xDEAD, 4: 0xDEAD, 6: 0xDEAD}
+    full = None
+    for exec_mask in (0xFFFFFFFF, 0xF0F0FF3C):
+        engines = ("interp", "jit")
+        ref, jit = (Snippet(lines, vgpr=vgpr, exec_mask=exec_mask, engine=e).run() for e in engines)
+        assert first_difference(ref, jit, [], []) == "", hex(exec_mask)
+        assert not jit.jit.translation.untranslated, jit.jit.translation.untranslated
+        full = full if full is not None else jit.st.V[:, 0]
+    assert full[15, 0] == full[1, 4] and full[3, 0] == full[1, 1]  # swapped groups, quad perm

@@ -7,6 +7,7 @@ allocation reads 0 and drops writes, as on gfx11)."""
 from __future__ import annotations
 
 from cass.runner.emulator.jit.operands import Untranslated, sreg64, swrite
+from cass.runner.emulator.ops_crosslane import swizzle_sources
 from cass.runner.emulator.ops_memory import _SIZES, _ds_kind, _split
 
 _EXTEND = {"u8": "uint8_t", "i8": "int8_t", "u16": "uint16_t", "i16": "int16_t"}
@@ -209,7 +210,45 @@ def _store_lanes(data, nbytes: int, target: str, guard: str = "") -> list[str]:
     return out
 
 
+def _crosslane(ins) -> list[str]:
+    """ds_bpermute_b32, ds_permute_b32 and ds_swizzle_b32 as ops_memory / ops_crosslane: no LDS
+    storage; an inactive source lane reads 0; EXEC-masked writes."""
+    op, ops = ins.op, list(ins.operands)
+    dst = ops[0]
+    out = ["{", "uint32_t T[32];"]
+    if op == "ds_swizzle_b32":
+        try:
+            sources = swizzle_sources(ins.words[0] & 0xFFFF)
+        except ValueError:
+            raise Untranslated(op) from None
+        data = ops[1]
+        listed = ", ".join(str(int(x)) for x in sources)
+        out += [
+            f"static const uint8_t SRC[32] = {{{listed}}};",
+            f"LANES {{ T[l] = ((s[126] >> SRC[l]) & 1u) ? VR({data.index})[SRC[l]] : 0u; }}",
+        ]
+    else:
+        off = int(ins.modifiers.get("offset", "0") or "0", 0) & 0xFFFFFFFF
+        addr, data = ops[1], ops[2]
+        lane = f"(((VR({addr.index})[l] + {off}u) >> 2) & 31u)"
+        if op == "ds_bpermute_b32":
+            out.append(
+                f"LANES {{ const uint32_t i = {lane}; "
+                f"T[l] = ((s[126] >> i) & 1u) ? VR({data.index})[i] : 0u; }}"
+            )
+        else:  # forward permute: the highest sending lane wins, untargeted lanes read 0
+            out += [
+                "int8_t from[32]; for (int l = 0; l < 32; ++l) from[l] = -1;",
+                f"for (int l = 0; l < 32; ++l) if ((s[126] >> l) & 1u) from[{lane}] = (int8_t)l;",
+                f"LANES {{ T[l] = from[l] >= 0 ? VR({data.index})[from[l]] : 0u; }}",
+            ]
+    out.append(f"LANES {{ VR({dst.index})[l] = sel(s[126], l, T[l], VR({dst.index})[l]); }}")
+    return [*out, "}"]
+
+
 def _ds(ins) -> list[str]:
+    if ins.op in ("ds_bpermute_b32", "ds_permute_b32", "ds_swizzle_b32"):
+        return _crosslane(ins)
     kind, suffix = _ds_kind(ins.op)
     if kind not in ("load", "store"):
         raise Untranslated(ins.op)

@@ -153,6 +153,7 @@ static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f) {{
     int64_t pc = c->PC[w];
     uint32_t* const V0 = c->V + w * 32;
     const int64_t VS = W * 32;
+    const int64_t SPARE = c->vgprs - 1;  // the spare row, v[-1], DPP's permuted source
     const int64_t start = k.wave;
     int64_t hint = -1;
     int rc = 0;

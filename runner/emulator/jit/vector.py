@@ -234,11 +234,61 @@ def _div_fmas(ins) -> list[str]:
     return _lane_loop(hoist, [decl, *writes])
 
 
+SPARE = 1 << 20  # stands for the spare VGPR row, v[-1], in generated code: VR(SPARE)
+
+
+def _dpp(ins) -> list[str]:
+    """A DPP form as dpp.compile_dpp: src0's permuted lanes into the spare row v[-1] (inactive
+    or out-of-row sources 0 unless fetch-inactive), then the plain instruction on it with EXEC
+    narrowed to the lanes DPP lets write, EXEC restored after (as the interpreter)."""
+    from cass.runner.emulator.decode import Operand
+    from cass.runner.emulator.dpp import _DPP_KEYS, LANES, source_lanes
+
+    if ins.mnemonic.endswith("_sdwa"):
+        raise Untranslated("SDWA")
+    src = source_lanes(ins.modifiers)
+    if src is None or len(ins.operands) < 2 or ins.operands[1].kind != "v":
+        raise Untranslated("DPP control")
+    src0 = ins.operands[1]
+    spare = Operand("v", SPARE, 1, neg=src0.neg, abs=src0.abs, text=f"dpp({src0.text})")
+    kept = {k: v for k, v in ins.modifiers.items() if k not in _DPP_KEYS}
+    name = ins.mnemonic.removesuffix("_dpp")
+    operands = [ins.operands[0], spare, *ins.operands[2:]]
+    plain = type(ins)(ins.pc, ins.size, ins.words, ins.text, name, operands, kept)
+    if plain.mnemonic.startswith("v_dual_") or plain.op in ("v_readlane_b32", "v_writelane_b32"):
+        raise Untranslated("DPP form")
+    body = translate_vector(plain)
+    row_mask = int(ins.modifiers.get("row_mask", "0xf"), 0)
+    bank_mask = int(ins.modifiers.get("bank_mask", "0xf"), 0)
+    enabled = 0
+    for lane in LANES:
+        if (row_mask >> (lane // 16)) & 1 and (bank_mask >> ((lane % 16) // 4)) & 1:
+            enabled |= 1 << int(lane)
+    bound_zero = "bound_ctrl" in ins.modifiers
+    fetch_inactive = ins.modifiers.get("fi", "0") not in ("0",)
+    listed = ", ".join(str(int(x)) for x in src)
+    readable = "si >= 0" if fetch_inactive else "si >= 0 && ((s[126] >> si) & 1u)"
+    writes = f"(s[126] & {enabled}u) & {'0xFFFFFFFFu' if bound_zero else 'ok'}"
+    return [
+        "{",
+        f"static const int8_t SRC[32] = {{{listed}}};",
+        "uint32_t ok = 0; uint32_t* const P = VR(SPARE);",
+        "for (int l = 0; l < 32; ++l) {",
+        "    const int si = SRC[l]; const bool r_ = " + readable + ";",
+        f"    P[l] = r_ ? VR({src0.index})[si < 0 ? 0 : si] : 0u; ok |= (uint32_t)r_ << l;",
+        "}",
+        f"const uint32_t saved_exec = s[126]; s[126] = {writes};",
+        *[line.replace(f"VR({SPARE})", "VR(SPARE)") for line in body],
+        "s[126] = saved_exec; s[127] = 0;",
+        "}",
+    ]
+
+
 def translate_vector(ins) -> list[str]:
     """C++ statements for a vector ALU instruction; raises Untranslated otherwise."""
     op = ins.op
     if ins.mnemonic.endswith(("_dpp", "_sdwa")) or "dpp8" in ins.modifiers:
-        raise Untranslated("DPP/SDWA")
+        return _dpp(ins)
     if ins.mnemonic.startswith("v_dual_"):
         return _vopd(ins)
     if op in VALU:
