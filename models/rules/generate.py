@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cass.models.rules import libraries, library_tables
+from cass.models.rules import hipify_facts, libraries, library_tables
 from cass.models.rules.libraries import code_identifiers as _code_identifiers
 from cass.models.rules.tables import TABLE_DIR
 
@@ -357,20 +357,20 @@ def generate_tables(
         if extra not in rt_funcs | rt_types | drv_funcs | drv_types:
             tables["runtime" if extra.startswith("cuda") else "driver"].add(extra)
     versioned = versioned_functions(cuda)
-    written = []
+    rows_of: dict[str, dict[str, libraries.Row]] = {}
     for name, names in tables.items():
         rows = {n: map_name(n, hip, folded) for n in names}
         if name == "driver":
             rows.update({v: rows[base] for v, base in versioned.items() if base in rows})
-        written.append(write_table(name, rows, version))
+        rows_of[name] = rows
     include = hip_dir.parent
-    written.append(write_table("curand", library_tables.curand_rows(include), version))
-    written.append(write_table("cusparse", library_tables.cusparse_rows(include), version))
+    rows_of["curand"] = library_tables.curand_rows(include)
+    rows_of["cusparse"] = library_tables.cusparse_rows(include)
     if api_headers is None:
         from cass.runner import rocm_api_headers
 
         installed = rocm_api_headers.installed()
         api_headers = installed.include_dir if installed else None
-    for name, rows in library_tables.api_tables(api_headers).items():
-        written.append(write_table(name, rows, version))
-    return written
+    rows_of.update(library_tables.api_tables(api_headers))
+    hipify_facts.extend_tables(rows_of, hip, include, api_headers)  # names HIPIFY maps too
+    return [write_table(name, rows, version) for name, rows in rows_of.items()]

@@ -1,0 +1,182 @@
+"""Rows for the names HIPIFY maps that the HIP 5.2 headers alone would leave out.
+
+Two kinds of committed facts (tables/facts/), both read from public repositories:
+
+- `hipify_<family>.tsv`: the CUDA names ROCm/HIPIFY's published tables (docs/tables/*.md) map,
+  with the HIP name and the HIP version HIPIFY gives for it (`cuda  hip  hip_added`);
+- `<name>.ids`: the identifiers in the code of one AMD header at one commit (HIP 6.x/7.x,
+  hipSOLVER, hipSPARSE, hipRAND after 5.2), extracted with the engine's lexer from the text the
+  repository tools return. Its `#` lines name the repository, path, commit and release tag.
+
+`cass tables generate` adds, for every HIPIFY mapping a family's table leaves unmapped, a row:
+its HIP name in the HIP 5.2 headers here -> `since 5.2`, checked there; else in a facts file ->
+`since` HIPIFY's version, checked against that file; else the row says no header here confirms
+it. Names HIPIFY dates at or before 5.2 that Debian's 5.2 headers lack stay reported.
+
+    python -m cass.models.rules.hipify_facts TEXT --repository R --path P --commit C --tag T \
+        --label L -o tables/facts/NAME.ids   # write a facts file from a header's text
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from functools import cache
+from pathlib import Path
+
+from cass.models.rules.lexer import lex
+
+Row = tuple[str, str, str, str, str]  # hip, status, since, note, checked
+FACTS_DIR = Path(__file__).parent / "tables" / "facts"
+NOT_CONFIRMED = "no header here confirms it (HIPIFY maps it: HIP {version})"
+_FIELDS = ("repository", "path", "commit", "tag", "label")
+
+
+def hipify_mappings(family: str) -> list[tuple[str, str, str]]:
+    """(cuda, hip, HIP version) for every name HIPIFY maps in `family` (none: no facts file)."""
+    path = FACTS_DIR / f"hipify_{family}.tsv"
+    if not path.is_file():
+        return []
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line or line.startswith("#"):
+            continue
+        cols = line.split("\t")
+        if len(cols) != 3:
+            raise ValueError(f"{path}:{number}: expected cuda<TAB>hip<TAB>hip_added")
+        rows.append((cols[0], cols[1], cols[2]))
+    return rows
+
+
+@cache
+def header_facts() -> dict[str, tuple[str, frozenset[str]]]:
+    """facts file name -> (its label, the identifiers it lists)."""
+    facts = {}
+    for path in sorted(FACTS_DIR.glob("*.ids")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        fields = dict(
+            (key.strip(), value.strip())
+            for key, _, value in (ln[1:].partition(":") for ln in lines if ln.startswith("#"))
+        )
+        names = frozenset(ln for ln in lines if ln and not ln.startswith("#"))
+        facts[path.name] = (fields.get("label", path.stem), names)
+    return facts
+
+
+def _version(text: str) -> tuple[int, int]:
+    """'6.2.0' (HIPIFY's spelling) -> (6, 2)."""
+    major, minor = text.split(".")[:2]
+    return int(major), int(minor)
+
+
+def hipify_row(hip: str, version: str, installed: set[str], checked_52: str) -> Row:
+    """The row for one HIPIFY mapping whose HIP name `installed` (the 5.2 headers) may hold."""
+    if hip in installed:
+        return hip, "supported", "5.2", "", checked_52
+    since = "{}.{}".format(*_version(version))
+    if _version(version) <= (5, 2):
+        note = f"HIPIFY maps it to {hip} (HIP {since}), which the HIP 5.2 headers here lack"
+        return "", "unsupported", "", note, "absent from " + checked_52
+    for name, (label, names) in header_facts().items():
+        if hip in names:
+            return hip, "supported", since, "", f"{label} (tables/facts/{name})"
+    return hip, "supported", since, "", NOT_CONFIRMED.format(version=since)
+
+
+def add_hipify_rows(
+    family: str, rows: dict[str, Row], installed: set[str], checked_52: str
+) -> dict[str, Row]:
+    """`rows` plus a row for every HIPIFY mapping of `family` they leave unmapped."""
+    extended = dict(rows)
+    for cuda, hip, version in hipify_mappings(family):
+        if cuda in rows and rows[cuda][1] != "unsupported":
+            continue
+        extended[cuda] = hipify_row(hip, version, installed, checked_52)
+    return extended
+
+
+def _installed(include: Path, api_include: Path | None) -> dict[str, tuple[set[str], str]]:
+    """family -> (identifiers its HIP 5.2 headers here declare, the label naming them)."""
+    from cass.models.rules import generate, library_tables
+    from cass.models.rules.libraries import code_identifiers
+
+    ident = re.compile(r"[A-Za-z_]\w*")
+    hiprand = [p for p in (include / "hiprand").glob("*.h") if "nvcc" not in p.name]
+    found = {
+        "curand": (code_identifiers(hiprand, ident), library_tables.CURAND_CHECKED),
+        "cusparse": (
+            code_identifiers([include / "hipsparse" / "hipsparse.h"], ident),
+            library_tables.CUSPARSE_CHECKED,
+        ),
+    }
+    if api_include is not None:
+        from cass.runner.rocm_api_headers import read_versions
+
+        solver = [api_include / f"hipsolver/internal/hipsolver-{h}.h" for h in ("types", "compat")]
+        label = f"hipSOLVER {read_versions(api_include)['hipSOLVER']} headers (rocm-api-headers)"
+        found["cusolver"] = (code_identifiers(solver, ident), label)
+    return found | {"hip": (set(), generate.HIP_CHECKED)}
+
+
+def extend_tables(
+    tables: dict[str, dict[str, Row]], hip: set[str], include: Path, api_include: Path | None
+) -> None:
+    """Add HIPIFY's mappings to the generated `tables` (in place): runtime, driver and types
+    are checked against the HIP headers' identifiers `hip`, the libraries against theirs."""
+    installed = _installed(include, api_include)
+    for family, rows in tables.items():
+        names, label = installed.get(family, (hip, installed["hip"][1]))
+        if family not in installed and family not in ("runtime", "driver", "types"):
+            continue
+        elsewhere = {
+            cuda
+            for other, other_rows in tables.items()
+            if other != family
+            for cuda, row in other_rows.items()
+            if row[1] != "unsupported"
+        }
+        added = add_hipify_rows(family, rows, names, label)
+        rows.update({c: r for c, r in added.items() if c in rows or c not in elsewhere})
+
+
+def identifiers(text: str) -> list[str]:
+    """The identifiers in the code of a header's text (comments and strings left out)."""
+    return sorted({t.text for t in lex(text).code if t.kind == "ident"})
+
+
+def facts_text(text: str, fields: dict[str, str]) -> str:
+    header = "".join(f"# {key}: {fields[key]}\n" for key in _FIELDS)
+    note = "# identifiers in the code of that text, read with cass's lexer\n"
+    return header + note + "".join(f"{name}\n" for name in identifiers(text))
+
+
+def main(argv: list[str] | None = None) -> int:
+    from cass.runner.diagnostics import CassError
+    from cass.runner.outputs import write_output
+
+    parser = argparse.ArgumentParser(prog="python -m cass.models.rules.hipify_facts")
+    parser.add_argument("text", type=Path, help="the header's text, as read from the repository")
+    for field in _FIELDS:
+        parser.add_argument(f"--{field}", required=True)
+    parser.add_argument("-o", "--output", type=Path, required=True)
+    parser.add_argument("--force", action="store_true", help="overwrite an existing facts file")
+    args = parser.parse_args(argv)
+    if not re.fullmatch(r"[0-9a-f]{40}", args.commit):
+        print(f"--commit {args.commit}: give the full 40-digit commit", file=sys.stderr)
+        return 1
+    try:
+        text = args.text.read_text(encoding="utf-8", errors="replace")
+        fields = {field: getattr(args, field) for field in _FIELDS}
+        write_output(args.output, facts_text(text, fields), inputs=[args.text], force=args.force)
+    except OSError as exc:
+        print(f"{args.text}: cannot read it ({exc.strerror}); check the path", file=sys.stderr)
+        return 1
+    except CassError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
