@@ -22,6 +22,7 @@ from cass.models.lift import (
     sem_sync,
     sem_sys,
     sem_warp,
+    surfaces,
     textures,
 )
 from cass.models.lift.cfg import TRANSFERS, Cfg, build_cfg, fill_ret_cases, polled_loads
@@ -35,7 +36,7 @@ from cass.models.lift.targets import LlvmTarget
 
 HANDLERS = {**sem_int.HANDLERS, **sem_float.HANDLERS, **sem_mem.HANDLERS, **sem_warp.HANDLERS,
             **sem_ctrl.HANDLERS, **sem_half.HANDLERS, **sem_sys.HANDLERS, **sem_sync.HANDLERS,
-            **textures.HANDLERS, **bulk_copy.HANDLERS}  # fmt: skip
+            **textures.HANDLERS, **surfaces.HANDLERS, **bulk_copy.HANDLERS}  # fmt: skip
 # Opcodes without memory access, side effects or warp collectives: predicated forms are lifted as
 # compute-then-select instead of a branch around.
 SPECULATABLE = frozenset((set(sem_int.HANDLERS) | set(sem_float.HANDLERS) | set(sem_half.HANDLERS)

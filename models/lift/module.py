@@ -87,7 +87,13 @@ def link_device_libs(text: str, target: LlvmTarget) -> str:
                 str(libs / "oclc_abi_version_400.bc")]  # fmt: skip
         if images:  # the image functions read __oclc_ISA_version
             argv += ["--only-needed", str(libs / f"oclc_isa_version_{DEFAULT_GFX_ARCH[3:]}.bc")]
-        return _run(argv, "", "linking ockl for printf and images")
+        linked = _run(argv, "", "linking ockl for printf and images")
+        return _INLINE_IMAGE.sub(r"\1alwaysinline \2", linked)  # inlined, as in a HIP build
+
+
+# an ockl image function's definition (or one of ockl's unnamed helpers), up to its attributes
+_INLINE_IMAGE = re.compile(r"^(define (?:linkonce_odr [^\n]*@__ockl_image_\w+|internal fastcc [^\n]*@\d+)"
+                           r"\([^\n]*\)[^\n#]*)(#\d+ \{)$", re.MULTILINE)  # fmt: skip
 
 
 def compile_module(text: str, target: LlvmTarget) -> str:
