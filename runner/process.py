@@ -88,6 +88,20 @@ def stop_all_runs() -> None:
         _signal_tree(pid, launched)
 
 
+def pool_worker_started() -> None:
+    """Initializer of a worker process of a pool (the bench, the dataset): Ctrl-C reaches the
+    terminal's whole process group, but the parent decides (it stops the workers); SIGTERM from
+    the parent kills the programs the worker runs, with their process trees, and ends the worker
+    at once (no traceback from a handler the worker inherited)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _pool_worker_stop)
+
+
+def _pool_worker_stop(signum: int, _frame: object) -> None:
+    stop_all_runs()
+    os._exit(128 + signum)
+
+
 def _signal_tree(pid: int, launched: bool) -> None:
     """Ask the launcher to kill its tree (it kills `setsid` escapees too); without a launcher,
     kill the process group."""

@@ -16,8 +16,6 @@ import functools
 import hashlib
 import json
 import multiprocessing
-import os
-import signal
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -36,7 +34,7 @@ from cass.models.bench.attempt import (
 from cass.models.bench.tasks import Task
 from cass.runner.diagnostics import CassError
 from cass.runner.outputs import write_atomic
-from cass.runner.process import stop_all_runs
+from cass.runner.process import pool_worker_started
 
 HARNESS_VERSION = "1"
 
@@ -264,7 +262,7 @@ def _evaluate_all(todo: list[tuple[Task, str, str]], config: RunConfig) -> Itera
         for task, engine, key in todo:
             yield _evaluate_keyed(task, engine, config, key)
         return
-    pool = ProcessPoolExecutor(max_workers=config.jobs, initializer=_worker_started)
+    pool = ProcessPoolExecutor(max_workers=config.jobs, initializer=pool_worker_started)
     try:
         futures = {
             pool.submit(_evaluate_keyed, task, engine, config, key): (task, engine, key)
@@ -288,19 +286,6 @@ def _evaluate_all(todo: list[tuple[Task, str, str]], config: RunConfig) -> Itera
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
-
-
-def _worker_started() -> None:
-    """In each worker process: Ctrl-C reaches the terminal's whole process group, but the parent
-    decides (it stops the workers); SIGTERM from the parent kills the programs the worker runs,
-    with their process trees, before the worker exits."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _worker_stop)
-
-
-def _worker_stop(signum: int, _frame: object) -> None:
-    stop_all_runs()
-    os._exit(128 + signum)
 
 
 def _stop_workers(pool: ProcessPoolExecutor, grace_s: float = 5.0) -> None:

@@ -25,6 +25,7 @@ from cass.models.dataset.collect import collect
 from cass.models.dataset.stages import Config, Unit, process_unit
 from cass.runner.diagnostics import CassError
 from cass.runner.outputs import OutputError, write_atomic
+from cass.runner.process import pool_worker_started
 
 MARKER = ".cass-dataset"
 
@@ -149,7 +150,9 @@ def _run_local(units: list[Unit], config: Config, workers: int,
     """Records in input order, computed by `workers` processes. Leaving early (Ctrl-C, SIGTERM)
     terminates the workers: the programs they had not finished are redone by the next run."""
     results: dict[int, dict[str, Any]] = {}
-    with multiprocessing.Pool(workers) as pool:  # __exit__ terminates the workers
+    with multiprocessing.Pool(
+        workers, initializer=pool_worker_started
+    ) as pool:  # __exit__ terminates them
         for i, record in pool.imap_unordered(
             _indexed, ((i, u, config) for i, u in enumerate(units))
         ):
