@@ -215,7 +215,8 @@ def test_misaligned_atomic_is_reported_as_the_interpreter_reports_it():
 
 # ops the translated code runs natively in programs/jit_features.hip: none may reach the
 # interpreter (a family still left to it is listed in the engine summary and fails here)
-NATIVE_FAMILIES = ("s_barrier", "scratch_", "ds_bpermute", "ds_permute", "ds_swizzle")
+NATIVE_FAMILIES = ("s_barrier", "scratch_", "ds_bpermute", "ds_permute", "ds_swizzle", "v_pk_")
+NATIVE_FAMILIES += ("v_fma_mix", "v_cvt_f32_f16", "v_cvt_f16_f32", "v_add_f16", "v_mul_f16")
 
 
 def test_barriers_scratch_shuffles_and_halves_identical_under_both_engines(tmp_path):
@@ -290,3 +291,66 @@ def test_dpp_and_lane_permutes_run_identically_translated():
         assert not jit.jit.translation.untranslated, jit.jit.translation.untranslated
         full = full if full is not None else jit.st.V[:, 0]
     assert full[15, 0] == full[1, 4] and full[3, 0] == full[1, 1]  # swapped groups, quad perm
+
+
+def _halves(*values: int) -> np.ndarray:
+    """32 lanes of two 16-bit patterns each, cycling through `values` (low, high)."""
+    pats = np.array(values, np.uint32)
+    return pats[np.arange(32) % len(pats)] | (pats[(np.arange(32) + 3) % len(pats)] << 16)
+
+
+def test_f16_packed_and_16_bit_integer_math_run_identically_translated():
+    # normal, denormal, zero, -zero, inf, NaN, max, rounding-sensitive f16 patterns
+    f16 = (0x3C00, 0x0001, 0x03FF, 0x0000, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0x7BFF, 0x3555, 0xC1A3)
+    lines = [
+        "v_add_f16 v10, v1, v2",
+        "v_sub_f16_e64 v11, -v1, |v2|",
+        "v_fma_f16 v12, v1, v2, v3 op_sel:[1,0,1,1]",
+        "v_fma_f16 v13, v1, v2, v3",
+        "v_fmac_f16 v14, v1, v2",
+        "v_min_f16 v15, v1, v2",
+        "v_max3_f16 v16, v1, v2, v3 op_sel:[0,1,0,0]",
+        "v_cvt_f32_f16 v17, v1",
+        "v_cvt_f16_f32 v18, v4",
+        "v_sqrt_f16 v19, v2",
+        "v_rcp_f16 v20, v1",
+        "v_pk_add_f16 v21, v1, v2",
+        "v_pk_fma_f16 v22, v1, v2, v3 op_sel_hi:[1,0,1]",
+        "v_pk_mul_f16 v23, v1, v2 neg_lo:[1,0] neg_hi:[0,1]",
+        "v_pk_max_f16 v24, v1, v2 op_sel:[1,0]",
+        "v_pk_add_u16 v25, v5, v6",
+        "v_pk_lshlrev_b16 v26, v6, v5",
+        "v_fma_mixlo_f16 v27, v1, v2, v4 op_sel_hi:[1,1,0]",
+        "v_fma_mixhi_f16 v28, v4, v1, v2 op_sel:[0,1,0] op_sel_hi:[0,1,1]",
+        "v_fma_mix_f32 v29, v1, v4, v2 op_sel_hi:[1,0,1]",
+        "v_pack_b32_f16 v30, v1, v2 op_sel:[1,1,0]",
+        "v_lshlrev_b16 v31, v6, v5",
+        "v_ashrrev_i16 v32, v6, v5",
+        "v_add_nc_u16 v33, v5, v6 op_sel:[1,0,0]",
+        "v_mul_lo_u16 v34, v5, v6",
+        "v_max_i16 v35, v5, v6",
+        "v_cmp_lt_f16 vcc_lo, v1, v2",
+        "v_cndmask_b32 v36, 0, 1, vcc_lo",
+        "v_cmp_gt_i16 vcc_lo, v5, v6",
+        "v_cndmask_b32 v37, 0, 1, vcc_lo",
+        "v_cvt_f16_u16 v38, v5",
+        "v_rndne_f16 v39, v3",
+    ]
+    vgpr = {1: _halves(*f16), 2: _halves(*f16[3:], *f16[:3]), 3: _halves(*f16[::-1])}
+    vgpr |= {
+        4: np.array(
+            [1.0, 65519.0, 65520.0, 1e-8, 6.1e-5, np.nan, -0.0, 3.3e-4] * 4, np.float32
+        ).view(np.uint32)
+    }
+    vgpr |= {5: _halves(0xFFFF, 0x8000, 7, 0x1234, 0), 6: _halves(3, 17, 0xFFF0, 1)}
+    vgpr |= {r: 0xA5A5A5A5 for r in range(10, 40)}
+    ref = Snippet(lines, vgpr=vgpr).run()
+    jit = Snippet(lines, vgpr=vgpr, engine="jit").run()
+    for text in lines:
+        name = text.split()[1].strip(",")
+        if name[1:].isdigit():
+            reg = int(name[1:])
+            want, got = ref.st.V[reg, 0], jit.st.V[reg, 0]
+            assert np.array_equal(want, got), f"{text}: {want[:4]} vs {got[:4]}"
+    assert first_difference(ref, jit, [], []) == ""
+    assert not jit.jit.translation.untranslated, jit.jit.translation.untranslated

@@ -8,14 +8,23 @@ from __future__ import annotations
 from cass.runner.emulator.decode import Operand
 from cass.runner.emulator.state import EXEC, NULL, res, width_of
 
-SIGN = {"f32": 0x80000000, "f64": 0x8000000000000000}
+SIGN = {"f16": 0x8000, "f32": 0x80000000, "f64": 0x8000000000000000}
+SIXTEEN = ("f16", "i16", "u16", "b16")
 TYPED = {
+    "f16": "hf({})",
+    "i16": "(int32_t)(int16_t)({})",
     "f32": "bf({})",
     "f64": "bd({})",
     "i32": "(int32_t)({})",
     "i64": "(int64_t)({})",
 }
-BITS = {"f32": "fb({})", "f64": "db({})", "b64": "(uint64_t)({})"}
+BITS = {
+    "f16": "(uint32_t)fh({})",
+    "b16": "((uint32_t)({}) & 0xFFFFu)",
+    "f32": "fb({})",
+    "f64": "db({})",
+    "b64": "(uint64_t)({})",
+}
 
 
 class Untranslated(Exception):
@@ -57,10 +66,12 @@ def scalar(op: Operand, typ: str = "b32") -> str:
     raise Untranslated(f"operand {op.text}")
 
 
-def lane_bits(op: Operand, typ: str, hoist: Hoist) -> str:
-    """A source operand's bits in lane `l`, abs/neg applied for float types (as `typed`)."""
+def lane_bits(op: Operand, typ: str, hoist: Hoist, hi: bool = False) -> str:
+    """A source operand's bits in lane `l`, abs/neg applied for float types (as `typed`); a
+    16-bit type's half (the high one when `hi`, op_sel) as the low 16 bits."""
     wide = width_of(typ) == 64
-    if typ not in SIGN and typ not in ("b32", "u32", "i32", "b64", "u64", "i64", "u24", "i24"):
+    known = ("b32", "u32", "i32", "b64", "u64", "i64", "u24", "i24", *SIXTEEN)
+    if typ not in SIGN and typ not in known:
         raise Untranslated(f"type {typ}")
     op = res(op, typ)
     if op.kind == "v":
@@ -72,12 +83,14 @@ def lane_bits(op: Operand, typ: str, hoist: Hoist) -> str:
     else:
         raise Untranslated(f"operand {op.text}")
     if typ in SIGN and (op.abs or op.neg):
-        sign = SIGN[typ]
+        sign = SIGN[typ] << (16 if hi and typ == "f16" else 0)
         suffix = "ull" if wide else "u"
         if op.abs:
-            expr = f"({expr} & {~sign & ((1 << width_of(typ)) - 1)}{suffix})"
+            expr = f"({expr} & {~sign & ((1 << max(width_of(typ), 32)) - 1)}{suffix})"
         if op.neg:
             expr = f"({expr} ^ {sign}{suffix})"
+    if typ in SIXTEEN:
+        expr = f"(({expr} >> 16) & 0xFFFFu)" if hi else f"({expr} & 0xFFFFu)"
     return expr
 
 

@@ -133,8 +133,65 @@ VALU: dict[str, tuple[str, tuple[str, ...], str]] = {
     "v_cvt_i32_f64": ("b32", ("f64",), "to_i32({0})"),
     "v_cvt_u32_f64": ("b32", ("f64",), "to_u32({0})"),
 }
+# 16-bit: u16/b16 sources are their zero-extended half (uint32_t), i16 the sign-extended one,
+# f16 a _Float16; b16 results keep their low 16 bits (merged into the destination's half)
+_H2 = ("f16", "f16")
+_U2 = ("u16", "u16")
+VALU |= {
+    "v_mov_b16": ("b16", ("b16",), "{0}"),
+    "v_lshlrev_b16": ("b16", _U2, "{1} << ({0} & 15u)"),
+    "v_lshrrev_b16": ("b16", _U2, "{1} >> ({0} & 15u)"),
+    "v_ashrrev_i16": ("b16", ("u16", "i16"), "{1} >> ({0} & 15u)"),
+    "v_add_nc_u16": ("b16", _U2, "{0} + {1}"),
+    "v_sub_nc_u16": ("b16", _U2, "{0} - {1}"),
+    "v_add_nc_i16": ("b16", ("i16", "i16"), "{0} + {1}"),
+    "v_sub_nc_i16": ("b16", ("i16", "i16"), "{0} - {1}"),
+    "v_mul_lo_u16": ("b16", _U2, "{0} * {1}"),
+    "v_mad_u16": ("b16", ("u16",) * 3, "{0} * {1} + {2}"),
+    "v_min_i16": ("b16", ("i16", "i16"), "std::min({0}, {1})"),
+    "v_max_i16": ("b16", ("i16", "i16"), "std::max({0}, {1})"),
+    "v_min_u16": ("b16", _U2, "std::min({0}, {1})"),
+    "v_max_u16": ("b16", _U2, "std::max({0}, {1})"),
+    "v_pack_b32_f16": ("b32", ("b16", "b16"), "({0} & 0xFFFFu) | ({1} << 16)"),
+    "v_add_f16": ("f16", _H2, "hround((float){0} + (float){1})"),
+    "v_sub_f16": ("f16", _H2, "hround((float){0} - (float){1})"),
+    "v_subrev_f16": ("f16", _H2, "hround((float){1} - (float){0})"),
+    "v_mul_f16": ("f16", _H2, "hround((float){0} * (float){1})"),
+    "v_fma_f16": ("f16", ("f16",) * 3, "hfma({0}, {1}, {2})"),
+    "v_fmac_f16": ("f16", ("f16",) * 3, "hfma({0}, {1}, {2})"),
+    "v_min_f16": ("f16", _H2, "hmin_ieee({0}, {1})"),
+    "v_max_f16": ("f16", _H2, "hmax_ieee({0}, {1})"),
+    "v_min3_f16": ("f16", ("f16",) * 3, "hmin_ieee(hmin_ieee({0}, {1}), {2})"),
+    "v_max3_f16": ("f16", ("f16",) * 3, "hmax_ieee(hmax_ieee({0}, {1}), {2})"),
+    "v_maxmin_f16": ("f16", ("f16",) * 3, "hmin_ieee(hmax_ieee({0}, {1}), {2})"),
+    "v_minmax_f16": ("f16", ("f16",) * 3, "hmax_ieee(hmin_ieee({0}, {1}), {2})"),
+    "v_sqrt_f16": ("f16", ("f16",), "hround(std::sqrt((float){0}))"),
+    "v_rcp_f16": ("f16", ("f16",), "hround(1.0f / (float){0})"),
+    "v_rsq_f16": ("f16", ("f16",), "hround(1.0f / std::sqrt((float){0}))"),
+    "v_floor_f16": ("f16", ("f16",), "hround(std::floor((float){0}))"),
+    "v_ceil_f16": ("f16", ("f16",), "hround(std::ceil((float){0}))"),
+    "v_trunc_f16": ("f16", ("f16",), "hround(std::trunc((float){0}))"),
+    "v_rndne_f16": ("f16", ("f16",), "hround(std::rint((float){0}))"),
+    "v_cvt_f32_f16": ("f32", ("f16",), "(float){0}"),
+    "v_cvt_f16_f32": ("f16", ("f32",), "hround({0})"),
+    "v_cvt_f16_i16": ("f16", ("i16",), "hround((float){0})"),
+    "v_cvt_f16_u16": ("f16", ("u16",), "hround((float){0})"),
+}
+# packed (VOP3P): per half, the typed halves -> the result of that half
+PACKED = {
+    "v_pk_add_f16": "hround((float){0} + (float){1})",
+    "v_pk_mul_f16": "hround((float){0} * (float){1})",
+    "v_pk_fma_f16": "hfma({0}, {1}, {2})",
+    "v_pk_max_f16": "hmax_ieee({0}, {1})",
+    "v_pk_min_f16": "hmin_ieee({0}, {1})",
+    "v_pk_add_u16": "{0} + {1}",
+    "v_pk_sub_u16": "{0} - {1}",
+    "v_pk_mul_lo_u16": "{0} * {1}",
+    "v_pk_lshlrev_b16": "{1} << ({0} & 15u)",
+    "v_pk_lshrrev_b16": "{1} >> ({0} & 15u)",
+}
 # 64-bit sources the interpreter reads as 64 bits although the table says b64 for the result
-CMP_TYPES = ("f32", "f64", "i32", "u32", "i64", "u64")
+CMP_TYPES = ("f16", "f32", "f64", "i16", "u16", "i32", "u32", "i64", "u64")
 RELATIONS = {
     "f": "false",
     "t": "true",

@@ -6,6 +6,7 @@ runs over the wave's 32 lanes (VGPR rows are contiguous) and keeps inactive lane
 from __future__ import annotations
 
 from cass.runner.emulator.jit.operands import (
+    SIXTEEN,
     Hoist,
     Untranslated,
     as_bits,
@@ -14,7 +15,7 @@ from cass.runner.emulator.jit.operands import (
     swrite,
     typed,
 )
-from cass.runner.emulator.jit.valu_table import CMP_TYPES, RELATIONS, VALU
+from cass.runner.emulator.jit.valu_table import CMP_TYPES, PACKED, RELATIONS, VALU
 from cass.runner.emulator.state import EXEC, width_of
 
 _CARRIES = {
@@ -27,23 +28,34 @@ _CARRIES = {
 }
 
 
-def _plain(ins) -> None:
-    """Output modifiers and op_sel are left to the interpreter."""
+def _plain(ins, op_sel: bool = True) -> None:
+    """Output modifiers and (unless `op_sel` is False) op_sel are left to the interpreter."""
     for key in ("clamp", "mul", "div"):
         if key in ins.modifiers:
             raise Untranslated(key)
-    raw = ins.modifiers.get("op_sel")
+    raw = ins.modifiers.get("op_sel") if op_sel else None
     if raw and any(x.strip() not in ("0", "") for x in raw.strip("[]").split(",")):
         raise Untranslated("op_sel")
 
 
+def _opsel(ins, key: str) -> list[int] | None:
+    raw = ins.modifiers.get(key)
+    return [int(x) for x in raw.strip("[]").split(",")] if raw else None
+
+
 def valu_expr(ins, hoist: Hoist) -> tuple[str, str, object]:
-    """(result type, per-lane C++ result expression, destination operand) of a table op."""
+    """(result type, per-lane C++ result expression, destination operand) of a table op; for
+    16-bit operations, op_sel picks the halves read and (its fourth bit) written."""
     spec = VALU.get(ins.op)
     if spec is None:
         raise Untranslated(ins.op)
-    _plain(ins)
     dtyp, styps, template = spec
+    sel = [0, 0, 0, 0]
+    if any(t in SIXTEEN for t in (dtyp, *styps)):
+        _plain(ins, op_sel=False)
+        sel = _opsel(ins, "op_sel") or sel
+    else:
+        _plain(ins)
     ops = list(ins.operands)
     dst = ops[0]
     if ins.op in ("v_mad_u64_u32", "v_mad_i64_i32"):
@@ -53,12 +65,29 @@ def valu_expr(ins, hoist: Hoist) -> tuple[str, str, object]:
         srcs = srcs[:2] + [dst]
     if len(srcs) < len(styps) or dst.kind != "v":
         raise Untranslated("operands")
-    args = [typed(lane_bits(o, t, hoist), t) for o, t in zip(srcs, styps)]
-    return dtyp, template.format(*args), dst
+    hi = [bool(sel[i]) if i < len(sel) else False for i in range(4)]
+    args = [typed(lane_bits(o, t, hoist, hi[i]), t) for i, (o, t) in enumerate(zip(srcs, styps))]
+    dst_hi = hi[3] if len(sel) > 3 else False
+    if dst_hi and dtyp not in SIXTEEN:
+        raise Untranslated("op_sel on a 32-bit result")
+    return dtyp + ("_hi" if dst_hi else ""), template.format(*args), dst
 
 
 def _store(dtyp: str, dst, result: str, name: str) -> tuple[str, list[str]]:
-    """(declaration of the lane's result bits, its masked writes)."""
+    """(declaration of the lane's result bits, its masked writes); a 16-bit result (type
+    suffixed `_hi`: the high half) replaces one half of the destination."""
+    hi = dtyp.endswith("_hi")
+    dtyp = dtyp.removesuffix("_hi")
+    if dtyp in SIXTEEN:
+        i = dst.index
+        bits = as_bits(result, dtyp)
+        merged = (
+            f"(VR({i})[l] & 0xFFFFu) | ({bits} << 16)"
+            if hi
+            else f"(VR({i})[l] & 0xFFFF0000u) | {bits}"
+        )
+        decl = f"const uint32_t {name} = {merged};"
+        return decl, [f"VR({i})[l] = sel(s[126], l, {name}, VR({i})[l]);"]
     if width_of(dtyp) == 64:
         i = dst.index
         decl = f"const uint64_t {name} = {as_bits(result, dtyp)};"
@@ -234,6 +263,70 @@ def _div_fmas(ins) -> list[str]:
     return _lane_loop(hoist, [decl, *writes])
 
 
+def _packed_const(op, typ: str):
+    """As ops_vector._packed_const: inline constants apply to both halves."""
+    from cass.runner.emulator.state import res
+
+    if op.kind == "float" or (op.kind == "int" and -16 <= int(op.value) <= 64):
+        half = res(op, "f16" if typ == "f16" else "b16").value & 0xFFFF
+        return type(op)("const", value=half | (half << 16), text=op.text)
+    return res(op, "b32")
+
+
+def _packed(ins) -> list[str]:
+    """VOP3P as ops_vector._packed: each half from op_sel (low) / op_sel_hi (high) halves of
+    the sources, neg_lo / neg_hi negating f16 halves; clamp is not applied (as there)."""
+    typ = "f16" if ins.op.endswith("f16") else "u16"
+    dst, srcs = ins.operands[0], [_packed_const(o, typ) for o in ins.operands[1:]]
+    n = len(srcs)
+    sel = _opsel(ins, "op_sel") or [0] * n
+    sel_hi = _opsel(ins, "op_sel_hi") or [1] * n
+    neg_lo = _opsel(ins, "neg_lo") or [0] * n
+    neg_hi = _opsel(ins, "neg_hi") or [0] * n
+    if dst.kind != "v" or min(len(sel), len(sel_hi), len(neg_lo), len(neg_hi)) < n:
+        raise Untranslated("packed operands")
+    hoist = Hoist()
+
+    def half(i: int, high: int, negate: int) -> str:
+        v = typed(lane_bits(srcs[i], typ, hoist, bool(high)), typ)
+        return f"(-{v})" if negate and typ == "f16" else v
+
+    template = PACKED[ins.op]
+    lo = template.format(*[half(i, sel[i], neg_lo[i]) for i in range(n)])
+    hi = template.format(*[half(i, sel_hi[i], neg_hi[i]) for i in range(n)])
+    bt = "f16" if typ == "f16" else "b16"
+    body = [
+        f"const uint32_t r = ({as_bits(lo, bt)} & 0xFFFFu) | ({as_bits(hi, bt)} << 16);",
+        f"VR({dst.index})[l] = sel(s[126], l, r, VR({dst.index})[l]);",
+    ]
+    return _lane_loop(hoist, body)
+
+
+def _fma_mix(ins) -> list[str]:
+    """v_fma_mix_f32 / mixlo / mixhi as ops_vector._fma_mix: each source f32, or (op_sel_hi)
+    the f16 half op_sel picks, widened; one f32 fma; mixlo/hi round it into a half."""
+    _plain(ins, op_sel=False)
+    dst, srcs = ins.operands[0], ins.operands[1:4]
+    sel = _opsel(ins, "op_sel") or [0, 0, 0]
+    sel_hi = _opsel(ins, "op_sel_hi") or [0, 0, 0]
+    if len(srcs) < 3 or len(sel) < 3 or len(sel_hi) < 3:
+        raise Untranslated("fma_mix operands")
+    hoist = Hoist()
+    args = []
+    for i in range(3):
+        if sel_hi[i]:
+            args.append(f"(float){typed(lane_bits(srcs[i], 'f16', hoist, bool(sel[i])), 'f16')}")
+        else:
+            args.append(typed(lane_bits(srcs[i], "f32", hoist), "f32"))
+    result = f"fma_f32({', '.join(args)})"
+    if ins.op == "v_fma_mix_f32":
+        decl, writes = _store("f32", dst, result, "r")
+    else:
+        dtyp = "f16_hi" if ins.op == "v_fma_mixhi_f16" else "f16"
+        decl, writes = _store(dtyp, dst, f"hround({result})", "r")
+    return _lane_loop(hoist, [decl, *writes])
+
+
 SPARE = 1 << 20  # stands for the spare VGPR row, v[-1], in generated code: VR(SPARE)
 
 
@@ -293,6 +386,10 @@ def translate_vector(ins) -> list[str]:
         return _vopd(ins)
     if op in VALU:
         return _valu(ins)
+    if op in PACKED:
+        return _packed(ins)
+    if op in ("v_fma_mix_f32", "v_fma_mixlo_f16", "v_fma_mixhi_f16"):
+        return _fma_mix(ins)
     if op.startswith(("v_cmp_", "v_cmpx_")):
         _plain(ins)
         return _compare(ins)

@@ -64,6 +64,8 @@ static inline float bf(uint32_t x) { return __builtin_bit_cast(float, x); }
 static inline uint32_t fb(float x) { return __builtin_bit_cast(uint32_t, x); }
 static inline double bd(uint64_t x) { return __builtin_bit_cast(double, x); }
 static inline uint64_t db(double x) { return __builtin_bit_cast(uint64_t, x); }
+static inline _Float16 hf(uint32_t x) { return __builtin_bit_cast(_Float16, (uint16_t)x); }
+static inline uint16_t fh(_Float16 x) { return __builtin_bit_cast(uint16_t, x); }
 static inline uint64_t u64of(uint32_t lo, uint32_t hi) { return (uint64_t)hi << 32 | lo; }
 static inline uint32_t sel(uint32_t exec, int l, uint32_t now, uint32_t old) {
     return ((exec >> l) & 1u) ? now : old;
@@ -97,6 +99,22 @@ static inline double dmax_ieee(double a, double b) {
     if (b != b) return a;
     if (a != a) return b;
     return (a > b || (a == 0 && b == 0 && !std::signbit(a) && std::signbit(b))) ? a : b;
+}
+static inline _Float16 hmin_ieee(_Float16 a, _Float16 b) {
+    if (b != b) return a;
+    if (a != a) return b;
+    return (a < b || (a == 0 && b == 0 && (fh(a) >> 15) && !(fh(b) >> 15))) ? a : b;
+}
+static inline _Float16 hmax_ieee(_Float16 a, _Float16 b) {
+    if (b != b) return a;
+    if (a != a) return b;
+    return (a > b || (a == 0 && b == 0 && !(fh(a) >> 15) && (fh(b) >> 15))) ? a : b;
+}
+// f16 arithmetic as numpy's: the operation in f32 (or, fma, the f64 sum of the exact product),
+// one rounding to f16
+static inline _Float16 hround(float x) { return (_Float16)x; }
+static inline _Float16 hfma(_Float16 a, _Float16 b, _Float16 c) {
+    return (_Float16)((double)a * (double)b + (double)c);
 }
 static inline float fmed3(float a, float b, float c) {
     if (a != a || b != b || c != c) return fmin_ieee(fmin_ieee(a, b), c);
