@@ -137,9 +137,10 @@ def _coords(m, g, vaddr, count: int) -> list[np.ndarray]:
 
 def _sample_one(m, g, img, smp, coords, lanes, gather_comp):
     sizes = (img.width, img.height, img.slices)
-    texel_space = []
+    texel_space = []  # scaled in single precision, as the texture unit receives it
     for d in range(img.dims):
-        texel_space.append(coords[d] * sizes[d] if smp.normalized else coords[d])
+        scale = np.float32(sizes[d] if smp.normalized else 1)
+        texel_space.append((coords[d].astype(np.float32) * scale).astype(np.float64))
     layer = None
     if img.arrayed:
         layer = np.clip(np.rint(coords[img.dims]), 0, img.slices - 1).astype(np.int64)
@@ -153,7 +154,11 @@ def _sample_one(m, g, img, smp, coords, lanes, gather_comp):
     if gather_comp is not None:  # the bilinear footprint: (0,1) (1,1) (1,0) (0,0)
         order = [(0, 1), (1, 1), (1, 0), (0, 0)]
         return [
-            _tap_value(m, g, img, smp, [per_dim[0][i], per_dim[1][j]], layer, lanes)[gather_comp]
+            _bits32(
+                _tap_value(m, g, img, smp, [per_dim[0][i], per_dim[1][j]], layer, lanes)[
+                    gather_comp
+                ]
+            )
             for i, j in order
         ]
     total = None

@@ -119,11 +119,11 @@ def test_module_api_and_managed_memory(tmp_path):
 def test_missing_runtime_function_fails_loudly_by_name(tmp_path):
     src = tmp_path / "texture.hip"
     src.write_text(
-        "#include <hip/hip_runtime.h>\nint main() { hipArray_t a = nullptr;\n"
-        "  hipFreeArray(a); return 0; }\n"
+        "#include <hip/hip_runtime.h>\nint main() { hipMipmappedArray_t a = nullptr;\n"
+        "  hipFreeMipmappedArray(a); return 0; }\n"
     )
     run = run_program(build_hip_program(src, tmp_path / "texture"), timeout_s=60)
-    assert run.exit_code != 0 and "hipFreeArray is not implemented" in run.stderr
+    assert run.exit_code != 0 and "hipFreeMipmappedArray is not implemented" in run.stderr
 
 
 def test_endless_kernel_hits_its_time_budget(tmp_path):

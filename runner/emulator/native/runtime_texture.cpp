@@ -2,6 +2,7 @@
 // a texture object is a device pointer to 20 dwords that HIP 5.2's device headers read,
 //   dwords 0-7   the image resource descriptor (V#; a 4-dword buffer descriptor for linear memory),
 //   dword  8, 9  the HSA channel type and channel order (read by surf*read/surf*write),
+//   dword  10    the width (ockl's point-sampling coordinate snap reads it: floor(x * w) / w),
 //   dwords 12-15 the sampler descriptor (S#),
 // with fields laid out as in ROCm's gfx11 register definitions (ROCR-Runtime
 // src/image/resource_gfx11.h) and formats numbered as gfx11's unified formats (as llvm-mc-16
@@ -109,6 +110,7 @@ void image_descriptor(uint32_t* w, uint64_t base, const Format& f, int type, siz
     w[4] = (uint32_t)depth_field;  // last slice (arrays), depth - 1 (3D), pitch - 1 (1D/2D)
     w[8] = (uint32_t)f.hsa_type;
     w[9] = (uint32_t)hsa_order(f.channels);
+    w[10] = (uint32_t)width;
 }
 
 void buffer_descriptor(uint32_t* w, uint64_t base, const Format& f, size_t bytes) {

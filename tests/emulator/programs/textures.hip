@@ -17,9 +17,13 @@ template <typename T> __global__ void k3d(hipTextureObject_t t, const float4* c,
   int i = threadIdx.x; out[i] = tex3D<T>(t, c[i].x, c[i].y, c[i].z);
 }
 __global__ void klayered(hipTextureObject_t t, const float4* c, float* out) {
-  int i = threadIdx.x; out[i] = tex2DLayered<float>(t, c[i].x, c[i].y, (int)c[i].z);
+  int i = threadIdx.x; out[i] = tex2DLayered<float>(t, c[i].x, c[i].y, (int)c[i].w);
 }
+// HIP 5.2's tex2Dgather numbers components 1 (r) 2 (g) 3 (b), anything else (0 included) alpha
 __global__ void kgather(hipTextureObject_t t, const float4* c, float4* out) {
+  int i = threadIdx.x; out[i] = tex2Dgather<float4>(t, c[i].x, c[i].y, 1);
+}
+__global__ void kgather0(hipTextureObject_t t, const float4* c, float4* out) {
   int i = threadIdx.x; out[i] = tex2Dgather<float4>(t, c[i].x, c[i].y, 0);
 }
 template <typename T> __global__ void kfetch(hipTextureObject_t t, const float4* c, T* out) {
@@ -59,7 +63,7 @@ static void run(const char* name, K kernel, hipTextureObject_t t, const float4* 
   kernel<<<1, N>>>(t, dc, out); CHECK(hipGetLastError());
   T host[N]; CHECK(hipMemcpy(host, out, sizeof(host), hipMemcpyDeviceToHost));
   printf("case %s\n", name);
-  for (int i = 0; i < N; i++) { printf("%a %a %a |", hc[i].x, hc[i].y, hc[i].z); put(host[i]); printf("\n"); }
+  for (int i = 0; i < N; i++) { printf("%a %a %a %a |", hc[i].x, hc[i].y, hc[i].z, hc[i].w); put(host[i]); printf("\n"); }
   CHECK(hipFree(out));
 }
 
@@ -85,7 +89,7 @@ static hipArray_t float_array(int channels, int w, int h, int d, unsigned flags)
 int main() {
   float4 hc[N], hu[N];  // normalized and unnormalized coordinates
   for (int i = 0; i < N; i++) {
-    hc[i] = make_float4(-0.6f + i * 0.0371f, 1.3f - i * 0.0313f, -0.2f + i * 0.029f, 0.0f);
+    hc[i] = make_float4(-0.6f + i * 0.0371f, 1.3f - i * 0.0313f, -0.2f + i * 0.029f, (float)(i % D));
     hu[i] = make_float4(hc[i].x * W, hc[i].y * H, (float)(i % D), 0.0f);
   }
   float4 *dc, *du; CHECK(hipMalloc(&dc, sizeof(hc))); CHECK(hipMalloc(&du, sizeof(hu)));
@@ -104,8 +108,10 @@ int main() {
   run<float2>("2d_linear_clamp_norm_float2", k2d<float2>, object_for({"", a2f2, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hc, dc);
   run<float>("1d_linear_clamp_norm", k1d<float>, object_for({"", a1, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hc, dc);
   run<float>("3d_linear_clamp_norm", k3d<float>, object_for({"", a3, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hc, dc);
-  run<float>("layered_linear_clamp_norm", klayered, object_for({"", al, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hu, du);
-  run<float4>("gather_clamp_norm", kgather, object_for({"", a2, hipFilterModePoint, hipAddressModeClamp, 1, E}), hc, dc);
+  run<float>("layered_linear_clamp_norm", klayered, object_for({"", al, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hc, dc);
+  // a linear sampler: with a point sampler ockl first snaps coordinates to texel edges
+  run<float4>("gather_clamp_norm", kgather, object_for({"", a2, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hc, dc);
+  run<float4>("gather_comp0_clamp_norm", kgather0, object_for({"", a2, hipFilterModePoint, hipAddressModeClamp, 1, E}), hc, dc);
 
   // uchar4 read as normalized floats; int read as elements
   hipChannelFormatDesc d8 = hipCreateChannelDesc(8, 8, 8, 8, hipChannelFormatKindUnsigned);
