@@ -18,18 +18,15 @@ cass's reference implementations for emulated verification (`cass.runner.emulate
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
-from cass.runner.outputs import staged_dir, write_atomic
-from cass.runner.rocm_libs import UPSTREAM_TAG, _normalise, _source_folder
+from cass.runner.outputs import staged_dir
+from cass.runner.rocm_libs import UPSTREAM_TAG, HeaderInstall, _normalise, _source_folder
 
 ENV_VAR = "CASS_ROCM_API_HEADERS"
 # library -> (its folder under include/, its version header, the version macros' stem)
@@ -43,8 +40,6 @@ FIX = (
     "include/hipfft and include/hipsolver: a ROCm 5.2 install such as /opt/rocm, or ROCm/hipBLAS, "
     f"ROCm/hipFFT and ROCm/hipSOLVER at tag {UPSTREAM_TAG} installed by CMake)"
 )
-RECORD = "installed.json"
-SEARCH_DEPTH = 3
 
 
 @dataclass(frozen=True)
@@ -58,8 +53,23 @@ class ApiHeaders:
         return self.include_dir / library / f"{library}.h"
 
 
+HEADERS: HeaderInstall[ApiHeaders] = HeaderInstall(
+    "rocm-api-headers",
+    ENV_VAR,
+    tuple(header for _, header, _ in LIBRARIES.values()),
+    FIX,
+    ApiHeaders,
+)
+installed = HEADERS.installed
+include_args = HEADERS.include_args
+configured_source = HEADERS.configured_source
+needs_install = HEADERS.needs_install
+describe = HEADERS.describe
+find_include_dir = HEADERS.find_include_dir
+
+
 def root() -> Path:
-    return cache_dir() / "rocm-api-headers"
+    return HEADERS.root()
 
 
 def header_version(header: Path, stem: str) -> str:
@@ -71,49 +81,8 @@ def header_version(header: Path, stem: str) -> str:
     return ".".join(m.group(1) for m in parts if m)
 
 
-def _is_include_dir(folder: Path) -> bool:
-    return all((folder / header).is_file() for _, header, _ in LIBRARIES.values())
-
-
-def find_include_dir(folder: Path) -> Path | None:
-    frontier = [folder]
-    for _ in range(SEARCH_DEPTH + 1):
-        for candidate in frontier:
-            if _is_include_dir(candidate):
-                return candidate
-        frontier = [sub for f in frontier for sub in sorted(f.iterdir()) if sub.is_dir()]
-    return None
-
-
 def read_versions(include_dir: Path) -> dict[str, str]:
     return {lib: header_version(include_dir / h, stem) for lib, (_, h, stem) in LIBRARIES.items()}
-
-
-def installed() -> ApiHeaders | None:
-    try:
-        data = json.loads((root() / RECORD).read_text(encoding="utf-8"))
-        include_dir = Path(data["include_dir"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    if not _is_include_dir(include_dir):
-        return None
-    return ApiHeaders(include_dir, dict(data.get("versions", {})), str(data.get("source", "")))
-
-
-def include_args() -> list[str]:
-    headers = installed()
-    return ["-isystem", str(headers.include_dir)] if headers else []
-
-
-def configured_source() -> str:
-    return os.environ.get(ENV_VAR, "").strip()
-
-
-def needs_install(source: str) -> bool:
-    if not source:
-        return False
-    current = installed()
-    return current is None or current.source != _normalise(source)
 
 
 def install(source: str) -> ApiHeaders:
@@ -132,10 +101,7 @@ def install(source: str) -> ApiHeaders:
         versions = read_versions(include_dir)
         target = root() / "-".join(f"{lib.lower()}{v}" for lib, v in versions.items())
         _publish(include_dir, target)
-    headers = ApiHeaders(target / "include", versions, normal)
-    data = {"include_dir": str(headers.include_dir), "versions": versions, "source": normal}
-    write_atomic(root() / RECORD, json.dumps(data, indent=2) + "\n")
-    return headers
+    return HEADERS.write_record(target / "include", versions, normal)
 
 
 def _publish(include_dir: Path, target: Path) -> None:
@@ -146,12 +112,3 @@ def _publish(include_dir: Path, target: Path) -> None:
         licences = include_dir.parent / "licenses"
         if licences.is_dir():
             shutil.copytree(licences, staging / "licenses")
-
-
-def describe() -> tuple[bool, str]:
-    """For `cass doctor`: (installed?, versions and folder, or the command that installs them)."""
-    headers = installed()
-    if headers is None:
-        return False, f"not installed: run `{FIX}`"
-    versions = ", ".join(f"{lib} {v}" for lib, v in headers.versions.items())
-    return True, f"{versions} in {headers.include_dir}"

@@ -23,8 +23,10 @@ import tarfile
 import tempfile
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, Protocol, TypeVar
 
 from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
@@ -48,6 +50,18 @@ SEARCH_DEPTH = 3
 DOWNLOAD_TIMEOUT_S = 300
 
 
+class _Record(Protocol):
+    @property
+    def include_dir(self) -> Path: ...
+    @property
+    def versions(self) -> dict[str, str]: ...
+    @property
+    def source(self) -> str: ...
+
+
+Installed = TypeVar("Installed", bound=_Record)
+
+
 @dataclass(frozen=True)
 class RocmLibs:
     """An installed copy: its include folder, each library's version, where it came from."""
@@ -61,8 +75,104 @@ class RocmLibs:
         return frozenset(name for _, _, names in LIBRARIES.values() for name in names)
 
 
+class HeaderInstall(Generic[Installed]):
+    """One header set that `cass setup` installs into cass's cache (these libraries; AMD's API
+    headers in rocm_api_headers): the record of what is installed, what makes a folder its
+    include/, the compile flags, the set-up decision and the doctor line."""
+
+    def __init__(self, folder: str, env_var: str, version_headers: tuple[str, ...], fix: str,
+                 make: Callable[[Path, dict[str, str], str], Installed]) -> None:  # fmt: skip
+        self.folder = folder
+        self.env_var = env_var
+        self.version_headers = version_headers
+        self.fix = fix
+        self.make = make
+        self._read: tuple[tuple[int, int, int], Installed | None] | None = None
+
+    def root(self) -> Path:
+        return cache_dir() / self.folder
+
+    def is_include_dir(self, folder: Path) -> bool:
+        return all((folder / header).is_file() for header in self.version_headers)
+
+    def find_include_dir(self, folder: Path) -> Path | None:
+        """The folder under `folder` (itself, `include/`, or up to SEARCH_DEPTH levels down)
+        that holds every library with its version header."""
+        frontier = [folder]
+        for _ in range(SEARCH_DEPTH + 1):
+            for candidate in frontier:
+                if self.is_include_dir(candidate):
+                    return candidate
+            frontier = [sub for f in frontier for sub in sorted(f.iterdir()) if sub.is_dir()]
+        return None
+
+    def installed(self) -> Installed | None:
+        """The copy `cass setup` installed (None when there is none, or it was removed since).
+        The record is parsed again only when it changed (every HIP compile command asks)."""
+        record = self.root() / RECORD
+        try:
+            stat = record.stat()
+        except OSError:
+            return None
+        key = (stat.st_ino, stat.st_mtime_ns, stat.st_size)
+        if self._read is None or self._read[0] != key:
+            self._read = (key, self._parse(record))
+        found = self._read[1]
+        return found if found is not None and self.is_include_dir(found.include_dir) else None
+
+    def _parse(self, record: Path) -> Installed | None:
+        try:
+            data = json.loads(record.read_text(encoding="utf-8"))
+            include_dir = Path(data["include_dir"])
+            return self.make(
+                include_dir, dict(data.get("versions", {})), str(data.get("source", ""))
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def write_record(self, include_dir: Path, versions: dict[str, str], source: str) -> Installed:
+        data = {"include_dir": str(include_dir), "versions": versions, "source": source}
+        write_atomic(self.root() / RECORD, json.dumps(data, indent=2) + "\n")
+        return self.make(include_dir, versions, source)
+
+    def include_args(self) -> list[str]:
+        """The compiler flags that put the installed headers ahead of the system's."""
+        found = self.installed()
+        return ["-isystem", str(found.include_dir)] if found else []
+
+    def configured_source(self) -> str:
+        """The source the environment variable names ('' when unset)."""
+        return os.environ.get(self.env_var, "").strip()
+
+    def needs_install(self, source: str) -> bool:
+        """True when `source` is given and is not what is installed now."""
+        if not source:
+            return False
+        current = self.installed()
+        return current is None or current.source != _normalise(source)
+
+    def describe(self) -> tuple[bool, str]:
+        """For `cass doctor`: (installed?, versions and folder, or the command that installs them)."""
+        found = self.installed()
+        if found is None:
+            return False, f"not installed: run `{self.fix}`"
+        versions = ", ".join(f"{lib} {v}" for lib, v in found.versions.items())
+        return True, f"{versions} in {found.include_dir}"
+
+
+HEADERS: HeaderInstall[RocmLibs] = HeaderInstall(
+    "rocm-libs", ENV_VAR, tuple(header for _, header, _ in LIBRARIES.values()), FIX, RocmLibs
+)
+installed = HEADERS.installed
+include_args = HEADERS.include_args
+configured_source = HEADERS.configured_source
+needs_install = HEADERS.needs_install
+describe = HEADERS.describe
+find_include_dir = HEADERS.find_include_dir
+
+
 def root() -> Path:
-    return cache_dir() / "rocm-libs"
+    return HEADERS.root()
 
 
 def header_version(header: Path) -> str:
@@ -77,59 +187,11 @@ def header_version(header: Path) -> str:
     return ".".join(m.group(1) for m in parts if m)
 
 
-def _is_include_dir(folder: Path) -> bool:
-    return all((folder / header).is_file() for _, header, _ in LIBRARIES.values())
-
-
-def find_include_dir(folder: Path) -> Path | None:
-    """The folder under `folder` (itself, `include/`, or up to SEARCH_DEPTH levels down) that
-    holds all three libraries with their version headers."""
-    frontier = [folder]
-    for _ in range(SEARCH_DEPTH + 1):
-        for candidate in frontier:
-            if _is_include_dir(candidate):
-                return candidate
-        frontier = [sub for f in frontier for sub in sorted(f.iterdir()) if sub.is_dir()]
-    return None
-
-
 def read_installed(include_dir: Path, source: str) -> RocmLibs:
     versions = {
         lib: header_version(include_dir / header) for lib, (_, header, _) in LIBRARIES.items()
     }
     return RocmLibs(include_dir, versions, source)
-
-
-def installed() -> RocmLibs | None:
-    """The copy `cass setup` installed (None when there is none, or it was removed since)."""
-    record = root() / RECORD
-    try:
-        data = json.loads(record.read_text(encoding="utf-8"))
-        include_dir = Path(data["include_dir"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    if not _is_include_dir(include_dir):
-        return None
-    return RocmLibs(include_dir, dict(data.get("versions", {})), str(data.get("source", "")))
-
-
-def include_args() -> list[str]:
-    """The compiler flags that put the installed libraries ahead of the system's headers."""
-    libs = installed()
-    return ["-isystem", str(libs.include_dir)] if libs else []
-
-
-def configured_source() -> str:
-    """The source `$CASS_ROCM_LIBS` names ('' when unset)."""
-    return os.environ.get(ENV_VAR, "").strip()
-
-
-def needs_install(source: str) -> bool:
-    """True when `source` is given and is not what is installed now."""
-    if not source:
-        return False
-    current = installed()
-    return current is None or current.source != _normalise(source)
 
 
 def _normalise(source: str) -> str:
@@ -197,9 +259,7 @@ def install(source: str) -> RocmLibs:
         found = read_installed(include_dir, normal)
         target = root() / "-".join(f"{lib.lower()}{v}" for lib, v in found.versions.items())
         _publish(include_dir, target)
-    libs = RocmLibs(target / "include", found.versions, normal)
-    _write_record(libs)
-    return libs
+    return HEADERS.write_record(target / "include", found.versions, normal)
 
 
 def _publish(include_dir: Path, target: Path) -> None:
@@ -208,17 +268,3 @@ def _publish(include_dir: Path, target: Path) -> None:
         for folder, _, _ in LIBRARIES.values():
             shutil.copytree(include_dir / folder, staging / "include" / folder)
         _copy_licences(include_dir, staging)
-
-
-def _write_record(libs: RocmLibs) -> None:
-    data = {"include_dir": str(libs.include_dir), "versions": libs.versions, "source": libs.source}
-    write_atomic(root() / RECORD, json.dumps(data, indent=2) + "\n")
-
-
-def describe() -> tuple[bool, str]:
-    """For `cass doctor`: (installed?, versions and folder, or the command that installs them)."""
-    libs = installed()
-    if libs is None:
-        return False, f"not installed: run `{FIX}`"
-    versions = ", ".join(f"{lib} {v}" for lib, v in libs.versions.items())
-    return True, f"{versions} in {libs.include_dir}"

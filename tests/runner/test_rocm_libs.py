@@ -94,3 +94,30 @@ def test_bad_sources_are_one_clear_line(empty_cache: Path, tmp_path: Path):
         rocm_libs.install(str(tmp_path / "junk.tar.gz"))
     with pytest.raises(CassError, match="only http"):
         rocm_libs.install("ftp://example.invalid/libs.tar.gz")
+
+
+def _fake_prefix(folder: Path, version: int) -> Path:
+    """An include/ with the three version headers (the only files installed() looks at)."""
+    for lib, (sub, header, _) in rocm_libs.LIBRARIES.items():
+        path = folder / "include" / header
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            "".join(
+                f"#define {lib.upper()}_VERSION_{p} {version}\n"
+                for p in ("MAJOR", "MINOR", "PATCH")
+            )
+        )
+        (folder / "include" / sub / "core.hpp").write_text("// header\n")
+    return folder
+
+
+def test_the_install_record_is_read_again_when_it_changes(empty_cache: Path, tmp_path: Path):
+    first = rocm_libs.install(str(_fake_prefix(tmp_path / "one", 1)))
+    assert rocm_libs.installed() == first and first.versions["rocPRIM"] == "1.1.1"
+    second = rocm_libs.install(str(_fake_prefix(tmp_path / "two", 2)))
+    assert rocm_libs.installed() == second and second.versions["hipCUB"] == "2.2.2"
+    assert rocm_libs.needs_install(str(tmp_path / "one")) and not rocm_libs.needs_install(
+        str(tmp_path / "two")
+    )
+    shutil.rmtree(second.include_dir)  # removed behind cass's back: nothing installed
+    assert rocm_libs.installed() is None and rocm_libs.include_args() == []
