@@ -61,6 +61,7 @@ FEATURES: frozenset[str] = frozenset(
         "cub",
         "multi_kernel",
         "texture_free",
+        "texture_objects",
         "math_library",
         "bit_manipulation",
         "recursion",
