@@ -61,6 +61,10 @@ def curand_rows(include: Path) -> dict[str, libraries.Row]:
     return rows
 
 
+# hipSPARSE names whose cuSPARSE original is spelt differently (CUDA 13's cusparse.h)
+_CUSPARSE_SPELLING = {"HIPSPARSE_ORDER_COLUMN": "CUSPARSE_ORDER_COL"}
+
+
 def cusparse_rows(include: Path) -> dict[str, libraries.Row]:
     """hipSPARSE mirrors cuSPARSE's names: every hipSPARSE name gives its cuSPARSE original."""
     hip = code_identifiers(
@@ -68,7 +72,7 @@ def cusparse_rows(include: Path) -> dict[str, libraries.Row]:
     )
     hip = {h for h in hip if not _LIBRARY_ARTIFACTS.search(h)}
     return {
-        ("cu" + h[3:] if h.startswith("hip") else "CU" + h[3:]): (
+        _CUSPARSE_SPELLING.get(h, "cu" + h[3:] if h.startswith("hip") else "CU" + h[3:]): (
             h,
             "supported",
             "5.2",
