@@ -324,8 +324,10 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
         E,
         "warp matrix (wmma/mma)",
         (
-            "`nvcuda::wmma` / `mma` has no direct HIP mapping (rocWMMA uses different fragment "
-            "layouts); rewrite with rocWMMA."
+            "`nvcuda::wmma` maps to rocWMMA only where the target has it (gfx908/gfx90a from "
+            "ROCm 5.2, gfx11 from 5.5, gfx940-942 from 6.0, gfx12 from 6.4) and only for the "
+            "fragment shapes and types rocWMMA implements there (16x16x16 half/bf16/int8 on "
+            "gfx11): anything else is reported at its use; port for another target or rewrite."
         ),
     ),
     (
@@ -438,6 +440,60 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "project or of its include path: the port cannot build without it. Copy it into the "
             "project (it uses CUDA itself and is then ported with it), or port the samples' "
             "`Common/` folder with `cass port` and add it to the build's include path."
+        ),
+    ),
+    (
+        "CASS085",
+        I,
+        "cuDNN call adapted to MIOpen",
+        (
+            "MIOpen's call takes the cuDNN call's arguments in another order, without one of "
+            "them, or with one more (`cudnnSoftmaxForward` -> `miopenSoftmaxForward_V2` with the "
+            "algorithm and mode last, `cudnnPoolingForward` -> `miopenPoolingForward` with "
+            "do_backward=false): the call is rewritten, and the message says what changed."
+        ),
+    ),
+    (
+        "CASS086",
+        E,
+        "cuDNN call MIOpen cannot take as written",
+        (
+            "The cuDNN call has no mechanical MIOpen form here: a convolution run without the "
+            "find step MIOpen requires, a tensor format or convolution mode MIOpen lacks, a mode "
+            "that is not a literal. It is left unchanged; the message names the MIOpen route."
+        ),
+    ),
+    (
+        "CASS087",
+        W,
+        "warp-matrix code ported to rocWMMA",
+        (
+            "`nvcuda::wmma` became `rocwmma` (same fragment, load/store/mma/fill calls), but "
+            "something the code may rely on differs: a fragment belongs to a whole wavefront "
+            "(64 lanes on CDNA targets, where CUDA's warp is 32), or an element type needs "
+            "rocWMMA's spelling."
+        ),
+    ),
+    (
+        "CASS088",
+        E,
+        "asynchronous-copy pipeline without HIP equivalent",
+        (
+            "`cuda::pipeline`, `cuda::barrier` and `cuda::memcpy_async` (libcu++) and the "
+            "`__mbarrier` primitives have no HIP counterpart (AMD GPUs have no asynchronous "
+            "global-to-shared copy engine). Copy synchronously and put `__syncthreads()` where "
+            "the consumer waits, or use `cooperative_groups::memcpy_async` + `cg::wait`, which "
+            "cass rewrites."
+        ),
+    ),
+    (
+        "CASS089",
+        I,
+        "asynchronous copy made synchronous",
+        (
+            "`__pipeline_memcpy_async` copies at once (each thread its own bytes, so a thread "
+            "that waits for its own copies sees the same data); `__pipeline_commit` and "
+            "`__pipeline_wait_prior` have nothing left to do."
         ),
     ),
 )

@@ -52,7 +52,7 @@ HIPIFY_MAPPED: dict[str, tuple[tuple[str, ...], int]] = {
     "cuSOLVER": (("cusolver",), 342),
     "NVRTC": (("nvrtc",), 27),
     "CUB": (("cub",), 11),
-    "cuDNN -> MIOpen": ((), 555),
+    "cuDNN -> MIOpen": (("cudnn",), 556),  # at 0244dd39 (tables/facts/hipify_cudnn.tsv)
 }
 
 

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from cass.models.engine import Target, Translation, TranslationRequest
 from cass.models.rules.passes import (
     checks,
+    cudnn_calls,
     groups,
     intrinsics,
     library_calls,
@@ -65,6 +66,8 @@ PIPELINE: tuple[Pass, ...] = (
     wavesize.rewrite_warp_size_assumptions,
     names.report_token_pasting,
     library_calls.rewrite_library_enum_arguments,
+    cudnn_calls.rewrite_cudnn_calls,
+    cudnn_calls.rewrite_perf_members,
     names.map_headers,
     names.rename_identifiers,
     library_calls.report_unknown_library_names,

@@ -48,6 +48,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("nccl", "NCCL -> RCCL", (), unpackaged="rccl"),
     Family("nvrtc", "NVRTC -> hipRTC", ("hip",)),
     Family("nvtx", "NVTX -> roctx", (), unpackaged="roctracer"),
+    Family("cudnn", "cuDNN -> MIOpen", (), unpackaged="miopen"),
     Family("cooperative_groups", "Cooperative groups", ("hip",)),
 )
 
