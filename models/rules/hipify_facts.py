@@ -29,7 +29,8 @@ from cass.models.rules.lexer import lex
 
 Row = tuple[str, str, str, str, str]  # hip, status, since, note, checked
 FACTS_DIR = Path(__file__).parent / "tables" / "facts"
-NOT_CONFIRMED = "no header here confirms it (HIPIFY maps it: HIP {version})"
+NOT_CHECKED = "no header here confirms it"
+NOT_CONFIRMED = NOT_CHECKED + " (HIPIFY maps it: HIP {version})"
 _FIELDS = ("repository", "path", "commit", "tag", "label")
 
 
@@ -84,13 +85,43 @@ def hipify_row(hip: str, version: str, installed: set[str], checked_52: str) -> 
     return hip, "supported", since, "", NOT_CONFIRMED.format(version=since)
 
 
+# HIPIFY renames these, but the HIP call is not the CUDA one under another name: reported.
+TEXTURE_REFERENCES = "texture references: use texture objects (HIP deprecates the reference API)"
+REPORTED: dict[str, str] = {
+    "cudaGetDriverEntryPoint": (
+        "hipGetProcAddress (HIP 6.2) takes a HIP version argument CUDA's call lacks: rewrite "
+        "the call"
+    ),
+    **dict.fromkeys(
+        (
+            "cudaBindTextureToArray",
+            "cudaBindTextureToMipmappedArray",
+            "cudaGetTextureReference",
+            "cudaGetTextureAlignmentOffset",
+            "textureReference",
+            "surfaceReference",
+        ),
+        TEXTURE_REFERENCES,
+    ),
+}
+
+
+def _replaceable(row: Row | None) -> bool:
+    """A row HIPIFY's mapping may replace: none, or one reported only for want of a 5.2 name
+    (hand-written reasons such as texture references stay)."""
+    return row is None or (row[1] == "unsupported" and row[3].startswith("no counterpart"))
+
+
 def add_hipify_rows(
     family: str, rows: dict[str, Row], installed: set[str], checked_52: str
 ) -> dict[str, Row]:
     """`rows` plus a row for every HIPIFY mapping of `family` they leave unmapped."""
     extended = dict(rows)
     for cuda, hip, version in hipify_mappings(family):
-        if cuda in rows and rows[cuda][1] != "unsupported":
+        if not _replaceable(rows.get(cuda)):
+            continue
+        if cuda in REPORTED:
+            extended[cuda] = ("", "unsupported", "", REPORTED[cuda], NOT_CHECKED)
             continue
         extended[cuda] = hipify_row(hip, version, installed, checked_52)
     return extended
@@ -125,6 +156,9 @@ def extend_tables(
     """Add HIPIFY's mappings to the generated `tables` (in place): runtime, driver and types
     are checked against the HIP headers' identifiers `hip`, the libraries against theirs."""
     installed = _installed(include, api_include)
+    from cass.models.rules.tables import all_entries  # type: ignore[attr-defined]  # mypy takes tables/ for a namespace package here
+
+    hand_written = {e.cuda for e in all_entries() if e.family not in tables}  # device, ...
     for family, rows in tables.items():
         names, label = installed.get(family, (hip, installed["hip"][1]))
         if family not in installed and family not in ("runtime", "driver", "types"):
@@ -137,7 +171,9 @@ def extend_tables(
             if row[1] != "unsupported"
         }
         added = add_hipify_rows(family, rows, names, label)
-        rows.update({c: r for c, r in added.items() if c in rows or c not in elsewhere})
+        rows.update(
+            {c: r for c, r in added.items() if c in rows or c not in elsewhere | hand_written}
+        )
 
 
 def identifiers(text: str) -> list[str]:
