@@ -38,6 +38,7 @@ class Unit:
     _index: dict[str, array] | None = None
     _line_starts: array | None = None
     _matches: array | None = None  # per token: index of its closing bracket, or -1
+    _names_made: int = 0  # names new_name() has handed out
 
     def __post_init__(self) -> None:
         self.lexed = lex(self.text)
@@ -45,6 +46,11 @@ class Unit:
     @property
     def code(self) -> Tokens:
         return self.lexed.code
+
+    def new_name(self, stem: str) -> str:
+        """A local name for code a pass adds (`stem1`, `stem2`, ...: numbered per unit)."""
+        self._names_made += 1
+        return f"{stem}{self._names_made}"
 
     # ------------------------------------------------------------ positions and reports
 

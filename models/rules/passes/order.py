@@ -144,7 +144,7 @@ def _hoisted(unit: Unit, outer: int, used: list[int]) -> tuple[int, int, str] | 
     if indent.strip():
         indent = ""
     args = parsed[0]
-    names = {n: f"cass_arg{_next_name(unit)}" for n in sorted(used, reverse=True)}
+    names = {n: unit.new_name("cass_arg") for n in sorted(used, reverse=True)}
     lines = [f"auto&& {names[n]} = {unit.arg_text(args[n])};" for n in names]
     body, pos = [], statement_start
     for n in sorted(used):
@@ -199,9 +199,3 @@ def _inside_parentheses(texts: list[str], first: int) -> bool:
             return True
         i -= 1
     return False
-
-
-def _next_name(unit: Unit) -> int:
-    count = getattr(unit, "_hoisted_names", 0) + 1
-    unit._hoisted_names = count  # type: ignore[attr-defined]
-    return count
