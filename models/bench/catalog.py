@@ -78,6 +78,7 @@ LIBRARIES: dict[str, tuple[tuple[str, ...], str]] = {
     "cublas": (("-lcublas",), "hipblas/hipblas.h"),
     "cufft": (("-lcufft",), "hipfft/hipfft.h"),
     "cusparse": (("-lcusparse",), "hipsparse/hipsparse.h"),
+    "cusolver": (("-lcusolver",), "hipsolver/hipsolver.h"),
     "thrust": ((), "thrust/system/hip/vector.h"),
     "cub": ((), "hipcub/hipcub.hpp"),
 }
