@@ -16,9 +16,11 @@ Not supported: a16/d16 (16-bit coordinates or data), tfe/lwe, NSA address lists,
 layouts and formats read are in image_formats.py.
 
 Linear filtering weights: the fraction of each coordinate (in texel space, after the half-texel
-shift) is rounded to FILTER_FRACTION_BITS bits, the sub-texel precision D3D requires
-(D3D12_SUBTEXEL_FRACTIONAL_BIT_COUNT = 8) and the one CUDA documents for its 1.8 fixed-point
-weights; AMD publishes no finer figure for RDNA3, so this is the model, not a measurement.
+shift) is rounded to FILTER_FRACTION_BITS bits, to nearest with ties up. Eight bits is the
+sub-texel precision D3D requires (D3D12_SUBTEXEL_FRACTIONAL_BIT_COUNT = 8) and the one CUDA
+documents for its 1.8 fixed-point weights; benchmarks/texture_filter_precision.cu measured an H200
+at exactly 8 bits rounded to nearest, ties up (257 distinct weights; 1/512 -> 1/256). AMD
+publishes no figure for RDNA3: for gfx1100 this is a model, not a measurement.
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ def _taps(u: np.ndarray, n: int, mode: int, linear: bool):
     shifted = u - 0.5
     i0 = np.floor(shifted)
     scale = float(1 << FILTER_FRACTION_BITS)
-    frac = np.rint((shifted - i0) * scale) / scale
+    frac = np.floor((shifted - i0) * scale + 0.5) / scale  # to nearest, ties up
     i0 = i0.astype(np.int64)
     a, a_in = fmt.address(i0, n, mode)
     b, b_in = fmt.address(i0 + 1, n, mode)

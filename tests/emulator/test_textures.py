@@ -44,7 +44,7 @@ def taps(u: float, n: int, mode: str, linear: bool) -> list[tuple[int | None, fl
     if not linear:
         return [(addressed(math.floor(u), n, mode), 1.0)]
     base = math.floor(u - 0.5)
-    alpha = round((u - 0.5 - base) * FRACTION) / FRACTION
+    alpha = math.floor((u - 0.5 - base) * FRACTION + 0.5) / FRACTION  # to nearest, ties up
     return [(addressed(base, n, mode), 1.0 - alpha), (addressed(base + 1, n, mode), alpha)]
 
 
