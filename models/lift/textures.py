@@ -15,8 +15,10 @@ Operands, read off ptxas 13.0 for sm_80 and sm_90 (tests/lift/data/textures.cu):
     TXD Rd_hi, Rd_lo, Ra, Rb, handle, dim, mask    (Ra: coordinates, Rb: ddx.x, ddy.x, ddx.y, ...)
 
 The source values are [array layer] + coordinates + [LOD for .LL]; with one register operand it
-holds them all, with two the first holds the first half (rounded up): `TEX.LZ Ra=x, Rb=y`,
-`TEX.LL Ra=(x, y), Rb=lod`, `TEX.LL 3D Ra=(x, y), Rb=(z, lod)`. Results: the components the
+holds them all. With two, the `.SCR` form (sm_80's constant-bank handle) puts the first half
+(rounded up) in Ra: `TEX.SCR.LZ 2D Ra=x, Rb=y`, `TEX.SCR.LL 3D Ra=(x, y), Rb=(z, lod)`; the
+uniform-register form (sm_90) puts the layer and coordinates in Ra and the LOD in Rb:
+`TEX.LL 3D Ra=(x, y, z), Rb=lod`. Results: the components the
 mask enables (default all four), in order, fill Rd_lo, Rd_lo+1, then Rd_hi, Rd_hi+1. ptxas
 writes an implicit-LOD `tex2D` as `.LL` with LOD -32.0; that value becomes HIP's `tex2D`
 (`__ockl_image_sample_2D`), any other LOD HIP's `tex2DLod`.
@@ -116,7 +118,7 @@ def _source_values(e: Emitter, ins: Instruction, dim: str, regs: list[Reg]) -> l
     if len(regs) == 1:
         names = [regs[0].offset(k) for k in range(count)]
     else:
-        first = (count + 1) // 2
+        first = (count + 1) // 2 if ins.has("SCR") else count - ins.has("LL")
         names = [regs[0].offset(k) for k in range(first)]
         names += [regs[1].offset(k) for k in range(count - first)]
     if len(names) != count or count == 0:
