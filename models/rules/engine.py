@@ -13,6 +13,7 @@ from contextlib import contextmanager
 
 from cass.models.engine import Target, Translation, TranslationRequest
 from cass.models.rules.passes import (
+    async_copy,
     checks,
     cudnn_calls,
     groups,
@@ -26,6 +27,7 @@ from cass.models.rules.passes import (
     signatures,
     warp,
     wavesize,
+    wmma,
 )
 from cass.models.rules.prelude import add_prelude
 from cass.models.rules.tables import parse_version
@@ -42,6 +44,8 @@ PIPELINE: tuple[Pass, ...] = (
     checks.check_launch_brackets,
     checks.check_device_side_synchronize,
     checks.check_device_prop_members,
+    wmma.port_wmma,
+    async_copy.port_async_copies,
     checks.report_unportable,
     checks.check_constant_warp_size,
     checks.map_thrust_execution_policy,

@@ -150,6 +150,16 @@ __device__ inline long long atomicMax(long long* address, long long val) {
   return static_cast<long long>(old);
 }
 """,
+    "pipeline_copy": """\
+// __pipeline_memcpy_async as a copy made at once: the thread's own bytes have landed before its
+// __pipeline_wait_prior, as in CUDA; the last zfill bytes of dst are zeroed
+__device__ inline void __cass_pipeline_memcpy(void* dst, const void* src, size_t size,
+                                              size_t zfill = 0) {
+  char* d = static_cast<char*>(dst);
+  const char* s = static_cast<const char*>(src);
+  for (size_t i = 0; i < size; ++i) d[i] = i + zfill < size ? s[i] : 0;
+}
+""",
 }
 ORDER = (
     "syncwarp",
@@ -159,6 +169,7 @@ ORDER = (
     "cg_meta",
     "cg_reduce",
     "cg_async",
+    "pipeline_copy",
     "rounding",
     "atomic64",
 )

@@ -17,7 +17,7 @@ from pathlib import Path
 
 TABLE_DIR = Path(__file__).parent / "tables"
 STATUSES = ("supported", "rewritten", "unsupported")
-SCOPED_FAMILIES = frozenset(("headers", "cooperative_groups"))
+SCOPED_FAMILIES = frozenset(("headers", "cooperative_groups", "wmma"))
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("nvrtc", "NVRTC -> hipRTC", ("hip",)),
     Family("nvtx", "NVTX -> roctx", (), unpackaged="roctracer"),
     Family("cudnn", "cuDNN -> MIOpen", (), unpackaged="miopen"),
+    Family("wmma", "nvcuda::wmma -> rocWMMA", (), unpackaged="rocwmma"),
     Family("cooperative_groups", "Cooperative groups", ("hip",)),
 )
 
@@ -151,4 +152,6 @@ def lookup(name: str) -> MappingEntry | None:
     qualified CUB name (`cub::DeviceReduce`) or a cooperative-groups member (`cg::reduce`)."""
     if name.startswith(("cg::", "cooperative_groups::")):
         return family_table("cooperative_groups").get(name.split("::", 1)[1])
+    if name.startswith(("wmma::", "nvcuda::wmma::")):
+        return family_table("wmma").get(name.rsplit("::", 1)[1])
     return name_table().get(name) or header_entry(name)
