@@ -8,7 +8,8 @@ word). Names: the CUDA runtime/driver headers here and the CUDA counterpart of e
 library headers declare (hipRAND, hipSPARSE, and hipBLAS/hipFFT/hipSOLVER when `cass setup
 --rocm-api-headers` installed them). With `--hipify DIR` (a ROCm/HIPIFY checkout), also every
 name HIPIFY's docs/tables map to a HIP name that these HIP 5.2 headers declare: the measure that
-found 774 silent names before CASS082 and the library tables (3,424 names).
+found 774 silent names before CASS082 and the library tables (3,424 names). The cuDNN names
+HIPIFY lists (tables/facts/hipify_cudnn*.tsv) are probed too.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import json
 import sys
 from pathlib import Path
 
+from cass.models.rules.cudnn import probe_names as cudnn_probe_names
 from cass.models.rules.probe import header_probe, hipify_probe, run_probe
 from cass.runner import rocm_api_headers
 from rich.console import Console
@@ -56,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
     if api is None:
         console.print(f"hipBLAS/hipFFT/hipSOLVER headers not installed: {rocm_api_headers.FIX}")
     probes = {"names from the CUDA and HIP headers here": header_probe(api_include=api)}
+    # cuDNN: every name HIPIFY's cuDNN table lists (committed facts; MIOpen has no header here)
+    probes["cuDNN names HIPIFY lists (tables/facts)"] = {"cuDNN": cudnn_probe_names()}
     if args.hipify:
         tables = args.hipify / "docs" / "tables"
         if not tables.is_dir():

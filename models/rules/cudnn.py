@@ -374,6 +374,11 @@ def cudnn_rows() -> dict[str, Row]:
     return rows
 
 
+def probe_names() -> list[str]:
+    """Every cuDNN name HIPIFY's table lists, mapped or not (for the name probe)."""
+    return sorted({*hipify_mappings(), *_read("hipify_cudnn_unmapped.txt")})
+
+
 def render() -> str:
     rows = cudnn_rows()
     lines = ["\t".join((cuda, *rows[cuda])).rstrip("\t") for cuda in sorted(rows)]

@@ -150,3 +150,16 @@ def test_rows_newer_than_the_target_are_reported_with_the_version():
     assert (3, "CASS011") in _codes(text)
     ported = port_unit(text, "t.cu", Target(hip_version="5.3")).render()
     assert "miopenSet4dTensorDescriptorEx(t, miopenFloat" in ported
+
+
+def test_no_cudnn_name_hipify_lists_is_left_silent():
+    """The name probe (benchmarks/probe_library_names.py) over every cuDNN name of the facts:
+    each is ported or reported on its line, for the default target and a ROCm 6.2 one."""
+    from cass.models.rules.probe import run_probe
+
+    names = cudnn.probe_names()
+    assert len(names) == 804
+    for target in (Target(), Target(hip_version="6.2")):
+        result = run_probe({"cuDNN": names}, target)
+        assert result.total("silent") == 0, result.silent
+        assert result.total("ported") > 190
