@@ -88,9 +88,10 @@ def hipify_row(hip: str, version: str, installed: set[str], checked_52: str) -> 
 # HIPIFY renames these, but the HIP call is not the CUDA one under another name: reported.
 TEXTURE_REFERENCES = "texture references: use texture objects (HIP deprecates the reference API)"
 REPORTED: dict[str, str] = {
-    "cudaGetDriverEntryPoint": (
+    **dict.fromkeys(
+        ("cudaGetDriverEntryPoint", "cuGetProcAddress"),
         "hipGetProcAddress (HIP 6.2) takes a HIP version argument CUDA's call lacks: rewrite "
-        "the call"
+        "the call",
     ),
     **dict.fromkeys(
         (
@@ -104,6 +105,26 @@ REPORTED: dict[str, str] = {
         TEXTURE_REFERENCES,
     ),
 }
+
+
+# HIPIFY renames these too, but the HIP call differs in what it accepts: a CASS012 note.
+DIFFERS: dict[str, str] = dict.fromkeys(
+    (
+        "cuLinkCreate",
+        "cuLinkCreate_v2",
+        "cuLinkAddData",
+        "cuLinkAddData_v2",
+        "cuLinkAddFile",
+        "cuLinkAddFile_v2",
+        "cuLinkComplete",
+    ),
+    "differs: hipRTC links AMD bitcode and code objects: PTX, cubin and fatbin inputs do not load",
+)
+
+
+def _reported(cuda: str) -> str:
+    """Why a HIPIFY mapping is reported instead of renamed ('' when it is renamed)."""
+    return REPORTED.get(cuda, "")
 
 
 def _replaceable(row: Row | None) -> bool:
@@ -120,10 +141,13 @@ def add_hipify_rows(
     for cuda, hip, version in hipify_mappings(family):
         if not _replaceable(rows.get(cuda)):
             continue
-        if cuda in REPORTED:
-            extended[cuda] = ("", "unsupported", "", REPORTED[cuda], NOT_CHECKED)
+        if reason := _reported(cuda):
+            extended[cuda] = ("", "unsupported", "", reason, NOT_CHECKED)
             continue
-        extended[cuda] = hipify_row(hip, version, installed, checked_52)
+        row = hipify_row(hip, version, installed, checked_52)
+        if cuda in DIFFERS and row[1] != "unsupported":
+            row = (row[0], row[1], row[2], DIFFERS[cuda], row[4])
+        extended[cuda] = row
     return extended
 
 
@@ -156,9 +180,11 @@ def extend_tables(
     """Add HIPIFY's mappings to the generated `tables` (in place): runtime, driver and types
     are checked against the HIP headers' identifiers `hip`, the libraries against theirs."""
     installed = _installed(include, api_include)
-    from cass.models.rules.tables import all_entries  # type: ignore[attr-defined]  # mypy takes tables/ for a namespace package here
+    # mypy takes the tables/ folder for a namespace package here
+    from cass.models.rules.tables import all_entries, guard_table  # type: ignore[attr-defined]
 
     hand_written = {e.cuda for e in all_entries() if e.family not in tables}  # device, ...
+    hand_written |= guard_table().keys()  # __CUDACC__ & co. are renamed only in directives
     for family, rows in tables.items():
         names, label = installed.get(family, (hip, installed["hip"][1]))
         if family not in installed and family not in ("runtime", "driver", "types"):

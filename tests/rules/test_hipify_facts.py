@@ -41,7 +41,8 @@ def facts_identifiers(name: str) -> frozenset[str]:
 
 
 @pytest.mark.parametrize(
-    ("family", "least"), [("device", 500), ("curand", 100), ("runtime", 250), ("types", 600)]
+    ("family", "least"),
+    [("device", 500), ("curand", 100), ("runtime", 250), ("driver", 350), ("types", 1300)],
 )
 def test_hipify_facts_are_well_formed(family, least):
     rows = hipify_rows(family)
@@ -50,7 +51,7 @@ def test_hipify_facts_are_well_formed(family, least):
     assert all(re.fullmatch(r"\d+\.\d+\.\d+", added) for _, _, added in rows)
 
 
-FAMILIES = ["device", "curand", "runtime", "types"]
+FAMILIES = ["device", "curand", "runtime", "driver", "types"]
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -154,3 +155,16 @@ def test_facts_files_are_written_from_a_headers_text_with_the_lexer(tmp_path):
     assert "hipNotDeclared" not in lines and "hipBar" not in lines
     assert main(args) == 1  # an existing facts file is kept without --force
     assert main([*args, "--force"]) == 0
+
+
+def test_hipify_renames_that_differ_are_reported(port_snippet):
+    """cuLink* becomes hipRTC's linker (with a note: no PTX); runtime texture-reference calls
+    stay reported as cass reports cudaBindTexture."""
+    out, codes = port_snippet(
+        "void f(CUlinkState s) {\n"
+        "  cuLinkComplete(s, 0, 0);\n  cudaBindTextureToArray(0, 0, 0);\n}\n",
+        hip_version="6.2",
+    )
+    assert "hiprtcLinkComplete(s, 0, 0)" in out and "hiprtcLinkState s" in out
+    assert any("PTX" in d.message for d in codes["CASS012"])
+    assert any("texture references" in d.message for d in codes["CASS010"])
