@@ -27,7 +27,8 @@ HALF_TYPES = re.compile(r"\b__half2?\b")  # CUDA's and HIP's hip_fp16.h structs:
 PLAIN_NAME = re.compile(r"^[A-Za-z_]\w*$")
 WORD = re.compile(r"[A-Za-z_]\w*")
 BUILTIN_WORDS = frozenset({"const", "volatile", "unsigned", "signed", "char", "short", "int", "long", "float",
-                           "double", "bool", "void", "__restrict__", "__half", "__half2", "size_t"})  # fmt: skip
+                           "double", "bool", "void", "__restrict__", "__half", "__half2", "size_t",
+                           "hipTextureObject_t", "hipSurfaceObject_t"})  # fmt: skip
 VALUE_KINDS = ((re.compile(r"^-?\d+$"), "int"), (re.compile(r"^-?\d+u$"), "unsigned int"),
                (re.compile(r"^-?\d+l$"), "long"), (re.compile(r"^-?\d+ul$"), "unsigned long"),
                (re.compile(r"^(?:true|false)$"), "bool"))  # fmt: skip
@@ -71,10 +72,15 @@ class KernelDecl:
         )
 
 
-def hip_aliases(names: list[str]) -> dict[str, str]:
+def hip_aliases(
+    names: list[str], handles: dict[str, dict[int, str]] | None = None
+) -> dict[str, str]:
     """CUDA kernel name -> HIP kernel name, for global-namespace kernels (templates included) with
-    vector-typed parameters; {} when clang is missing or fails."""
-    decls = [d for d in map(kernel_decl, names) if d is not None]
+    vector-typed parameters, and non-template kernels taking texture or surface objects (`handles`:
+    kernel -> parameter index -> HIP type, from textures.handle_params); {} when clang is missing
+    or fails."""
+    handles = handles or {}
+    decls = [d for d in (kernel_decl(n, handles.get(n)) for n in names) if d is not None]
     if not decls:
         return {}
     shapes = choose_shapes(decls)
@@ -92,12 +98,19 @@ def hip_aliases(names: list[str]) -> dict[str, str]:
     return out
 
 
-def kernel_decl(name: str) -> KernelDecl | None:
-    """The declaration parts of a kernel with a vector-typed parameter, or None when out of reach
-    (no vector types, namespaces, nested templates)."""
+def kernel_decl(name: str, handles: dict[int, str] | None = None) -> KernelDecl | None:
+    """The declaration parts of a kernel with a vector-typed parameter (or texture/surface object
+    parameters, `handles`), or None when out of reach (neither, namespaces, nested templates)."""
     pretty = demangle(name)
     types = signature_types(pretty)
-    if types is None or not any(VECTOR.search(t) for t in types) or "::" in pretty:
+    if types is None or "::" in pretty:
+        return None
+    handles = {i: t for i, t in (handles or {}).items()
+               if i < len(types) and types[i] == "unsigned long long"}  # fmt: skip
+    if handles and "<" in pretty.split("(", 1)[0]:
+        return None  # a template's CUDA shape is checked with plain C++, where HIP's types are not
+    types = [handles.get(i, t) for i, t in enumerate(types)]
+    if not any(VECTOR.search(t) for t in types) and not handles:
         return None
     head = pretty[: len(pretty) - len(_param_text(pretty))]
     base = head.removeprefix("void ")

@@ -12,6 +12,7 @@ from cass.models.lift.lifter import LiftedKernel, lift_function
 from cass.models.lift.module import compile_module, module_text
 from cass.models.lift.parse import check_arch, parse_listing
 from cass.models.lift.targets import TARGETS
+from cass.models.lift.textures import handle_params
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
@@ -45,7 +46,11 @@ def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, targ
     check_arch(arch, path)
     kernels = tuple(lift_function(fn, arch, llvm_target, cubin) for fn in listing.functions)
     diagnostics = tuple(d for k in kernels for d in kernel_diagnostics(k, path))
-    aliases = hip_aliases([k.name for k in kernels]) if llvm_target.private_as else {}
+    handles = {
+        k.name: handle_params(fn, k.layout)
+        for fn, k in zip(listing.functions, kernels, strict=True)
+    }
+    aliases = hip_aliases([k.name for k in kernels], handles) if llvm_target.private_as else {}
     texts = [module_globals(cubin), *(k.text for k in kernels)]
     texts += [k.text.replace(k.name, aliases[k.name]) for k in kernels if k.name in aliases]
     ir = llvm_target.fences(module_text(texts, [k.name for k in kernels], llvm_target))

@@ -27,7 +27,8 @@ writes an implicit-LOD `tex2D` as `.LL` with LOD -32.0; that value becomes HIP's
 from __future__ import annotations
 
 from cass.models.lift.emit import Emitter
-from cass.models.lift.ir import CBank, Imm, Instruction, Reg
+from cass.models.lift.ir import CBank, Function, Imm, Instruction, Reg
+from cass.models.lift.params import ParamLayout
 
 COORDS = {"1D": 1, "2D": 2, "3D": 3, "CUBE": 3, "ARRAY_1D": 1, "ARRAY_2D": 2}
 OCKL_DIM = {"1D": "1D", "2D": "2D", "3D": "3D", "CUBE": "CM", "ARRAY_1D": "1Da", "ARRAY_2D": "2Da"}
@@ -242,6 +243,49 @@ def track(e: Emitter, ins: Instruction) -> None:
         return
     for k in range(4 if ins.has("128") else 2 if ins.has("64", "WIDE") else 1):
         e.handle_regs.pop(dest.offset(k).name, None)
+
+
+HANDLE_TYPES = {"TEX": "hipTextureObject_t", "TLD": "hipTextureObject_t", "TLD4": "hipTextureObject_t",
+                "TXD": "hipTextureObject_t", "TXQ": "hipTextureObject_t", "TMML": "hipTextureObject_t",
+                "SULD": "hipSurfaceObject_t", "SUST": "hipSurfaceObject_t", "SURED": "hipSurfaceObject_t",
+                "SUATOM": "hipSurfaceObject_t"}  # fmt: skip
+
+
+def handle_params(fn: Function, layout: ParamLayout) -> dict[int, str]:
+    """Parameter index -> HIP type of each parameter a texture or surface instruction names: the
+    HIP port declares those hipTextureObject_t / hipSurfaceObject_t (pointers), which changes the
+    kernel's mangled name from CUDA's `unsigned long long` (aliases.hip_aliases)."""
+    loaded: dict[str, int] = {}
+    out: dict[int, str] = {}
+    for ins in fn.instructions:
+        kind = HANDLE_TYPES.get(ins.opcode)
+        if kind is not None:
+            offset = _handle_offset(ins, loaded)
+            index = next((k for k, p in enumerate(layout.params)
+                          if offset is not None and p.offset == offset - layout.base and p.size == 8), None)  # fmt: skip
+            if index is not None:
+                out[index] = kind
+        dest = ins.operands[0] if ins.operands else None
+        src = ins.operands[-1] if ins.operands else None
+        if isinstance(dest, Reg) and dest.kind == "UR":
+            if (
+                ins.opcode == "ULDC"
+                and isinstance(src, CBank)
+                and src.bank == 0
+                and src.reg is None
+            ):
+                loaded[dest.name] = src.offset
+            else:
+                loaded.pop(dest.name, None)
+    return out
+
+
+def _handle_offset(ins: Instruction, loaded: dict[str, int]) -> int | None:
+    uniform = next((o for o in ins.operands if isinstance(o, Reg) and o.kind == "UR"), None)
+    if uniform is not None:
+        return loaded.get(uniform.name)
+    imms = [o.value for o in ins.operands if isinstance(o, Imm)]
+    return imms[1] * 4 if len(imms) >= 2 and imms[0] == 0 else None
 
 
 HANDLERS = {"TEX": texture, "TLD": texture, "TLD4": texture, "TXD": texture}

@@ -157,3 +157,22 @@ def test_unsupported_texture_forms_are_located_errors(tmp_path: Path, build_lift
         assert "unsupported SASS instruction TXQ" in found["query"]
         assert "surface atomics" in found["surface_add"]
         assert all(d.line > 1 for d in result.diagnostics)
+
+
+def test_texture_parameters_give_the_hip_kernel_name() -> None:
+    """A C++ kernel taking texture objects: CUDA mangles `unsigned long long` (y), HIP's host port
+    registers `__hip_texture*`; the lifted kernel carries the HIP name too."""
+    from cass.models.lift.aliases import hip_aliases
+    from cass.models.lift.params import infer_layout
+    from cass.models.lift.parse import parse_listing
+    from cass.models.lift.textures import handle_params
+
+    name = "_Z4warpyy4WarpPf"  # warp(cudaTextureObject_t, cudaTextureObject_t, Warp, float*)
+    sass = _kernel(["ULDC UR4, c[0x0][0x218]", "TLD.LZ RZ, R5, R7, UR4, 0x0, 1D, 0x1",
+                    "ULDC UR4, c[0x0][0x210]", "TEX.LL RZ, R4, R2, R8, UR4, 0x0, 2D, 0x1"])  # fmt: skip
+    fn = parse_listing(sass.replace("Function : k", f"Function : {name}"), "k.sass").functions[0]
+    handles = handle_params(fn, infer_layout(fn, "sm_90"))
+    assert handles == {0: "hipTextureObject_t", 1: "hipTextureObject_t"}
+    assert hip_aliases([name], {name: handles}) == {name: "_Z4warpP13__hip_textureS0_4WarpPf"}
+    surface = {name: {0: "hipSurfaceObject_t"}}
+    assert hip_aliases([name], surface) == {name: "_Z4warpP13__hip_surfacey4WarpPf"}
