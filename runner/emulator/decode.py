@@ -45,13 +45,14 @@ _FLOAT = re.compile(r"^-?\d+\.\d+(e[-+]?\d+)?$")
 
 @dataclass
 class Operand:
-    kind: str  # "v", "s", "int", "float", "special", "off", "scc", "lit"
+    kind: str  # "v", "s", "int", "float", "special", "off", "scc", "lit", "vlist"
     index: int = 0
     count: int = 1
     value: float | int = 0
     neg: bool = False
     abs: bool = False
     text: str = ""
+    regs: tuple[int, ...] = ()  # "vlist": the VGPRs of an NSA image address, `[v2, v6, v8]`
 
 
 @dataclass
@@ -97,6 +98,9 @@ def parse_operand(token: str) -> Operand:
 
 
 def _plain_operand(token: str) -> Operand:
+    if token.startswith("[v") and token.endswith("]"):  # MIMG non-sequential address
+        regs = tuple(_plain_operand(t.strip()).index for t in token[1:-1].split(","))
+        return Operand("vlist", regs[0], len(regs), regs=regs)
     m = _REG.match(token)
     if m:
         if m.group(2) is not None:

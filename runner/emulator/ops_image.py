@@ -11,7 +11,8 @@ Supported forms (others are an `unsupported` fault naming the instruction, never
   any dmask; out-of-range loads return 0 and out-of-range stores are dropped, as on gfx11.
 - `buffer_load_format_{x,xy,xyz,xyzw}` with `idxen`/`offen` (tex1Dfetch of linear memory):
   structured (OOB_SELECT 0) or raw (3) range checking; out-of-range lanes read 0.
-Not supported: a16/d16 (16-bit coordinates or data), tfe/lwe, NSA address lists, depth compare
+Addresses may be consecutive VGPRs or NSA lists (`[v2, v0, v3]`, which clang-16 emits for gfx11).
+Not supported: a16/d16 (16-bit coordinates or data), tfe/lwe, depth compare
 (`_c`), derivatives (`_d`), bias (`_b`), offsets (`_o`), mipmapped or tiled images. The descriptor
 layouts and formats read are in image_formats.py.
 
@@ -90,7 +91,8 @@ def _fault(ins, exc: fmt.DescriptorError) -> Fault:
     return Fault("unsupported", f"{ins.mnemonic}: {exc}")
 
 
-def _sub_group(g: Group, lanes: np.ndarray) -> Group:
+def _sub_group(g, lanes):
+    """The group with only `lanes` active (the memory helpers then touch only those)."""
     sub = Group(g.idx, g.k, g.full)
     sub._exec, sub._all = lanes, False
     return sub
@@ -129,10 +131,20 @@ def _taps(u: np.ndarray, n: int, mode: int, linear: bool):
     return [(a, 1.0 - frac, a_in), (b, frac, b_in)]
 
 
+def _address_ok(vaddr, count: int) -> bool:
+    return vaddr.kind in ("v", "vlist") and vaddr.count >= count
+
+
+def _address_regs(vaddr, count: int) -> list[int]:
+    """The VGPRs of an image address: consecutive, or an NSA list (`[v2, v6, v8]`)."""
+    regs = vaddr.regs if vaddr.kind == "vlist" else range(vaddr.index, vaddr.index + count)
+    return list(regs)[:count]
+
+
 def _coords(m, g, vaddr, count: int) -> list[np.ndarray]:
     out = []
-    for i in range(count):
-        v = m.st.V[vaddr.index + i, g.idx].view(np.float32).astype(np.float64)
+    for reg in _address_regs(vaddr, count):
+        v = m.st.V[reg, g.idx].view(np.float32).astype(np.float64)
         out.append(np.clip(np.nan_to_num(v), -_COORD_LIMIT, _COORD_LIMIT))
     return out
 
@@ -199,7 +211,7 @@ def _sample(ins, dim, dmask: int, gather: bool):
     comps = [c for c in range(4) if dmask >> c & 1]
     if gather and len(comps) != 1:
         return None
-    if rsrc.count != 8 or ssamp.count != 4 or vaddr.kind != "v":
+    if rsrc.count != 8 or ssamp.count != 4 or not _address_ok(vaddr, ncoords):
         return None
 
     def run(m, g):
@@ -241,7 +253,7 @@ def _check_dim(img: fmt.Image, name: str) -> None:
 def _int_coords(m, g, img, vaddr, lanes):
     """(x, y, z, inside) of integer image coordinates."""
     count = img.dims + (1 if img.arrayed else 0)
-    c = [m.st.V[vaddr.index + i, g.idx].astype(np.int64) for i in range(count)]
+    c = [m.st.V[reg, g.idx].astype(np.int64) for reg in _address_regs(vaddr, count)]
     limits = [img.width, img.height, img.slices]
     x = c[0]
     y = c[1] if img.dims >= 2 else np.zeros_like(x)
@@ -254,7 +266,7 @@ def _load(ins, dim, dmask: int):
     dst, vaddr, rsrc = ins.operands[:3]
     name, _ = dim
     comps = [c for c in range(4) if dmask >> c & 1]
-    if rsrc.count != 8 or vaddr.kind != "v" or "unorm" not in ins.modifiers:
+    if rsrc.count != 8 or not _address_ok(vaddr, dim[1]) or "unorm" not in ins.modifiers:
         return None
 
     def run(m, g):
@@ -281,7 +293,7 @@ def _store(ins, dim, dmask: int):
     data, vaddr, rsrc = ins.operands[:3]
     name, _ = dim
     comps = [c for c in range(4) if dmask >> c & 1]
-    if rsrc.count != 8 or vaddr.kind != "v" or "unorm" not in ins.modifiers:
+    if rsrc.count != 8 or not _address_ok(vaddr, dim[1]) or "unorm" not in ins.modifiers:
         return None
 
     def run(m, g):

@@ -82,6 +82,8 @@ class Program:
                 for o in part.operands:
                     if o.kind == "v":
                         self.max_vgpr = max(self.max_vgpr, o.index + o.count - 1)
+                    elif o.kind == "vlist":
+                        self.max_vgpr = max(self.max_vgpr, *o.regs)
 
     def flow(self, pc: int) -> bool:
         """Whether the instruction at `pc` may change PC, liveness or barrier state."""

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cass.runner.emulator import FAULT_EXIT_CODE, build_hip_program, run_program
+from cass.runner.emulator.decode import parse_text
 
 pytestmark = pytest.mark.toolchain
 
@@ -71,6 +72,7 @@ def cases(tmp_path_factory) -> dict[str, list[tuple[list[float], list[float]]]]:
     run = run_program(exe, timeout_s=240)
     assert run.exit_code == 0, run.stdout[-2000:] + run.stderr[-2000:]
     assert "surface: PASS" in run.stdout and "textures: done" in run.stdout
+    assert "surface3d: PASS" in run.stdout  # its store's address is an NSA register list
     parsed: dict[str, list] = {}
     current: list = []
     for line in run.stdout.splitlines():
@@ -187,3 +189,15 @@ def test_uninterpretable_descriptor_is_a_located_fault(tmp_path):
     assert report["kind"] == "unsupported" and report["kernel"] == "_Z4lookP13__hip_texturePf"
     assert report["instruction"].startswith("image_sample")
     assert "buffer descriptor, not an image" in report["message"]
+
+
+def test_nsa_address_lists_decode_to_their_registers():
+    ins = parse_text("image_store v[1:4], [v2, v0, v3], s[0:7] dmask:0xf dim:SQ_RSRC_IMG_3D unorm")
+    data, address, rsrc = ins.operands
+    assert (data.kind, data.index, data.count) == ("v", 1, 4)
+    assert (address.kind, address.regs, address.count) == ("vlist", (2, 0, 3), 3)
+    assert rsrc.count == 8 and ins.modifiers == {
+        "dmask": "0xf",
+        "dim": "SQ_RSRC_IMG_3D",
+        "unorm": "",
+    }

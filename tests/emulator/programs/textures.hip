@@ -16,6 +16,13 @@ template <typename T> __global__ void k2d(hipTextureObject_t t, const float4* c,
 template <typename T> __global__ void k3d(hipTextureObject_t t, const float4* c, T* out) {
   int i = threadIdx.x; out[i] = tex3D<T>(t, c[i].x, c[i].y, c[i].z);
 }
+// a 3D surface read at (x, y, z) and written at (y, x, z): clang-16 passes the store's address as an
+// NSA list ([v2, v0, v3])
+__global__ void ksurf3d(hipSurfaceObject_t s) {
+  int x = threadIdx.x, y = blockIdx.x, z = blockIdx.y; float v;
+  surf3Dread(&v, s, x * (int)sizeof(float), y, z);
+  surf3Dwrite(v + 1.0f, s, y * (int)sizeof(float), x, z);
+}
 __global__ void klayered(hipTextureObject_t t, const float4* c, float* out) {
   int i = threadIdx.x; out[i] = tex2DLayered<float>(t, c[i].x, c[i].y, (int)c[i].w);
 }
@@ -160,6 +167,23 @@ int main() {
     bad += copy[y][x] != want || back[y][x] != 2 * want;
   }
   report("surface", bad);
+
+  // 3D surface: transpose each slice (+1), read back with hipMemcpy3D into pitched host memory
+  const int S3 = 8, S3D = 3;
+  hipArray_t a3s; CHECK(hipMalloc3DArray(&a3s, &df32, make_hipExtent(S3, S3, S3D), hipArraySurfaceLoadStore));
+  float h3[S3D][S3][S3], t3[S3D][S3][S3];
+  for (int z = 0; z < S3D; z++) for (int y = 0; y < S3; y++) for (int x = 0; x < S3; x++) h3[z][y][x] = z * 100 + y * 10 + x;
+  hipMemcpy3DParms up = {}; up.srcPtr = make_hipPitchedPtr(h3, S3 * 4, S3, S3); up.dstArray = a3s;
+  up.extent = make_hipExtent(S3, S3, S3D); up.kind = hipMemcpyHostToDevice; CHECK(hipMemcpy3D(&up));
+  hipResourceDesc r3 = {}; r3.resType = hipResourceTypeArray; r3.res.array.array = a3s;
+  hipSurfaceObject_t s3; CHECK(hipCreateSurfaceObject(&s3, &r3));
+  ksurf3d<<<dim3(S3, S3D), S3>>>(s3);
+  hipMemcpy3DParms down = {}; down.srcArray = a3s; down.dstPtr = make_hipPitchedPtr(t3, S3 * 4, S3, S3);
+  down.extent = make_hipExtent(S3, S3, S3D); down.kind = hipMemcpyDeviceToHost; CHECK(hipMemcpy3D(&down));
+  int bad3 = 0;
+  for (int z = 0; z < S3D; z++) for (int y = 0; y < S3; y++) for (int x = 0; x < S3; x++) bad3 += t3[z][x][y] != h3[z][y][x] + 1;
+  report("surface3d", bad3);
+  bad += bad3;
   CHECK(hipDestroySurfaceObject(s)); CHECK(hipDestroyTextureObject(tl)); CHECK(hipDestroyTextureObject(tl4));
   CHECK(hipFreeArray(a2)); CHECK(hipFreeArray(as));
   printf("textures: done\n");
