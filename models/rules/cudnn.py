@@ -36,7 +36,8 @@ TABLE_HEADER = (
 )
 _FIND = (
     "MIOpen runs a convolution only with an algorithm its find step returned: call "
-    "{find} (workspace sized by {size}) first"
+    "{find} (workspace sized by {size}) first; miopen.h documents alpha = 1, beta = 0 as the "
+    "only supported scaling (no accumulation into the output)"
 )
 
 # Calls passes/cudnn_calls.py adapts: cuda -> (MIOpen name, what changes).
@@ -297,6 +298,8 @@ NOTES: dict[str, str] = {
     "void*): pass addresses of non-const scalars",
     "cudnnBatchNormalizationForwardInference": "differs: alpha and beta are void* (cuDNN: const "
     "void*): pass addresses of non-const scalars",
+    "cudnnConvolutionBackwardBias": "differs: miopen.h documents alpha = 1, beta = 0 as the "
+    "only supported scaling (no accumulation into db)",
     "cudnnConvolutionFwdAlgoPerf_t": "differs: miopenConvAlgoPerf_t holds .fwd_algo (cuDNN: "
     ".algo), .time and .memory; it has no .status, .determinism or .mathType",
     "cudnnConvolutionBwdDataAlgoPerf_t": "differs: miopenConvAlgoPerf_t holds .bwd_data_algo "

@@ -5,7 +5,9 @@ for them; HIP 5.2's headers declare no memcpy_async, pipeline or barrier API).
   -> a cass helper that copies at once (CASS089), `__pipeline_commit()` and
   `__pipeline_wait_prior(N)` -> `(void)0`. Equivalent: CUDA makes a thread's copies visible to
   that thread after its wait, and to other threads only through a barrier the code must already
-  have; a copy made earlier satisfies both.
+  have; a copy made earlier satisfies both (CUDA's own cuda_pipeline_helpers.h copies
+  synchronously, `pipeline_memcpy_sync`, on GPUs without cp.async). The copy is
+  `size_and_align - zfill` bytes, the rest of the destination zeroed (cp.async's source size).
 - `cuda::aligned_size_t<N>(n)` (an alignment promise on a byte count, accepted by
   `cooperative_groups::memcpy_async`, which the groups pass rewrites) -> `static_cast<size_t>(n)`.
 - libcu++'s `cuda::pipeline`, `cuda::barrier`, `cuda::memcpy_async` and the `__mbarrier`
