@@ -1,7 +1,8 @@
 """sm_90 bulk asynchronous copies (data/bulk_kernels.cu): cuda::memcpy_async into a block-scope
 cuda::barrier (UBLKCP.S.G completing the mbarrier's transactions, two phases), inline-PTX
 cp.async.bulk both ways, cp.reduce.async.bulk add, prefetch, commit and wait_group. Lifted from
-real nvcc SASS, run on the RDNA3 emulator against a Python model; tensor-map copies are located
+real nvcc SASS, run on the RDNA3 emulator against a Python model and the H200's output of the
+original (data/bulk_kernels.h200.txt, recorded with data/bulk_reference.cu); tensor-map copies are located
 errors naming the instruction and the kernel."""
 
 from __future__ import annotations
@@ -54,7 +55,10 @@ def test_bulk_copies_run_as_the_source_says(arch: str, tmp_path: Path, build_lif
     assert run.exit_code == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0] == " ".join(["bulk_barrier", *map(str, barrier_copy())])
+    h200 = (DATA / "bulk_kernels.h200.txt").read_text().splitlines()  # data/bulk_reference.cu
+    assert h200[-1] == "status cudaSuccess" and h200[0] == lines[0]
     if arch == "sm_90":
+        assert lines[1:] == h200[1:3]
         copied, sums = bulk_copy()
         assert lines[1:] == [" ".join(["bulk_copy", *map(str, copied)]),
                              " ".join(["bulk_sums", *map(str, sums)])]  # fmt: skip
