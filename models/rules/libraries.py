@@ -297,16 +297,10 @@ CUSOLVER_NOTES = {
         "rocSOLVER; fill-mode/operation arguments become hipSOLVER's enumerators"
     ),
 }
+# The 64-bit generic API (cusolverDnXgetrf, ...), cusolverRf* and cusolverSp* arrived in later
+# hipSOLVERs: their rows come from HIPIFY's mappings (hipify_facts.py) with the HIP version.
 CUSOLVER_EXTRA: dict[str, Row] = {
-    "cusolverDnSetAdvOptions": ("", "unsupported", "", "no hipSOLVER counterpart", ""),
-    "cusolverDnCreateParams": ("", "unsupported", "", "64-bit generic API not in hipSOLVER", ""),
-    "cusolverDnXgetrf": ("", "unsupported", "", "64-bit generic API not in hipSOLVER 1.4", ""),
-    "cusolverDnXgetrs": ("", "unsupported", "", "64-bit generic API not in hipSOLVER 1.4", ""),
-    "cusolverDnXpotrf": ("", "unsupported", "", "64-bit generic API not in hipSOLVER 1.4", ""),
-    "cusolverDnXgeqrf": ("", "unsupported", "", "64-bit generic API not in hipSOLVER 1.4", ""),
     "cusolverDnXsyevd": ("", "unsupported", "", "64-bit generic API not in hipSOLVER 1.4", ""),
-    "cusolverSpCreate": ("", "unsupported", "", "cuSOLVER's sparse API is not in hipSOLVER", ""),
-    "cusolverRfCreate": ("", "unsupported", "", "cuSOLVER's refactorisation API: no HIP", ""),
     "cusolverDnIRSXgesv": (
         "",
         "unsupported",

@@ -42,7 +42,14 @@ def facts_identifiers(name: str) -> frozenset[str]:
 
 @pytest.mark.parametrize(
     ("family", "least"),
-    [("device", 500), ("curand", 100), ("runtime", 250), ("driver", 350), ("types", 1300)],
+    [
+        ("device", 500),
+        ("curand", 100),
+        ("runtime", 250),
+        ("driver", 350),
+        ("types", 1300),
+        ("cusolver", 300),
+    ],
 )
 def test_hipify_facts_are_well_formed(family, least):
     rows = hipify_rows(family)
@@ -51,7 +58,7 @@ def test_hipify_facts_are_well_formed(family, least):
     assert all(re.fullmatch(r"\d+\.\d+\.\d+", added) for _, _, added in rows)
 
 
-FAMILIES = ["device", "curand", "runtime", "driver", "types"]
+FAMILIES = ["device", "curand", "runtime", "driver", "types", "cusolver"]
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -82,7 +89,7 @@ def test_rows_name_what_checked_them(family):
         ):
             assert entry.checked.startswith("no header here confirms it"), entry
     # families with a facts file of a later header must use it
-    assert checked or family not in ("curand", "types")
+    assert checked or family not in ("curand", "types", "cusolver")
 
 
 def test_identity_device_rows_keep_their_name():
@@ -168,3 +175,50 @@ def test_hipify_renames_that_differ_are_reported(port_snippet):
     assert "hiprtcLinkComplete(s, 0, 0)" in out and "hiprtcLinkState s" in out
     assert any("PTX" in d.message for d in codes["CASS012"])
     assert any("texture references" in d.message for d in codes["CASS010"])
+
+
+SAMPLE_52 = """#include <cuda.h>
+#include <cuda_runtime.h>
+#include <curand_kernel.h>
+#include <cusolverDn.h>
+__global__ void k(float *o, unsigned long long seed) {
+  curandState s;
+  curand_init(seed, 0, 0, &s);
+  o[threadIdx.x] = (float)curand(&s) + __int2float_rd(3) + norm3df(1.f, 2.f, 2.f);
+}
+int main() {
+  cudaExtent e = make_cudaExtent(4, 4, 1);
+  cudaPitchedPtr p = make_cudaPitchedPtr(0, 0, 0, 0);
+  size_t lim = 0;
+  cuCtxGetLimit(&lim, CU_LIMIT_MALLOC_HEAP_SIZE);
+  CUdeviceptr d;
+  cuMemAlloc_v2(&d, 16);
+  cuMemFree_v2(d);
+  int lo, hi;
+  cuCtxGetStreamPriorityRange(&lo, &hi);
+  cusolverStatus_t st = CUSOLVER_STATUS_IRS_INTERNAL_ERROR;
+  curandGenerator_st *g = 0;
+  (void)e; (void)p; (void)st; (void)g;
+  return 0;
+}
+"""
+
+
+@pytest.mark.toolchain
+def test_a_sample_of_the_new_hip52_rows_compiles(tmp_path, port_snippet, hip_compile):
+    """Runtime, driver, device, cuRAND and cuSOLVER rows added from HIPIFY's tables, ported
+    and compiled for gfx1100 against Debian's HIP 5.2 and the hipSOLVER 1.4 headers."""
+    out, codes = port_snippet(SAMPLE_52)
+    assert "CASS010" not in codes and "CASS011" not in codes and "CASS082" not in codes
+    for hip in (
+        "make_hipPitchedPtr",
+        "hipDeviceGetLimit(&lim, hipLimitMallocHeapSize)",
+        "hipMalloc(&d, 16)",
+        "HIPSOLVER_STATUS_INTERNAL_ERROR",
+        "hiprand(&s)",
+    ):
+        assert hip in out
+    source = tmp_path / "sample.hip"
+    source.write_text(out)
+    done = hip_compile(source, "-fsyntax-only")
+    assert done.returncode == 0, done.stderr[-2000:]
