@@ -1,6 +1,8 @@
-"""The library bench tasks (cuBLAS, cuFFT, cuRAND; recorded on the H200) are well-formed tasks,
-and a cuBLAS one ported by the rules engine verifies end to end with `cass verify`: the port runs on
-the emulator with cass's reference hipBLAS and matches the NVIDIA record."""
+"""The library bench tasks (cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE; recorded on the H200) are
+well-formed tasks, every library family has at least two, and ports by the rules engine verify end
+to end with `cass verify`: a cuBLAS and a cuSPARSE program run on the emulator with cass's
+reference implementations and match their NVIDIA records; the cuRAND device-API program matches
+its record's statistics within the tolerance its task declares."""
 
 import tomllib
 from pathlib import Path
@@ -17,6 +19,12 @@ LIBRARY_TASKS = {
     "linear_algebra/cublas_level1_vectors": "cublas",
     "signal_processing/cufft_spectra_roundtrip": "cufft",
     "monte_carlo/curand_host_generators": "curand",
+    "linear_algebra/cusolver_lu_batch_solve": "cusolver",
+    "linear_algebra/cusolver_cholesky_qr_eigen": "cusolver",
+    "sparse_linear_algebra/cusparse_spmv_generic_cg": "cusparse",
+    "sparse_linear_algebra/cusparse_spmm_banded": "cusparse",
+    "signal_processing/cufft_2d_r2c_lowpass": "cufft",
+    "monte_carlo/curand_device_pi": "curand",
 }
 
 
@@ -39,3 +47,29 @@ def test_a_cublas_program_verifies_end_to_end_against_its_h200_record(capsys):
     out = capsys.readouterr().out
     assert "MATCH" in out and "MISMATCH" not in out
     assert "cass's reference implementations for emulated verification" in out
+
+
+def test_every_library_family_has_two_recorded_tasks():
+    families = [LIBRARY_TASKS[t] for t in LIBRARY_TASKS]
+    assert {f: families.count(f) for f in families} == {
+        "cublas": 3,
+        "cufft": 2,
+        "curand": 2,
+        "cusolver": 2,
+        "cusparse": 2,
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(rocm_api_headers.installed() is None, reason=rocm_api_headers.FIX)
+@pytest.mark.parametrize(
+    "task,note",
+    [
+        ("sparse_linear_algebra/cusparse_spmm_banded", "hipSPARSE ran as"),
+        ("monte_carlo/curand_device_pi", "atol=0.02"),  # statistics, not cuRAND's numbers
+    ],
+)
+def test_library_ports_verify_end_to_end(capsys, task, note):
+    assert main(["verify", str(ROOT / task / "main.cu"), "--port-backend", "emulator"]) == 0
+    out = capsys.readouterr().out
+    assert "MATCH" in out and "MISMATCH" not in out and note in out

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.linalg as la
-from cass.runner import rocm_api_headers
+from cass.runner import emulated_libraries, rocm_api_headers
 from cass.runner.emulator import build_hip_program, run_program
 
 PROGRAM = Path(__file__).parent / "programs" / "hipsolver_reference.hip"
@@ -101,3 +101,10 @@ def test_symmetric_eigenvalues_ascending_with_vectors(out):
     got = colmajor(out["syevd_v"], 6, 6)
     np.testing.assert_allclose(np.abs(got.T @ v), np.eye(6), atol=1e-12)  # same vectors up to sign
     np.testing.assert_allclose(out["ssyevd_w"], la.eigvalsh(spd(6, 12)), rtol=1e-5)
+
+
+def test_a_program_including_hipsolver_gets_the_reference_and_the_bench_can_run_cusolver():
+    refs = emulated_libraries.needed("#include <hipsolver/hipsolver.h>\n#include <hipsparse.h>\n")
+    assert [r.library for r in refs] == ["hipSPARSE", "hipSOLVER"]
+    assert emulated_libraries.needed("// #include <hipsolver.h>\n") == ()
+    assert {"cusolver", "cusparse"} <= emulated_libraries.provided()
