@@ -56,7 +56,8 @@ class JitEngine:
     def _build(self) -> None:
         started = time.perf_counter()
         try:
-            path = native.compile_source(self.translation.source, self._path)
+            t = self.translation
+            path = native.compile_source(t.units, t.main, self._path)
             self._lib, self._run = native.load(path)
             self.entries = self.translation.entries  # from now on the scheduler calls in
         except (CassError, OSError) as exc:

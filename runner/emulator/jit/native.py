@@ -1,11 +1,14 @@
 """Compiling a translation with clang++-16 (-O2 -march=native, no floating-point contraction so
-results round exactly as the interpreter's), caching the shared library by the hash of the code
-object and of the translator itself, and loading it in-process with ctypes."""
+results round exactly as the interpreter's), a translation unit per part in parallel, then one
+link; caching the shared library by the hash of the code object and of the translator itself,
+and loading it in-process with ctypes."""
 
 from __future__ import annotations
 
 import ctypes
 import hashlib
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from cass.runner.cache import cache_dir
@@ -20,11 +23,11 @@ FLAGS = [
     "-ffp-contract=off",
     "-fno-math-errno",
     "-std=c++20",
-    "-shared",
     "-fPIC",
     "-pthread",
     "-w",
 ]
+JOBS = int(os.environ.get("CASS_JIT_JOBS", "0")) or (os.cpu_count() or 1)
 HERE = Path(__file__).resolve().parent
 PRELUDE = HERE.parent / "native" / "jit_prelude.h"
 LIBRARY = "kernels.so"
@@ -79,17 +82,38 @@ def library_path(elf: bytes) -> Path:
     return cache_dir() / f"jit-{hashlib.sha256(elf).hexdigest()[:20]}-{translator_key()}"
 
 
-def compile_source(source: str, final: Path) -> Path:
-    """The shared library for `source`, built once into `final` (atomic; first one wins)."""
+def _run(args: list, what: str) -> None:
+    run = run_tool([CXX, *args], what, 600)
+    if not run.ok:
+        tail = run.err.decode("utf-8", "replace").strip().splitlines()[-3:]
+        raise CassError(f"{CXX} could not compile the translated kernels: {' | '.join(tail)}")
+
+
+def compile_source(units: list[str], main: str, final: Path) -> Path:
+    """The shared library for the parts `units` and the dispatcher `main`, built once into
+    `final` (atomic; first one wins): each unit compiled on its own, JOBS at a time."""
     if (final / LIBRARY).exists():
         return final / LIBRARY
+    prelude = PRELUDE.read_text()
     with staged_dir(final, replace=False) as out:
-        cpp = out / "kernels.cpp"
-        cpp.write_text(PRELUDE.read_text() + source)
-        run = run_tool([CXX, *FLAGS, cpp, "-o", out / LIBRARY], "translated kernels", 600)
-        if not run.ok:
-            tail = run.err.decode("utf-8", "replace").strip().splitlines()[-3:]
-            raise CassError(f"{CXX} could not compile the translated kernels: {' | '.join(tail)}")
+        sources = [out / "main.cpp"]
+        sources[0].write_text("#define CASS_JIT_MAIN\n" + prelude + main)
+        for i, unit in enumerate(units):
+            sources.append(out / f"part{i}.cpp")
+            sources[-1].write_text(prelude + unit)
+        # the largest first, so the last to finish is a small one
+        order = sorted(sources, key=lambda p: -p.stat().st_size)
+        with ThreadPoolExecutor(max_workers=max(1, min(JOBS, len(order)))) as pool:
+            jobs = [
+                pool.submit(_run, [*FLAGS, "-c", p, "-o", p.with_suffix(".o")], "translated kernels")
+                for p in order
+            ]
+            for job in jobs:
+                job.result()
+        objects = [p.with_suffix(".o") for p in sources]
+        _run(["-shared", "-pthread", *objects, "-o", out / LIBRARY], "linking translated kernels")
+        for p in objects:
+            p.unlink()
     return final / LIBRARY
 
 

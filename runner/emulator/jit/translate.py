@@ -1,11 +1,14 @@
-"""The translator: a decoded code object -> one C++ function, `run_wave`, that runs a wave from
-its PC through every instruction the translator handles. Passes, top to bottom:
+"""The translator: a decoded code object -> C++ functions that run a wave from its PC through
+every instruction the translator handles. Passes, top to bottom:
 
   leaders      entries the scheduler may call into: kernel entries, branch targets, and the
                instruction after each barrier and each one left to the interpreter
   translate    each instruction to C++ statements (scalar, vector, memory, control), or an exit
                to the interpreter at its PC when the translator does not handle it
-  render       labels at the leaders, a switch from the wave's PC to them, and the exits
+  partition    the code into parts (kernels, and long kernels between their loops), each its
+               own function and translation unit, compiled in parallel
+  render       per part: labels at the leaders, a switch from the wave's PC to them, and the
+               exits; a main unit whose `run_wave` calls the part of a wave's PC
 
 Every executed instruction is counted exactly as the interpreter counts it (one wave
 instruction, the active lanes of EXEC before it runs as lane instructions)."""
@@ -40,9 +43,11 @@ RESUME_AFTER = ("s_barrier", "scratch_")
 
 @dataclass
 class Translation:
-    """The C++ source of a code object's waves and what was left to the interpreter."""
+    """The C++ sources of a code object's waves (a translation unit per part, and the main one
+    with the dispatcher) and what was left to the interpreter."""
 
-    source: str
+    units: list[str]
+    main: str
     entries: set[int]
     untranslated: Counter = field(default_factory=Counter)  # op -> static count
     instructions: int = 0
@@ -78,7 +83,7 @@ def _target(ins) -> int:
 
 def _branch(ins, labels: set[int]) -> list[str]:
     target = _target(ins)
-    go = f"goto L_{target:x};" if target in labels else f"{{ pc = {target}; goto out; }}"
+    go = f"goto L_{target:x};" if target in labels else f"{{ pc = {target}; rc = 2; goto out; }}"
     budget = f"if (k.wave - start >= c->max_steps) {{ pc = {target}; goto out; }}"
     return [f"if ({BRANCHES[ins.op]}) {{ {budget} {go} }}"]
 
@@ -98,6 +103,32 @@ def leaders(instructions: dict, kernel_entries: list[int], translated: set[int])
     return out & translated
 
 
+PART_INSTRUCTIONS = 300  # a part grows past this only until a point no branch crosses
+
+
+def partition(instructions: dict, kernel_entries: list[int], entries: set[int]) -> list[list[int]]:
+    """The PCs in parts, each compiled as its own function (and translation unit): a part
+    starts at each kernel entry, and once a part has PART_INSTRUCTIONS, at the next entry no
+    branch crosses (so no loop is cut; a wave crosses parts only between its loops)."""
+    pcs = sorted(instructions)
+    position = {pc: i for i, pc in enumerate(pcs)}
+    crossing = [0] * (len(pcs) + 1)  # branches spanning the boundary before pcs[i]
+    for pc, ins in instructions.items():
+        if ins.op in BRANCHES and _target(ins) in position:
+            lo, hi = sorted((position[pc], position[_target(ins)]))
+            crossing[lo + 1] += 1
+            crossing[hi + 1] -= 1
+    parts: list[list[int]] = []
+    spanning = 0
+    for i, pc in enumerate(pcs):
+        spanning += crossing[i]
+        full = parts and len(parts[-1]) >= PART_INSTRUCTIONS and pc in entries and not spanning
+        if not parts or pc in kernel_entries or full:
+            parts.append([])
+        parts[-1].append(pc)
+    return parts
+
+
 def translate(instructions: dict, kernel_entries: list[int]) -> Translation:
     bodies: dict[int, list[str]] = {}
     untranslated: Counter = Counter()
@@ -109,22 +140,62 @@ def translate(instructions: dict, kernel_entries: list[int]) -> Translation:
         except (Untranslated, ValueError, IndexError, KeyError, AttributeError):
             untranslated[ins.op] += 1
     branches = {pc for pc, ins in instructions.items() if ins.op in BRANCHES}
-    entries = leaders(instructions, kernel_entries, set(bodies) | branches)
-    labels = entries | {_target(instructions[pc]) for pc in branches} & (set(bodies) | branches)
-    lines = [_header(entries, used_sgprs(instructions))]
-    for pc, ins in sorted(instructions.items()):
-        if pc in labels:
-            lines.append(f"L_{pc:x}:")
-        if pc in branches:
-            lines += ["CNT();", *_branch(ins, labels)]
-        elif pc in bodies:
-            lines += ["{", f"// {ins.text}", "CNT();", *bodies[pc], "}"]
-        else:
-            lines.append(f"pc = {pc}; goto out;  // interpreted: {ins.text}")
-    last = max(instructions) if instructions else 0
-    end = last + instructions[last].size if instructions else 0
-    lines += [f"pc = {end}; goto out;", _FOOTER]
-    return Translation("\n".join(lines) + "\n", entries, untranslated, len(instructions))
+    translated = set(bodies) | branches
+    entries = leaders(instructions, kernel_entries, translated)
+    parts = partition(instructions, kernel_entries, entries)
+    entries |= {part[0] for part in parts} & translated  # a wave may cross into a part
+    units = []
+    for n, part in enumerate(parts):
+        mine = set(part)
+        targets = {_target(instructions[pc]) for pc in branches & mine}
+        labels = (entries | targets) & translated & mine
+        code = {pc: instructions[pc] for pc in part}
+        lines = [_header(n, entries & mine, used_sgprs(code))]
+        for pc in part:
+            ins = instructions[pc]
+            if pc in labels:
+                lines.append(f"L_{pc:x}:")
+            if pc in branches:
+                lines += ["CNT();", *_branch(ins, labels)]
+            elif pc in bodies:
+                lines += ["{", f"// {ins.text}", "CNT();", *bodies[pc], "}"]
+            else:
+                lines.append(f"pc = {pc}; goto out;  // interpreted: {ins.text}")
+        end = part[-1] + instructions[part[-1]].size
+        lines += [f"pc = {end}; rc = 2; goto out;", _FOOTER]  # on into the next part
+        units.append("\n".join(lines) + "\n")
+    starts = [part[0] for part in parts]
+    return Translation(units, _main(starts), entries, untranslated, len(instructions))
+
+
+def _main(starts: list[int]) -> str:
+    """The dispatcher: runs a wave's PC's part, and the next part while a wave crosses."""
+    n = len(starts)
+    declared = "".join(
+        f"HIDDEN int cass_part_{i}(Ctx*, int64_t, Counts&, Fault&, int64_t);\n"
+        for i in range(n)
+    )
+    listed = ", ".join(f"{pc}" for pc in starts) or "0"
+    parts = ", ".join(f"cass_part_{i}" for i in range(n)) or "nullptr"
+    return f"""{declared}
+static const int64_t PART_START[] = {{{listed}}};
+static int (*const PARTS[])(Ctx*, int64_t, Counts&, Fault&, int64_t) = {{{parts}}};
+
+static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f) {{
+    const int64_t start = k.wave;
+    for (;;) {{
+        const int64_t pc = c->PC[w];
+        int lo = 0, hi = {n};  // the last part starting at or before pc
+        while (lo < hi) {{
+            const int mid = (lo + hi) / 2;
+            if (PART_START[mid] <= pc) lo = mid + 1; else hi = mid;
+        }}
+        if (lo == 0) return 0;
+        const int rc = PARTS[lo - 1](c, w, k, f, start);
+        if (rc != 2) return rc;
+    }}
+}}
+"""
 
 
 def used_sgprs(instructions: dict) -> list[int]:
@@ -139,22 +210,25 @@ def used_sgprs(instructions: dict) -> list[int]:
     return sorted(used)
 
 
-def _header(entries: set[int], sgprs: list[int]) -> str:
+def _header(n: int, entries: set[int], sgprs: list[int]) -> str:
     cases = " ".join(f"case {pc}: goto L_{pc:x};" for pc in sorted(entries))
     listed = ", ".join(map(str, sgprs))
     return f"""
-static const int SGPRS[] = {{{listed}}};
+static const int SGPRS_{n}[] = {{{listed}}};
 
-static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f) {{
+// 0: stopped (PC where the interpreter or the scheduler goes on), 1: fault, 2: on at PC in
+// another part (run_wave calls it)
+HIDDEN int cass_part_{n}(Ctx* c, int64_t w, Counts& k, Fault& f, const int64_t start) {{
+    const int* const SGPRS = SGPRS_{n};
+    const int NSGPRS = {len(sgprs)};
     const int64_t W = c->W;
     uint32_t s[128];
-    for (int i : SGPRS) s[i] = c->S[i * W + w];
+    for (int j = 0; j < NSGPRS; ++j) s[SGPRS[j]] = c->S[SGPRS[j] * W + w];
     uint32_t scc = c->SCC[w];
     int64_t pc = c->PC[w];
     uint32_t* const V0 = c->V + w * 32;
     const int64_t VS = W * 32;
     const int64_t SPARE = c->vgprs - 1;  // the spare row, v[-1], DPP's permuted source
-    const int64_t start = k.wave;
     int64_t hint = -1;
     int rc = 0;
 #define VR(r) (V0 + (int64_t)(r) * VS)
@@ -168,7 +242,7 @@ _FOOTER = """faulted:
     rc = 1;
     pc = f.pc;
 out:
-    for (int i : SGPRS) c->S[i * W + w] = s[i];
+    for (int j = 0; j < NSGPRS; ++j) c->S[SGPRS[j] * W + w] = s[SGPRS[j]];
     c->SCC[w] = scc;
     c->PC[w] = pc;
     return rc;

@@ -2,14 +2,18 @@
 // shared with Python (runner/emulator/jit/native.py mirrors it field by field), the checked
 // memory accesses, the floating-point helpers with the interpreter's semantics, and the entry
 // point that runs waves on worker threads. The translator (runner/emulator/jit/translate.py)
-// appends one function, run_wave, that executes one wave from its PC until it reaches an
-// instruction it does not translate, a barrier, the end of the program or its step budget.
-#include <atomic>
+// makes a translation unit per part of the code object (this prelude and one function that runs
+// a wave from its PC until it reaches an instruction it does not translate, a barrier, another
+// part, the end of the program or its step budget) and a main one (CASS_JIT_MAIN: this prelude
+// with the entry point, and run_wave, which calls the part of a wave's PC).
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#ifdef CASS_JIT_MAIN  // the parts need no threads (parsing these headers is most of a part's cost)
+#include <atomic>
 #include <thread>
 #include <vector>
+#endif
 
 struct Ctx {
     uint32_t* V;            // [vgprs][waves][32]
@@ -58,6 +62,8 @@ struct alignas(64) Counts {  // one cache line per thread: counted every instruc
     int64_t wave = 0, lane = 0;
 };
 
+// the parts of one library call each other only: never bound to another library's parts
+#define HIDDEN __attribute__((visibility("hidden")))
 #define LANES _Pragma("clang loop vectorize(assume_safety)") for (int l = 0; l < 32; ++l)
 
 static inline float bf(uint32_t x) { return __builtin_bit_cast(float, x); }
@@ -274,6 +280,7 @@ static inline uint32_t atomic_u32(uint64_t a, int op, uint32_t s, uint32_t cmp) 
     return old;
 }
 
+#ifdef CASS_JIT_MAIN  // the translation unit with the dispatcher (run_wave) and the entry point
 static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f);
 
 // one round: every wave of `waves` runs on the worker threads until it stops; the index (into
@@ -345,3 +352,4 @@ extern "C" int cass_jit_run(Ctx* c, const int64_t* waves, int64_t n) {
     c->fault_pc = f.pc; c->fault_address = f.address; c->fault_bytes = f.bytes;
     return 1;
 }
+#endif  // CASS_JIT_MAIN
