@@ -36,6 +36,7 @@ KNOWN_MODS = {"SCR", "LL", "LZ", "NODEP", "R", "G", "B", "A", *COORDS}
 GATHER = {"R": "r", "G": "g", "B": "b", "A": "a"}
 IMPLICIT_LOD = "0xC040000000000000"  # -32.0, what ptxas passes for an implicit LOD
 SAMPLER_DWORD = 12  # HIP_SAMPLER_OBJECT_OFFSET_DWORD
+IMAGE_TYPE_3D = 10  # the TYPE field of a gfx10+ image descriptor (dword 3, bits 28-31)
 
 
 def texture(e: Emitter, ins: Instruction) -> None:
@@ -207,6 +208,37 @@ def _gradient(e: Emitter, ins: Instruction, image: str, dim: str, regs: list[Reg
                  f"ptr addrspace(4) {image}, ptr addrspace(4) {sampler}, {ty} {vec}, {ty} {dx}, {ty} {dy}")  # fmt: skip
 
 
+def query(e: Emitter, ins: Instruction) -> None:
+    """`TXQ Rd_hi, Rd_lo, Ra, TEX_HEADER_DIMENSION, handle, mask` (txq/suq .width/.height/.depth):
+    (width, height, depth) of mip level Ra, from the HIP object as ockl reads it (depth 1 unless
+    the image is 3D). ptxas answers the other queries from a driver table (c[0x0][0x70] on sm_80),
+    which the lift reports where it is read."""
+    if not e.target.private_as:
+        raise e.fail(f"{ins.full}: texture queries are lifted for AMD GPUs only")
+    if not ins.has("TEX_HEADER_DIMENSION"):
+        raise e.fail(f"{ins.full}: only the dimension query (width, height, depth) is supported")
+    image = descriptor(e, ins)
+    dest_hi, dest_lo, regs, mask = _split(e, ins)
+    if mask & 0x8:
+        raise e.fail(f"{ins.full}: the mip level count is not supported")
+    lod = e.i32(regs[0])
+    sizes = [_ockl(e, f"{what}", f"ptr addrspace(4) {image}", "i32")
+             for what in ("width_2D", "height_2D", "depth_3D")]  # fmt: skip
+    word3 = e.op(
+        f"load i32, ptr addrspace(4) {e.op(f'getelementptr i32, ptr addrspace(4) {image}, i32 3')}"
+    )
+    is3d = e.op(f"icmp eq i32 {e.op(f'lshr i32 {word3}, 28')}, {IMAGE_TYPE_3D}")
+    sizes[2] = e.op(f"select i1 {is3d}, i32 {sizes[2]}, i32 1")
+    values = [
+        e.op(f"call i32 @llvm.umax.i32(i32 {e.op(f'lshr i32 {v}, {lod}')}, i32 1)") for v in sizes
+    ]
+    targets = [dest_lo, dest_lo.offset(1), dest_hi, dest_hi.offset(1)]
+    enabled = [c for c in range(3) if mask >> c & 1]
+    for target, component in zip(targets, enabled, strict=False):
+        if not target.is_zero:
+            e.write(target, values[component])
+
+
 def _ockl(e: Emitter, name: str, args: str, ret: str = "<4 x float>") -> str:
     """A call to ROCm's ockl image function (linked in by module.link_device_libs)."""
     return e.op(f"call {ret} @__ockl_image_{name}({args})")
@@ -288,4 +320,9 @@ def _handle_offset(ins: Instruction, loaded: dict[str, int]) -> int | None:
     return imms[1] * 4 if len(imms) >= 2 and imms[0] == 0 else None
 
 
-HANDLERS = {"TEX": texture, "TLD": texture, "TLD4": texture, "TXD": texture}
+def lod_query(e: Emitter, ins: Instruction) -> None:
+    raise e.fail(f"{ins.full}: the texture LOD query (TMML) has no HIP counterpart")
+
+
+HANDLERS = {"TEX": texture, "TLD": texture, "TLD4": texture, "TXD": texture, "TXQ": query,
+            "TMML": lod_query}  # fmt: skip

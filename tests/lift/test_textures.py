@@ -5,7 +5,8 @@ boundaries, 1D). Lifted from nvcc's sm_80 and sm_90 SASS to gfx1100 (ockl's imag
 HIP's headers call them), linked with the rules engine's port of the host code and run on the RDNA3
 emulator; the output is checked against a Python model of the CUDA semantics, which is what the
 H200 printed for the original program (data/texture_kernels.h200.txt). Texture handles
-that do not come from a kernel parameter, texture queries and surface atomics are located errors."""
+that do not come from a kernel parameter, queries ptxas answers from driver tables and surface
+atomics are located errors; size queries (TXQ) run on the emulator."""
 
 from __future__ import annotations
 
@@ -157,7 +158,7 @@ def test_unsupported_texture_forms_are_located_errors(tmp_path: Path, build_lift
                            cubin=read_cubin(cubin.read_bytes()), compile=False)  # fmt: skip
         found = {d.message.split(" at ")[0]: d.message for d in result.diagnostics}
         assert "pass the object as a kernel parameter" in found["from_memory"]
-        assert "unsupported SASS instruction TXQ" in found["query"]
+        assert "is a driver constant the lifter does not model" in found["query"]
         assert "surface atomics" in found["surface_add"]
         assert all(d.line > 1 for d in result.diagnostics)
 
@@ -179,3 +180,18 @@ def test_texture_parameters_give_the_hip_kernel_name() -> None:
     assert hip_aliases([name], {name: handles}) == {name: "_Z4warpP13__hip_textureS0_4WarpPf"}
     surface = {name: {0: "hipSurfaceObject_t"}}
     assert hip_aliases([name], surface) == {name: "_Z4warpP13__hip_surfacey4WarpPf"}
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_size_queries_run_on_the_emulator(arch: str, tmp_path: Path, build_lifted) -> None:
+    """txq/suq width, height and depth (TXQ TEX_HEADER_DIMENSION) of a 24x10 texture, a 20x6x3
+    texture and a 12x5 surface."""
+    from cass.models.lift.inputs import disassemble
+    from cass.runner.emulator import run_program
+
+    host = DATA / "texture_query_host.hip"
+    program = build_lifted(DATA / "texture_query.cu", arch, tmp_path, host=host)
+    assert "TXQ" in disassemble(tmp_path / "texture_query.cubin", None)
+    run = run_program(program, timeout_s=120)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.split() == ["query", "24", "10", "3", "20", "6", "12", "5", "0"]

@@ -1,6 +1,7 @@
 // Texture and surface forms the lifter reports as located errors: a texture object read from
-// memory (ptxas passes only its low 32 bits, a HIP texture object is a 64-bit pointer), a texture
-// size query (txq) and a surface atomic (sured, no HIP counterpart).
+// memory (ptxas passes only its low 32 bits, a HIP texture object is a 64-bit pointer), a mip
+// level count query (ptxas reads a driver table for it) and a surface atomic (sured, no HIP
+// counterpart).
 #include <cuda_runtime.h>
 
 struct Textures {
@@ -12,7 +13,7 @@ extern "C" __global__ void from_memory(const Textures* s, float* out) {
 }
 extern "C" __global__ void query(cudaTextureObject_t t, int* out) {
   int w;
-  asm("txq.width.b32 %0, [%1];" : "=r"(w) : "l"(t));
+  asm("txq.num_mipmap_levels.b32 %0, [%1];" : "=r"(w) : "l"(t));
   out[0] = w;
 }
 extern "C" __global__ void surface_add(cudaSurfaceObject_t s) {
