@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/emulator_task_sweep.py               # all tasks, -O2
     .venv/bin/python benchmarks/emulator_task_sweep.py graph crc32   # tasks whose path matches
-    nice .venv/bin/python benchmarks/emulator_task_sweep.py --engine both --per-domain 2 \
-        --json benchmarks/results/emulator-jit-sweep.json --force
+    nice .venv/bin/python benchmarks/emulator_task_sweep.py --engine both --interleave \
+        --jobs 1 --json benchmarks/results/emulator-jit-sweep.json --force
 
 Per task: ported? built? ran without an emulator fault? printed the program's own `CHECK PASS`?
 Library tasks (CUB, Thrust, ...) are skipped: their headers are not available for HIP here.
@@ -82,17 +82,19 @@ def sweep_one(main_cu: Path, work: Path, opt: str, engine: str = "interp") -> di
     return rec | {"status": "check failed", "detail": f"exit {run.exit_code}"}
 
 
-def pick(tasks: list[Path], per_domain: int) -> list[Path]:
-    """The first `per_domain` tasks of each domain (all when 0)."""
-    if not per_domain:
-        return tasks
+def pick(tasks: list[Path], per_domain: int, interleave: bool = False) -> list[Path]:
+    """The first `per_domain` tasks of each domain (all when 0); with `interleave`, in turns
+    across domains (the first of each domain, then the second...), so that a sweep stopped
+    early has covered every domain evenly."""
     seen: Counter = Counter()
-    out = []
+    ranked = []
     for t in tasks:
         seen[t.parent.parent.name] += 1
-        if seen[t.parent.parent.name] <= per_domain:
-            out.append(t)
-    return out
+        if not per_domain or seen[t.parent.parent.name] <= per_domain:
+            ranked.append((seen[t.parent.parent.name], t))
+    if interleave:
+        ranked.sort(key=lambda rt: rt[0])  # stable: domains stay in order within a turn
+    return [t for _, t in ranked]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -104,12 +106,13 @@ def main(argv: list[str] | None = None) -> int:
         "--engine", default="interp", choices=("interp", "jit", "both"), help="emulator engine"
     )
     parser.add_argument("--per-domain", type=int, default=0, help="only the first N per domain")
+    parser.add_argument("--interleave", action="store_true", help="tasks in turns across domains")
     parser.add_argument("--json", type=Path, help="write every task's record there as JSON")
     parser.add_argument("--force", action="store_true", help="overwrite the --json file")
     opts = parser.parse_args(argv)
     tasks = sorted(TASKS.glob("*/*/main.cu"))
     tasks = [t for t in tasks if not opts.filters or any(f in str(t) for f in opts.filters)]
-    tasks = pick(tasks, opts.per_domain)
+    tasks = pick(tasks, opts.per_domain, opts.interleave)
     results = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp, Progress(transient=True) as progress:
@@ -146,6 +149,7 @@ def _report(results: list[dict], opts, started: float) -> str:
         "engine": opts.engine,
         "opt": opts.opt,
         "per_domain": opts.per_domain,
+        "interleave": opts.interleave,
         "filters": opts.filters,
         "tasks": len(results),
         "domains": len({r["domain"] for r in results}),
