@@ -268,7 +268,7 @@ def _packed_const(op, typ: str):
     from cass.runner.emulator.state import res
 
     if op.kind == "float" or (op.kind == "int" and -16 <= int(op.value) <= 64):
-        half = res(op, "f16" if typ == "f16" else "b16").value & 0xFFFF
+        half = int(res(op, "f16" if typ == "f16" else "b16").value) & 0xFFFF
         return type(op)("const", value=half | (half << 16), text=op.text)
     return res(op, "b32")
 
