@@ -122,6 +122,28 @@ DIFFERS: dict[str, str] = dict.fromkeys(
 )
 
 
+# cuSPARSE's generic API took const descriptors in CUDA 12 (HIPIFY: changed in 12.0), hipSPARSE in
+# 6.0: a plain note on those rows (code that declares cusparseConst*Descr_t is reported there).
+CONST_DESCRIPTORS = (
+    "CUDA 12 takes const descriptors (cusparseConst*Descr_t) here, hipSPARSE from HIP 6.0; before "
+    "6.0 the call takes non-const descriptors"
+)
+GENERIC_CONST = tuple(
+    "cusparse" + name
+    for name in (
+        "Axpby DenseToSparse_analysis DenseToSparse_bufferSize DenseToSparse_convert DestroyDnMat "
+        "DestroyDnVec DestroySpMat DestroySpVec DnMatGetStridedBatch Gather SDDMM SDDMM_bufferSize "
+        "SDDMM_preprocess Scatter SpGEMM_compute SpGEMM_copy SpGEMM_workEstimation "
+        "SpGEMMreuse_compute SpGEMMreuse_copy SpGEMMreuse_nnz SpGEMMreuse_workEstimation SpMM "
+        "SpMM_bufferSize SpMM_preprocess SpMV SpMV_bufferSize SpMatGetAttribute SpMatGetFormat "
+        "SpMatGetIndexBase SpMatGetSize SpMatGetStridedBatch SpSM_analysis SpSM_bufferSize "
+        "SpSM_solve SpSV_analysis SpSV_bufferSize SpSV_solve SpVV SpVV_bufferSize "
+        "SpVecGetIndexBase SparseToDense SparseToDense_bufferSize"
+    ).split()
+)
+NOTES: dict[str, str] = dict.fromkeys(GENERIC_CONST, CONST_DESCRIPTORS)
+
+
 def _reported(cuda: str) -> str:
     """Why a HIPIFY mapping is reported instead of renamed ('' when it is renamed)."""
     return REPORTED.get(cuda, "")
@@ -200,6 +222,10 @@ def extend_tables(
         rows.update(
             {c: r for c, r in added.items() if c in rows or c not in elsewhere | hand_written}
         )
+        for cuda, note in NOTES.items():
+            if cuda in rows and rows[cuda][1] != "unsupported" and not rows[cuda][3]:
+                name, status, since, _, checked = rows[cuda]
+                rows[cuda] = (name, status, since, note, checked)
 
 
 def identifiers(text: str) -> list[str]:

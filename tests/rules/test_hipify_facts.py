@@ -58,7 +58,7 @@ def test_hipify_facts_are_well_formed(family, least):
     assert all(re.fullmatch(r"\d+\.\d+\.\d+", added) for _, _, added in rows)
 
 
-FAMILIES = ["device", "curand", "runtime", "driver", "types", "cusolver"]
+FAMILIES = ["device", "curand", "runtime", "driver", "types", "cusolver", "cusparse"]
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -222,3 +222,12 @@ def test_a_sample_of_the_new_hip52_rows_compiles(tmp_path, port_snippet, hip_com
     source.write_text(out)
     done = hip_compile(source, "-fsyntax-only")
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_cusparse_generic_calls_note_const_descriptors_and_const_types_need_hip6(port_snippet):
+    entry = family_table("cusparse")["cusparseSpMV"]
+    assert entry.hip == "hipsparseSpMV" and "const descriptors" in entry.note
+    out, codes = port_snippet("void f(cusparseConstDnVecDescr_t x, bsrsv2Info_t i) {}\n")
+    assert any("HIP 6.0" in d.message for d in codes["CASS011"])
+    out, codes = port_snippet("void f(cusparseConstDnVecDescr_t x) {}\n", hip_version="6.2")
+    assert "hipsparseConstDnVecDescr_t x" in out and "CASS011" not in codes
