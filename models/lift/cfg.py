@@ -36,6 +36,7 @@ class Inlining:
     shared_returns: set[int] = field(
         default_factory=set
     )  # return points of calls into shared bodies
+    outlined: dict = field(default_factory=dict)  # entry -> outline.Outlined, called not inlined
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ layout    = infer_layout(fn, arch)          parameters in constant bank 0
 fn        = attach_jump_tables(fn, pool)    BRX targets from the literal pool
 cfg       = build_cfg(fn)                   leaders, call return points
 resources = estimate_resources(fn, arch)    local stack and shared window sizes
+outlined  = outline_subroutines(...)        large, often-called subroutines as LLVM functions
 body      = lift_body(fn, cfg, emitter)     per-instruction semantics, predication
 kernel    = kernel_text(fn, emitter)        signature, entry block, register file
 """
@@ -31,6 +32,7 @@ from cass.models.lift.elfinfo import CubinInfo
 from cass.models.lift.emit import Emitter, LiftError
 from cass.models.lift.ir import Function, Imm, Instruction, Mem, Reg
 from cass.models.lift.jumps import attach_jump_tables
+from cass.models.lift.outline import outline_subroutines
 from cass.models.lift.params import ParamLayout, infer_layout, layout_from_cubin
 from cass.models.lift.targets import LlvmTarget
 
@@ -123,11 +125,14 @@ def lift_function(
     e.named_barrier_symbol = f'@"sass.named.{fn.name}"'
     e.constants = ConstantBanks.for_kernel(cubin, fn.name)
     e.polled = polled_loads(fn)
+    outlined = outline_subroutines(fn, cfg, e, SPECULATABLE, lift_run)
+    if cfg.inlining is not None:
+        cfg.inlining.outlined = outlined
     errors = lift_body(fn, cfg, e)
     return LiftedKernel(
         fn.name,
         e.uses_printf,
-        kernel_text(fn, e),
+        kernel_text(fn, e) + "".join(o.text for o in outlined.values()),
         tuple(errors),
         layout,
         shared,

@@ -48,6 +48,10 @@ def lift_control(e: Emitter, ins: Instruction, cfg: Cfg, following: int | None) 
         if not any(isinstance(o, Target) for o in ins.operands):
             _guarded_call(e, ins, lambda e, ins: _indirect_call(e, ins, cfg), fall)
             return True
+        outlined = cfg.inlining.outlined.get(_target(e, ins)) if cfg.inlining else None
+        if outlined is not None:  # one LLVM function for every call site (outline.py)
+            _guarded_call(e, ins, lambda e, ins: outlined.emit_call(e), fall)
+            return True
         _guarded_jump(e, ins, None, cfg.call(ins.address, _target(e, ins), fall), fall)
         return True
     if op == "RET":

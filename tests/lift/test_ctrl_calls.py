@@ -79,6 +79,20 @@ def test_non_recursive_subroutines_are_inlined_per_call_site() -> None:
     )  # inlined sites are not return points
 
 
+def test_large_inlining_becomes_one_function_over_the_registers(monkeypatch) -> None:
+    from cass.models.lift import outline
+
+    text = "\tFunction : k\n" + "\n".join(f"/*{a:04x}*/ {t} ;" for a, t in LISTING)
+    monkeypatch.setattr(outline, "OUTLINE_MIN", 4)  # 2 sites x 2 instructions of `leaf`
+    ir = lift_sass(text, path="k.sass", arch="sm_90", compile=False).llvm_ir
+    assert "c10.a0070:" not in ir and "c30.a0070:" not in ir  # no per-site copies
+    assert ir.count('define internal { i32 } @"k.sub.70"(i32 %in.R4)') == 1  # reads, writes R4
+    assert ir.count('call { i32 } @"k.sub.70"(') == 2
+    assert ", label %exit [ i32 96, label %a0060  i32 224, label %a00e0 ]" in ir  # rec: shared
+    monkeypatch.setattr(outline, "OUTLINE_MIN", 5)
+    assert "k.sub.70" not in lift_sass(text, path="k.sass", arch="sm_90", compile=False).llvm_ir
+
+
 @pytest.fixture(scope="module", params=["sm_80", "sm_90"])
 def lifted_program(request, tmp_path_factory, build_lifted) -> Path:
     work = tmp_path_factory.mktemp(f"ctrl-{request.param}")

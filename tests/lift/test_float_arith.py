@@ -297,12 +297,23 @@ def mismatches(stdout: str) -> tuple[list[str], list[str]]:
     return bad, known
 
 
-@pytest.fixture(scope="module", params=["sm_80", "sm_90"])
+@pytest.fixture(scope="module", params=["sm_80", "sm_90", "sm_90-outlined"])
 def float_run(request, tmp_path_factory, build_lifted) -> str:
+    """`-outlined`: every subroutine lifted once as an LLVM function (models/lift/outline.py),
+    which by default only the calls of very large kernels are."""
+    from cass.models.lift import outline
     from cass.runner.emulator import run_program
 
+    arch, _, variant = request.param.partition("-")
     work = tmp_path_factory.mktemp(f"float-{request.param}")
-    run = run_program(build_lifted(DATA / "float_kernels.cu", request.param, work))
+    with pytest.MonkeyPatch.context() as patch:
+        if variant:
+            patch.setattr(outline, "OUTLINE_MIN", 0)
+            patch.setattr(outline, "OUTLINE_SITES", 1)
+        program = build_lifted(DATA / "float_kernels.cu", arch, work)
+    if variant:
+        assert (work / "device.s").read_text().count("s_swappc_b64") >= 8  # calls, not copies
+    run = run_program(program)
     assert run.exit_code == 0, run.stderr
     return run.stdout
 

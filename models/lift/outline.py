@@ -1,0 +1,141 @@
+"""Subroutines lifted once, as LLVM functions, instead of one inlined copy per call site.
+
+ptxas calls the slow paths of double division, reciprocal and square root (`CALL.REL.NOINC`
+... `RET.REL.NODEC R20`) from every division in a kernel: Rodinia's myocyte makes 423 calls to
+ten subroutines of 43 to 135 instructions, which inlined per call site (cfg.py) tripled the code
+llc-16 compiled (20,500 SASS instructions lifted as about 63,000; 17.5 s of llc-16's CPU time,
+9 s once outlined: benchmarks/bench_lift_speed.py). A subroutine that only
+computes (no memory, no barrier, no warp collective, no nested call, no constant bank) is lifted
+instead as one function over the registers it names: each one is passed in by value and each one
+it writes comes back in a returned struct, so a call has the subroutine's exact effect on the
+register file. Only subroutines whose inlined copies would add at least OUTLINE_MIN instructions
+are outlined; small programs keep their inlined copies (and their code) unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from cass.models.lift.cfg import Cfg
+from cass.models.lift.emit import Emitter
+from cass.models.lift.ir import CBank, Function, Target
+
+OUTLINE_MIN = 2_000  # instructions the inlined copies of one subroutine would add
+OUTLINE_SITES = 2  # call sites, at least (a single call gains nothing)
+# what an outlined body may hold: arithmetic, conversions, moves, branches and its own returns
+OUTLINE_CONTROL = frozenset({"BRA", "RET", "BSSY", "BSYNC", "NOP"})
+OUTLINE_EXCLUDED = frozenset({"S2R", "S2UR", "CS2R", "LEPC", "LDC", "ULDC"})
+
+
+@dataclass(frozen=True)
+class Outlined:
+    """One subroutine lifted as `define internal {results} @name(params)`."""
+
+    name: str
+    params: tuple[str, ...]  # register names, passed by value in this order
+    results: tuple[str, ...]  # registers the body writes, returned in this order
+    text: str
+
+    def emit_call(self, e: Emitter) -> None:
+        """At a call site: the registers in, the call, the written registers back."""
+        args = []
+        for reg in self.params:
+            e.regs.add(reg)
+            ty = reg_type(reg)
+            args.append(f"{ty} " + e.op(f"load {ty}, {e.pspace} %r.{reg}"))
+        ret = self.struct_type()
+        value = e.op(f'call {ret} @"{self.name}"({", ".join(args)})')
+        for k, reg in enumerate(self.results):
+            ty = reg_type(reg)
+            part = e.op(f"extractvalue {ret} {value}, {k}")
+            e.regs.add(reg)
+            e.emit(f"store {ty} {part}, {e.pspace} %r.{reg}")
+
+    def struct_type(self) -> str:
+        return "{ " + ", ".join(reg_type(r) for r in self.results) + " }"
+
+
+def reg_type(name: str) -> str:
+    return "i1" if name.startswith(("P", "UP")) else "i32"
+
+
+def call_sites(fn: Function) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for ins in fn.instructions:
+        if ins.opcode == "CALL":
+            for o in ins.operands:
+                if isinstance(o, Target):
+                    counts[o.address] = counts.get(o.address, 0) + 1
+    return counts
+
+
+def outlinable(fn: Function, body: tuple[int, ...], handled: frozenset[str]) -> bool:
+    code = {ins.address: ins for ins in fn.instructions}
+    for address in body:
+        ins = code[address]
+        base = (
+            ins.opcode[1:]
+            if ins.opcode.startswith("U") and ins.opcode not in handled
+            else ins.opcode
+        )
+        if ins.opcode in OUTLINE_EXCLUDED or base in OUTLINE_EXCLUDED:
+            return False
+        if base not in handled and ins.opcode not in OUTLINE_CONTROL:
+            return False
+        if any(isinstance(o, CBank) for o in ins.operands):
+            return False
+    return True
+
+
+def outline_subroutines(fn: Function, cfg: Cfg, e: Emitter, handled: frozenset[str],
+                        lift_run) -> dict[int, Outlined]:  # fmt: skip
+    """Lift each subroutine worth outlining as a function; {} where none is (see OUTLINE_MIN).
+    `handled` is the set of opcodes an outlined body may use (the speculatable ones),
+    `lift_run` the lifter's instruction loop."""
+    plan = cfg.inlining
+    if plan is None:
+        return {}
+    code = {ins.address: ins for ins in fn.instructions}
+    found: dict[int, Outlined] = {}
+    for target, sites in sorted(call_sites(fn).items()):
+        body = plan.bodies.get(target)
+        if (
+            body is None or sites < OUTLINE_SITES or plan.costs[target] != len(body)
+        ):  # nested: inline
+            continue
+        if sites * len(body) < OUTLINE_MIN or not outlinable(fn, body, handled):
+            continue
+        name = f"{fn.name}.sub.{target:x}"
+        sub = Emitter(e.target, e.layout)
+        copy = replace(cfg, prefix="", returns_to="ret", inlining=None)
+        sub.body.append("body:")
+        errors = lift_run([code[a] for a in body], copy, sub)
+        text = "\n".join(sub.body)
+        if errors or sub.uses_stack or sub.uses_shared or "%param.image" in text or "%exit" in text:
+            continue
+        found[target] = function_text(name, sub, text)
+    return found
+
+
+def function_text(name: str, sub: Emitter, body: str) -> Outlined:
+    regs = tuple(sorted(sub.regs))
+    stored = {line.rsplit("%r.", 1)[1] for line in body.splitlines()
+              if line.startswith("  store ") and "%r." in line}  # fmt: skip
+    written = tuple(r for r in regs if r in stored)
+    out = Outlined(name, regs, written, "")
+    ret = out.struct_type()
+    aspace = f", addrspace({sub.target.private_as})" if sub.target.private_as else ""
+    lines = [f'define internal {ret} @"{name}"({", ".join(f"{reg_type(r)} %in.{r}" for r in regs)}) noinline nounwind willreturn memory(none) {{',
+             "entry:"]  # fmt: skip
+    for r in regs:
+        lines.append(f"  %r.{r} = alloca {reg_type(r)}{aspace}")
+        lines.append(f"  store {reg_type(r)} %in.{r}, {sub.pspace} %r.{r}")
+    lines += ["  br label %body", body, "ret:"]
+    value = "poison"
+    for k, r in enumerate(written):
+        v = f"%out.{r}"
+        lines.append(f"  {v} = load {reg_type(r)}, {sub.pspace} %r.{r}")
+        lines.append(f"  %ret.{k} = insertvalue {ret} {value}, {reg_type(r)} {v}, {k}")
+        value = f"%ret.{k}"
+    lines += [f"  ret {ret} {value}", "}"]
+    return replace(out, text="\n".join(lines) + "\n")
