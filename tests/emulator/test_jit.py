@@ -354,3 +354,57 @@ def test_f16_packed_and_16_bit_integer_math_run_identically_translated():
             assert np.array_equal(want, got), f"{text}: {want[:4]} vs {got[:4]}"
     assert first_difference(ref, jit, [], []) == ""
     assert not jit.jit.translation.untranslated, jit.jit.translation.untranslated
+
+
+def _f64(values):
+    a = np.array(values, np.float64).view(np.uint64)
+    return (a & 0xFFFFFFFF).astype(np.uint32), (a >> 32).astype(np.uint32)
+
+
+def test_f64_division_class_ldexp_fract_frexp_run_identically_translated():
+    xs = [
+        1.0,
+        -3.5,
+        1e-310,
+        0.0,
+        -0.0,
+        np.inf,
+        -np.inf,
+        np.nan,
+        1e300,
+        7.25,
+        2.0**-1070,
+        3.0,
+        -1e-5,
+        1e308,
+        5e-324,
+        0.1,
+    ]
+    ys = xs[5:] + xs[:5]
+    lines = [
+        "v_div_scale_f64 v[10:11], vcc_lo, v[2:3], v[2:3], v[4:5]",
+        "v_div_scale_f64 v[12:13], s8, v[4:5], v[2:3], v[4:5]",
+        "v_rcp_f64 v[14:15], v[10:11]",
+        "v_fma_f64 v[16:17], -v[10:11], v[14:15], 1.0",
+        "v_div_scale_f64 v[18:19], vcc_lo, v[4:5], v[2:3], v[4:5]",
+        "v_div_fmas_f64 v[20:21], v[16:17], v[14:15], v[18:19]",
+        "v_div_fixup_f64 v[22:23], v[20:21], v[2:3], v[4:5]",
+        "v_cmp_class_f64_e64 s9, v[2:3], 0x3f",
+        "v_cmp_class_f64_e64 s10, v[4:5], 0x240",
+        "v_ldexp_f64 v[24:25], v[2:3], v6",
+        "v_fract_f64 v[26:27], v[4:5]",
+        "v_frexp_mant_f64 v[28:29], v[2:3]",
+        "v_frexp_exp_i32_f64 v30, v[4:5]",
+        "v_rsq_f64 v[32:33], v[2:3]",
+        "v_frexp_mant_f32 v34, v7",
+        "v_frexp_exp_i32_f32 v35, v7",
+        "v_log_f32 v36, v7",
+    ]
+    lo2, hi2 = _f64(xs * 2)
+    lo4, hi4 = _f64(ys * 2)
+    vgpr = {2: lo2, 3: hi2, 4: lo4, 5: hi4, 6: (np.arange(32) * 37) % 300 - 150}
+    vgpr |= {7: np.array(xs * 2, np.float32).view(np.uint32)}
+    ref = Snippet(lines, vgpr=vgpr).run()
+    jit = Snippet(lines, vgpr=vgpr, engine="jit").run()
+    assert first_difference(ref, jit, [], []) == ""
+    assert not jit.jit.translation.untranslated, jit.jit.translation.untranslated

@@ -105,7 +105,9 @@ def compile_source(units: list[str], main: str, final: Path) -> Path:
         order = sorted(sources, key=lambda p: -p.stat().st_size)
         with ThreadPoolExecutor(max_workers=max(1, min(JOBS, len(order)))) as pool:
             jobs = [
-                pool.submit(_run, [*FLAGS, "-c", p, "-o", p.with_suffix(".o")], "translated kernels")
+                pool.submit(
+                    _run, [*FLAGS, "-c", p, "-o", p.with_suffix(".o")], "translated kernels"
+                )
                 for p in order
             ]
             for job in jobs:

@@ -172,8 +172,7 @@ def _main(starts: list[int]) -> str:
     """The dispatcher: runs a wave's PC's part, and the next part while a wave crosses."""
     n = len(starts)
     declared = "".join(
-        f"HIDDEN int cass_part_{i}(Ctx*, int64_t, Counts&, Fault&, int64_t);\n"
-        for i in range(n)
+        f"HIDDEN int cass_part_{i}(Ctx*, int64_t, Counts&, Fault&, int64_t);\n" for i in range(n)
     )
     listed = ", ".join(f"{pc}" for pc in starts) or "0"
     parts = ", ".join(f"cass_part_{i}" for i in range(n)) or "nullptr"

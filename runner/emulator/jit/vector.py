@@ -150,13 +150,13 @@ def _compare(ins) -> list[str]:
     parts = ins.op.split("_")
     writes_exec = parts[1] == "cmpx"
     rel, typ = parts[2], parts[3]
-    classify = rel == "class" and typ == "f32"
+    classify = rel == "class" and typ in ("f32", "f64")
     if not classify and (rel not in RELATIONS or typ not in CMP_TYPES):
         raise Untranslated(ins.op)
     ops = list(ins.operands)
     dst = None if writes_exec else ops.pop(0)
     hoist = Hoist()
-    styps = ("f32", "u32") if classify else (typ, typ)
+    styps = (typ, "u32") if classify else (typ, typ)
     a, b = (typed(lane_bits(o, t, hoist), t) for o, t in zip(ops[:2], styps))
     relation = "(b >> fclass(a)) & 1u" if classify else RELATIONS[rel]
     body = [
@@ -240,26 +240,28 @@ def _mbcnt(ins) -> list[str]:
 
 
 def _div_scale(ins) -> list[str]:
-    """v_div_scale_f32 D, VCC, S0, S1, S2: the scaled operand and, in VCC, where it was scaled."""
+    """v_div_scale_f32/f64 D, VCC, S0, S1, S2: the scaled operand and, in VCC, where it was
+    scaled."""
     _plain(ins)
+    typ = ins.op.rsplit("_", 1)[1]
     dst, vcc = ins.operands[:2]
     hoist = Hoist()
-    a, b, c = (typed(lane_bits(o, "f32", hoist), "f32") for o in ins.operands[2:5])
-    body = ["bool flag;", f"const uint32_t r = fb(div_scale_f32({a}, {b}, {c}, flag));"]
-    body += [f"VR({dst.index})[l] = sel(s[126], l, r, VR({dst.index})[l]);"]
-    body += ["bits |= (uint32_t)flag << l;"]
+    a, b, c = (typed(lane_bits(o, typ, hoist), typ) for o in ins.operands[2:5])
+    decl, writes = _store(typ, dst, f"div_scale_{typ}({a}, {b}, {c}, flag)", "r")
+    body = ["bool flag;", decl, *writes, "bits |= (uint32_t)flag << l;"]
     out = ["{", *hoist.lines, "uint32_t bits = 0;", "LANES {", *body, "}"]
     return [*out, swrite(vcc.index, "bits & s[126]"), "}"]
 
 
 def _div_fmas(ins) -> list[str]:
     _plain(ins)
+    typ = ins.op.rsplit("_", 1)[1]
     dst = ins.operands[0]
     hoist = Hoist()
-    a, b, c = (typed(lane_bits(o, "f32", hoist), "f32") for o in ins.operands[1:4])
+    a, b, c = (typed(lane_bits(o, typ, hoist), typ) for o in ins.operands[1:4])
     vcc = hoist.name("uint32_t", "s[106]")
-    result = f"div_fmas_f32({a}, {b}, {c}, ({vcc} >> l) & 1u)"
-    decl, writes = _store("f32", dst, result, "r")
+    result = f"div_fmas_{typ}({a}, {b}, {c}, ({vcc} >> l) & 1u)"
+    decl, writes = _store(typ, dst, result, "r")
     return _lane_loop(hoist, [decl, *writes])
 
 
@@ -403,9 +405,9 @@ def translate_vector(ins) -> list[str]:
         return _writelane(ins)
     if op in ("v_mbcnt_lo_u32_b32", "v_mbcnt_hi_u32_b32"):
         return _mbcnt(ins)
-    if op == "v_div_scale_f32":
+    if op in ("v_div_scale_f32", "v_div_scale_f64"):
         return _div_scale(ins)
-    if op == "v_div_fmas_f32":
+    if op in ("v_div_fmas_f32", "v_div_fmas_f64"):
         return _div_fmas(ins)
     if op == "v_nop":
         return []

@@ -167,7 +167,40 @@ static inline uint32_t fclass(float x) {
     return neg ? 5 : 6;
 }
 
-// the division helpers as fpmath.div_scale / div_fmas / div_fixup (f32)
+static inline uint32_t fclass(double x) {
+    const uint64_t b = db(x);
+    const int e = (int)((b >> 52) & 0x7FF);
+    const bool neg = b >> 63;
+    if (x != x) return (uint32_t)((b >> 51) & 1u);
+    if (e == 2047) return neg ? 2 : 9;
+    if (e > 0) return neg ? 3 : 8;
+    if (x != 0) return neg ? 4 : 7;
+    return neg ? 5 : 6;
+}
+static inline double fract_f64(double x) {
+    if (std::isinf(x)) return bd(0x7FF8000000000000ull);
+    double f = x - std::floor(x);
+    const double limit = bd(0x3FEFFFFFFFFFFFFFull);
+    return (f != f || f < limit) ? f : limit;
+}
+static inline double ldexp_f64(double x, int32_t e) {
+    if (e < -2000) e = -2000;
+    if (e > 2000) e = 2000;
+    return std::ldexp(x, e);
+}
+// fpmath.frexp_mant / frexp_exp: infinities and NaNs keep their value, exponent 0
+template <class T> static inline T frexp_mant(T x) {
+    int e;
+    return (std::isinf(x) || x != x) ? x : std::frexp(x, &e);
+}
+template <class T> static inline uint32_t frexp_exp(T x) {
+    int e = 0;
+    if (std::isinf(x) || x != x) return 0;
+    std::frexp(x, &e);
+    return (uint32_t)e;
+}
+
+// the division helpers as fpmath.div_scale / div_fmas / div_fixup (f32, then f64)
 static inline int fexp(float x) { return (int)((fb(x) >> 23) & 0xFF); }
 static inline bool fdenorm(float x) { return fexp(x) == 0 && x != 0; }
 static inline float div_scale_f32(float s0, float s1, float s2, bool& vcc) {
@@ -207,6 +240,48 @@ static inline float div_fixup_f32(float s0, float s1, float s2) {
     const int e1 = fexp(s1), e2 = fexp(s2);
     if (e2 - e1 < -150) return sign ? -0.0f : 0.0f;
     if (e1 == 255) return sign ? -3.4028234663852886e38f : 3.4028234663852886e38f;
+    return sign ? -std::fabs(s0) : std::fabs(s0);
+}
+
+static inline int dexp(double x) { return (int)((db(x) >> 52) & 0x7FF); }
+static inline bool ddenorm(double x) { return dexp(x) == 0 && x != 0; }
+static inline double div_scale_f64(double s0, double s1, double s2, bool& vcc) {
+    const int e1 = dexp(s1), e2 = dexp(s2);
+    const double inv = 1.0 / s1;
+    const double quo = s2 / s1;
+    const bool inv_den = inv != 0 && std::fabs(inv) < 2.2250738585072014e-308;
+    const bool quo_den = ddenorm(quo);
+    const double up = ldexp_f64(s0, 128), down = ldexp_f64(s0, -128);
+    const bool zero = s2 == 0 || s1 == 0;
+    const bool c1 = !zero && e2 - e1 >= 768;
+    const bool c2 = !zero && !c1 && ddenorm(s1);
+    const bool c3 = !zero && !c1 && !c2 && inv_den && quo_den;
+    const bool c4 = !zero && !c1 && !c2 && !c3 && inv_den;
+    const bool c5 = !zero && !c1 && !c2 && !c3 && !c4 && quo_den;
+    const bool c6 = !zero && !c1 && !c2 && !c3 && !c4 && !c5 && e2 <= 53;
+    double d = zero ? bd(0x7FF8000000000000ull) : s0;
+    if ((c1 || c3) && s0 == s1) d = up;
+    if (c2 || c6) d = up;
+    if (c4) d = down;
+    if (c5 && s0 == s2) d = up;
+    vcc = c1 || c3 || c5;
+    return d;
+}
+static inline double div_fmas_f64(double a, double b, double c, bool vcc) {
+    const double r = std::fma(a, b, c);
+    return vcc ? ldexp_f64(r, dexp(c) > 1023 ? 128 : -128) : r;
+}
+static inline double div_fixup_f64(double s0, double s1, double s2) {
+    const bool sign = std::signbit(s1) != std::signbit(s2);
+    const double qnan = bd(0x7FF8000000000000ull);
+    if (s2 != s2 || s1 != s1) return qnan;
+    if (s1 == 0 && s2 == 0) return qnan;
+    if (std::isinf(s1) && std::isinf(s2)) return qnan;
+    if (s1 == 0 || std::isinf(s2)) return sign ? -INFINITY : INFINITY;
+    if (std::isinf(s1) || s2 == 0) return sign ? -0.0 : 0.0;
+    const int e1 = dexp(s1), e2 = dexp(s2);
+    if (e2 - e1 < -1075) return sign ? -0.0 : 0.0;
+    if (e1 == 2047) return sign ? -1.7976931348623157e308 : 1.7976931348623157e308;
     return sign ? -std::fabs(s0) : std::fabs(s0);
 }
 
