@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections import Counter
 from functools import cache
 from pathlib import Path
 
@@ -144,6 +145,23 @@ GENERIC_CONST = tuple(
 NOTES: dict[str, str] = dict.fromkeys(GENERIC_CONST, CONST_DESCRIPTORS)
 
 
+# HIPIFY maps CUDA's per-dimension device attributes (MaxSurface2DWidth, ...Height) to one HIP
+# attribute that stands for the whole size.
+SHARED_ATTRIBUTE = (
+    "differs: HIP has one attribute, {hip}, for every dimension CUDA asks apart (width, height, "
+    "depth): its value is not this dimension's"
+)
+
+
+def _attribute_group(cuda: str) -> str:
+    """'runtime' / 'driver' for a per-dimension device attribute (MaxSurface2DHeight), else ''."""
+    if not re.search(r"(?i)width|height|depth|pitch", cuda):
+        return ""
+    if cuda.startswith("cudaDevAttr"):
+        return "runtime"
+    return "driver" if cuda.startswith("CU_DEVICE_ATTRIBUTE_") else ""
+
+
 def _reported(cuda: str) -> str:
     """Why a HIPIFY mapping is reported instead of renamed ('' when it is renamed)."""
     return REPORTED.get(cuda, "")
@@ -160,15 +178,19 @@ def add_hipify_rows(
 ) -> dict[str, Row]:
     """`rows` plus a row for every HIPIFY mapping of `family` they leave unmapped."""
     extended = dict(rows)
-    for cuda, hip, version in hipify_mappings(family):
+    mappings = hipify_mappings(family)
+    targets = Counter((_attribute_group(c), h) for c, h, _ in mappings if _attribute_group(c))
+    for cuda, hip, version in mappings:
         if not _replaceable(rows.get(cuda)):
             continue
         if reason := _reported(cuda):
             extended[cuda] = ("", "unsupported", "", reason, NOT_CHECKED)
             continue
         row = hipify_row(hip, version, installed, checked_52)
-        if cuda in DIFFERS and row[1] != "unsupported":
-            row = (row[0], row[1], row[2], DIFFERS[cuda], row[4])
+        shared = targets[(_attribute_group(cuda), hip)] > 1 and _attribute_group(cuda)
+        note = DIFFERS.get(cuda) or (SHARED_ATTRIBUTE.format(hip=hip) if shared else "")
+        if note and row[1] != "unsupported":
+            row = (row[0], row[1], row[2], note, row[4])
         extended[cuda] = row
     return extended
 

@@ -231,3 +231,11 @@ def test_cusparse_generic_calls_note_const_descriptors_and_const_types_need_hip6
     assert any("HIP 6.0" in d.message for d in codes["CASS011"])
     out, codes = port_snippet("void f(cusparseConstDnVecDescr_t x) {}\n", hip_version="6.2")
     assert "hipsparseConstDnVecDescr_t x" in out and "CASS011" not in codes
+
+
+def test_per_dimension_attributes_hip_folds_into_one_are_reported(port_snippet):
+    out, codes = port_snippet(
+        "void f(int *v) { cudaDeviceGetAttribute(v, cudaDevAttrMaxSurface2DHeight, 0); }\n"
+    )
+    assert "hipDeviceAttributeMaxSurface2D" in out
+    assert any("every dimension" in d.message for d in codes["CASS012"])
