@@ -109,7 +109,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--interleave", action="store_true", help="tasks in turns across domains")
     parser.add_argument("--json", type=Path, help="write every task's record there as JSON")
     parser.add_argument("--force", action="store_true", help="overwrite the --json file")
+    parser.add_argument(
+        "--summarize",
+        type=Path,
+        metavar="JSON",
+        help="run nothing: write the per-domain table of a sweep's JSON (stopped or not) as "
+        "Markdown beside it (.md)",
+    )
     opts = parser.parse_args(argv)
+    if opts.summarize:
+        return summarize(opts.summarize, opts.force)
     tasks = sorted(TASKS.glob("*/*/main.cu"))
     tasks = [t for t in tasks if not opts.filters or any(f in str(t) for f in opts.filters)]
     tasks = pick(tasks, opts.per_domain, opts.interleave)
@@ -141,6 +150,49 @@ def main(argv: list[str] | None = None) -> int:
         top = ", ".join(f"{op} {n:,}" for op, n in interpreted.most_common(12))
         console.print(f"interpreted (wave instructions, all tasks): {top}")
     return 0 if counts.get("fault", 0) + counts.get("mismatch", 0) == 0 else 1
+
+
+def summarize(path: Path, force: bool) -> int:
+    """A sweep's JSON as a Markdown table per domain: tasks, each status, the share of wave
+    instructions translated and what the interpreter ran most."""
+    try:
+        sweep = json.loads(path.read_text())
+        results, head = sweep["results"], sweep["summary"]
+    except (OSError, ValueError, KeyError) as exc:
+        Console(stderr=True).print(f"{path}: not a sweep's JSON ({exc}); run a sweep with --json")
+        return 2
+    all_tasks = sorted(TASKS.glob("*/*/main.cu"))
+    per_domain = Counter(t.parent.parent.name for t in all_tasks)
+    statuses = sorted({r["status"] for r in results})
+    lines = [
+        f"# Benchmark tasks on the RDNA3 emulator, engine `{head['engine']}` ({head['opt']})",
+        "",
+        f"{len(results)} of {len(all_tasks)} tasks, {head['domains']} of {len(per_domain)} "
+        f"domains, {head['wall_s']:.0f} s wall (load average {head['load_average']}).",
+        "",
+        "| domain | swept | " + " | ".join(statuses) + " | translated | interpreted most |",
+        "|---|---|" + "---|" * len(statuses) + "---|---|",
+    ]
+    for domain in sorted(per_domain):
+        mine = [r for r in results if r["domain"] == domain]
+        counts = Counter(r["status"] for r in mine)
+        waves = sum(r.get("wave_instructions", 0) for r in mine)
+        native = sum(r.get("native_instructions", 0) for r in mine)
+        share = f"{100 * native / waves:.1f}%" if waves else "-"
+        ops: Counter = Counter()
+        for r in mine:
+            ops.update(r.get("interpreted", {}))
+        top = ", ".join(f"{op} {n:,}" for op, n in ops.most_common(3)) or "-"
+        cells = " | ".join(str(counts.get(s, 0)) for s in statuses)
+        lines.append(f"| {domain} | {len(mine)}/{per_domain[domain]} | {cells} | {share} | {top} |")
+    bad = [r for r in results if r["status"] not in ("pass", "library")]
+    if bad:
+        lines += ["", "| task | status | detail |", "|---|---|---|"]
+        lines += [f"| {r['task']} | {r['status']} | {r['detail']} |" for r in bad]
+    out = path.with_suffix(".md")
+    write_output(out, "\n".join(lines) + "\n", force=force)
+    Console().print(f"wrote {out}")
+    return 0
 
 
 def _report(results: list[dict], opts, started: float) -> str:
