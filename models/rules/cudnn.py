@@ -135,7 +135,8 @@ REWRITTEN: dict[str, tuple[str, str]] = {
     ),
     "cudnnSetLRNDescriptor": (
         "miopenSetLRNDescriptor",
-        "mode argument added (miopenLRNCrossChannel: cuDNN's LRN is cross-channel)",
+        "mode argument added (miopenLRNCrossChannel: cuDNN's LRN is cross-channel); cuDNN "
+        "scales alpha by 1/n: MIOpen's convention for lrnAlpha is not checked here",
     ),
     "cudnnSetDropoutDescriptor": (
         "miopenSetDropoutDescriptor",

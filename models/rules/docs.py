@@ -77,6 +77,10 @@ def _checked(family: Family) -> str:
     """Where the family's HIP names are checked, or why they are not."""
     if family.headers:
         return ", ".join(f"/usr/include/{h}" for h in family.headers)
+    if family.facts:
+        return (
+            f"the identifiers of AMD's header in tables/facts/{family.facts} (not installed here)"
+        )
     if family.api_headers:
         return f"{family.api_headers}/ of `cass setup --rocm-api-headers` (rocm-api-headers 5.2.3)"
     if family.unpackaged:

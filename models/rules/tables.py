@@ -29,6 +29,8 @@ class Family:
     unpackaged: str = ""
     # where `cass setup --rocm-api-headers` installs that folder instead (names checked there)
     api_headers: str = ""
+    # a committed facts file of the library's public header (tables/facts/) that checks its names
+    facts: str = ""
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -48,8 +50,14 @@ FAMILIES: tuple[Family, ...] = (
     Family("nccl", "NCCL -> RCCL", (), unpackaged="rccl"),
     Family("nvrtc", "NVRTC -> hipRTC", ("hip",)),
     Family("nvtx", "NVTX -> roctx", (), unpackaged="roctracer"),
-    Family("cudnn", "cuDNN -> MIOpen", (), unpackaged="miopen"),
-    Family("wmma", "nvcuda::wmma -> rocWMMA", (), unpackaged="rocwmma"),
+    Family("cudnn", "cuDNN -> MIOpen", (), unpackaged="miopen", facts="miopen.h@3f329dff.ids"),
+    Family(
+        "wmma",
+        "nvcuda::wmma -> rocWMMA",
+        (),
+        unpackaged="rocwmma",
+        facts="rocwmma.hpp@002e5aa5.ids",
+    ),
     Family("cooperative_groups", "Cooperative groups", ("hip",)),
 )
 

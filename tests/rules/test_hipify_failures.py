@@ -518,11 +518,11 @@ CASES = [
         ["CASS012"],
     ),
     (
-        "3.10 cuDNN has no HIP header",
+        "3.10 cuDNN through MIOpen (tables/cudnn.tsv; calls that differ: passes/cudnn_calls.py)",
         "#include <cudnn.h>\nvoid f(cudnnHandle_t* h){ cudnnCreate(h); }",
-        None,
-        None,
-        ["CASS014"],
+        "#include <miopen/miopen.h>\nvoid f(miopenHandle_t* h){ miopenCreate(h); }",
+        "cudnn",
+        ["CASS012"],
     ),
     (
         "3.11 NVRTC",
