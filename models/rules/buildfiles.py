@@ -66,12 +66,13 @@ _FLAG_RULES: tuple[tuple[str, str], ...] = (
     (r"-lcusparse(?:_static)?(?![\w-])", "-lhipsparse"),
     (r"-lcusolver(?:_static)?(?![\w-])", "-lhipsolver"),
     (r"-lnccl(?![\w-])", "-lrccl"),
+    (r"-lcudnn(?:_static)?(?![\w-])", "-lMIOpen"),  # calls ported by passes/cudnn_calls.py
     (r"-lnvToolsExt(?![\w-])", "-lroctx64"),
 )
 _COMPILED_RULES = tuple((re.compile(rf"(?<![\w-]){p}"), r) for p, r in _FLAG_RULES)
 # nvcc options with no clang counterpart: reported where they appear
 _UNMAPPED = re.compile(
-    r"(?<![\w-])(-dlink|--device-link|-lcudadevrt|-lnppi\w*|-lnvjpeg|-lcudnn)(?![\w-])"
+    r"(?<![\w-])(-dlink|--device-link|-lcudadevrt|-lnppi\w*|-lnvjpeg)(?![\w-])"
 )
 _HOST_COMPILER = re.compile(
     r"(?<![\w/.$(-])((?:[\w./-]*/)?(?:gcc|g\+\+|icc|icpc)(?:-\d+)?)(?![\w.+-])"

@@ -384,7 +384,7 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
         (
             "A Makefile or CMake file of a ported project uses an nvcc option, CUDA library or "
             "CMake construct cass cannot write for HIP (separate device linking, the CUDA device "
-            "runtime, NPP, nvJPEG, cuDNN, `cuda_add_*`): the build file keeps it; port it by hand."
+            "runtime, NPP, nvJPEG, `cuda_add_*`): the build file keeps it; port it by hand."
         ),
     ),
     (

@@ -163,3 +163,35 @@ def test_no_cudnn_name_hipify_lists_is_left_silent():
         result = run_probe({"cuDNN": names}, target)
         assert result.total("silent") == 0, result.silent
         assert result.total("ported") > 190
+
+
+def test_makefile_links_miopen_for_cudnn():
+    from cass.models.rules.buildfiles import port_makefile
+
+    ported = port_makefile("app: a.o\n\tnvcc a.o -o app -lcudnn -lcublas\n", "Makefile", Target())
+    assert ported.text.splitlines()[-1] == "\t$(HIP_LD) a.o -o app -lMIOpen -lhipblas"
+    assert not ported.diagnostics
+
+
+def test_perf_results_in_arrays_use_miopen_members():
+    text = """#include <cudnn.h>
+void f(cudnnHandle_t h, cudnnTensorDescriptor_t x, cudnnFilterDescriptor_t w,
+       cudnnConvolutionDescriptor_t c, cudnnTensorDescriptor_t y, float* a, float* b, float* o,
+       void* ws, size_t n) {
+  cudnnConvolutionFwdAlgoPerf_t perf[4]; int found;
+  cudnnFindConvolutionForwardAlgorithmEx(h, x, a, w, b, c, y, o, 4, &found, perf, ws, n);
+  float one = 1, zero = 0;
+  cudnnConvolutionForward(h, &one, x, a, w, b, c, perf[0].algo, ws, n, &zero, y, o);
+  if (perf[0].status != CUDNN_STATUS_SUCCESS) return;
+}
+"""
+    unit = port_unit(text, "t.cu", Target())
+    out = unit.render()
+    assert "miopenConvAlgoPerf_t perf[4];" in out
+    assert ", 4, &found, perf, ws, n, false);" in out
+    assert (
+        "miopenConvolutionForward(h, &one, x, a, w, b, c, perf[0].fwd_algo, &zero, y, o, ws, n)"
+        in out
+    )
+    errors = [(d.line, d.code) for d in unit.diagnostics if d.severity.value == "error"]
+    assert errors == [(9, "CASS086")]  # .status: miopenConvAlgoPerf_t has none
