@@ -89,6 +89,7 @@ def _numbers(text: str) -> list[float]:
 
 
 SAMPLED_2D = [
+    ("pitch2d_linear_mirror_norm", "mirror", True, True),
     ("2d_linear_clamp_norm", "clamp", True, True),
     ("2d_point_wrap_norm", "wrap", False, True),
     ("2d_linear_wrap_norm", "wrap", True, True),
@@ -122,6 +123,12 @@ def test_weights_have_eight_fractional_bits(cases):
 
 
 def test_two_channel_1d_3d_and_layered_sampling(cases):
+    for (x, y, *_), got in cases["2d_point_wrap_norm_float4"]:
+        want = [
+            model(lambda i, j, c=c: texel(i, j, 0, c), [x, y], [W, H], "wrap", False, True)
+            for c in range(4)
+        ]
+        assert got == want
     for (x, y, *_), got in cases["2d_linear_clamp_norm_float2"]:
         for c in range(2):
             want = model(lambda i, j, c=c: texel(i, j, 0, c), [x, y], [W, H], "clamp", True, True)

@@ -75,7 +75,7 @@ static void run(const char* name, K kernel, hipTextureObject_t t, const float4* 
 }
 
 static hipArray_t float_array(int channels, int w, int h, int d, unsigned flags) {
-  hipChannelFormatDesc desc = hipCreateChannelDesc(32, channels > 1 ? 32 : 0, 0, channels > 2 ? 32 : 0, hipChannelFormatKindFloat);
+  hipChannelFormatDesc desc = hipCreateChannelDesc(32, channels > 1 ? 32 : 0, channels > 2 ? 32 : 0, channels > 3 ? 32 : 0, hipChannelFormatKindFloat);
   hipArray_t a; int rows = h ? h : 1, slices = d ? d : 1;
   float* host = (float*)malloc(sizeof(float) * channels * w * rows * slices);
   for (int z = 0; z < slices; z++) for (int y = 0; y < rows; y++) for (int x = 0; x < w; x++)
@@ -113,6 +113,22 @@ int main() {
   run<float>("2d_linear_border_unnorm", k2d<float>, object_for({"", a2, hipFilterModeLinear, hipAddressModeBorder, 0, E}), hu, du);
   run<float>("2d_point_border_unnorm", k2d<float>, object_for({"", a2, hipFilterModePoint, hipAddressModeBorder, 0, E}), hu, du);
   run<float2>("2d_linear_clamp_norm_float2", k2d<float2>, object_for({"", a2f2, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hc, dc);
+  hipArray_t a2f4 = float_array(4, W, H, 0, 0);
+  run<float4>("2d_point_wrap_norm_float4", k2d<float4>, object_for({"", a2f4, hipFilterModePoint, hipAddressModeWrap, 1, E}), hc, dc);
+  {  // pitched linear memory (hipMallocPitch) as a 2D texture
+    float host[H][W];
+    for (int y = 0; y < H; y++) for (int x = 0; x < W; x++) host[y][x] = texel(x, y, 0, 0);
+    float* pitched; size_t pitch;
+    CHECK(hipMallocPitch((void**)&pitched, &pitch, W * sizeof(float), H));
+    CHECK(hipMemcpy2D(pitched, pitch, host, W * sizeof(float), W * sizeof(float), H, hipMemcpyHostToDevice));
+    hipResourceDesc pr = {}; pr.resType = hipResourceTypePitch2D; pr.res.pitch2D.devPtr = pitched;
+    pr.res.pitch2D.desc = hipCreateChannelDesc<float>(); pr.res.pitch2D.width = W; pr.res.pitch2D.height = H;
+    pr.res.pitch2D.pitchInBytes = pitch;
+    hipTextureDesc ptd = {}; ptd.addressMode[0] = ptd.addressMode[1] = hipAddressModeMirror;
+    ptd.filterMode = hipFilterModeLinear; ptd.normalizedCoords = 1;
+    hipTextureObject_t pt; CHECK(hipCreateTextureObject(&pt, &pr, &ptd, nullptr));
+    run<float>("pitch2d_linear_mirror_norm", k2d<float>, pt, hc, dc);
+  }
   run<float>("1d_linear_clamp_norm", k1d<float>, object_for({"", a1, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hc, dc);
   run<float>("3d_linear_clamp_norm", k3d<float>, object_for({"", a3, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hc, dc);
   run<float>("layered_linear_clamp_norm", klayered, object_for({"", al, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hc, dc);
