@@ -9,7 +9,8 @@ A MIOpen name the header does not declare is no mapping (the row is `unsupported
 cuDNN and MIOpen differ beyond names: a call whose MIOpen form takes other arguments is never
 renamed as it stands. `passes/cudnn_calls.py` rewrites those it can adapt mechanically (argument
 order, a dropped or added argument) and reports the others at their use; the hand knowledge below
-(`REWRITTEN`, `ROUTES`, `NOTES`) says which is which and why.
+(`REWRITTEN`, `ROUTES`, `NOTES`) says which is which and why (MIOpen's porting guide: the find
+step, miopenFindConvolution*Algorithm(), is mandatory before any convolution call).
 
     .venv/bin/python -m cass.models.rules.cudnn   # rewrite tables/cudnn.tsv (every input is committed)
 """
