@@ -14,9 +14,10 @@ from __future__ import annotations
 from cass.models.rules.tables import family_table, parse_version
 from cass.models.rules.unit import Unit
 
-# gfx arch -> first ROCm whose rocWMMA supports it (rocWMMA release notes and supported-targets
-# lists: 1.0 for ROCm 5.5 added wave32 gfx11; gfx940-942 by ROCm 6.0; gfx1200/1201 by 6.4;
-# gfx950 and gfx1151 by 7.0; the CDNA matrix-core targets gfx908/gfx90a from the first release)
+# gfx arch -> first ROCm whose rocWMMA supports it. rocWMMA's CHANGELOG.md (ROCm/rocWMMA at
+# 030e8038): 0.7 for ROCm 5.2.0 is the first release (MFMA only: the CDNA gfx908/gfx90a), 1.0 for
+# ROCm 5.5.0 "added support for wave32 on gfx11+", 1.3.0 for ROCm 6.0.0 added gfx940/941/942 and
+# xfloat32. gfx1200/1201 (6.4) and gfx950/gfx1151 (7.0): rocWMMA's packaged target lists.
 ROCWMMA_SINCE = {
     "gfx908": "5.2",
     "gfx90a": "5.2",
