@@ -208,3 +208,19 @@ def test_nsa_address_lists_decode_to_their_registers():
         "dim": "SQ_RSRC_IMG_3D",
         "unorm": "",
     }
+
+
+def test_a_format_gfx11_lacks_is_refused_with_a_reason(tmp_path):
+    src = tmp_path / "float3.hip"
+    src.write_text(
+        "#include <hip/hip_runtime.h>\n#include <cstdio>\n"
+        "int main() { hipChannelFormatDesc d = hipCreateChannelDesc<float3>(); hipArray_t a;\n"
+        "  hipError_t e = hipMallocArray(&a, &d, 8, 8);\n"
+        '  printf("%s\\n", hipGetErrorName(e)); return 0; }\n'
+    )
+    run = run_program(build_hip_program(src, tmp_path / "float3"), timeout_s=60)
+    assert run.exit_code == 0 and run.stdout.strip() == "hipErrorInvalidValue"
+    assert (
+        "cass HIP runtime: hipMallocArray: the channel format has no gfx11 image format"
+        in run.stderr
+    )

@@ -9,6 +9,7 @@
 // names them). Images are linear (SW_MODE 0): rows of `pitch` texels (the width rounded up to 256
 // bytes), slices of pitch * height texels. The emulator (runner/emulator/ops_image.py) interprets
 // the same descriptors; anything here it cannot interpret is a located fault there.
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -50,6 +51,16 @@ struct TextureRecord {
 
 std::mutex g_tex_lock;
 std::map<const void*, TextureRecord> g_objects;
+
+// The refusal, explained on stderr (the program sees only the error code), then the error.
+hipError_t refuse(const char* api, const char* why, hipError_t err = hipErrorInvalidValue) {
+    fprintf(stderr, "cass HIP runtime: %s: %s\n", api, why);
+    return cass_set_error(err);
+}
+
+const char* kFormatHelp =
+    "the channel format has no gfx11 image format (use 1, 2 or 4 channels of one width: "
+    "8/16/32-bit signed or unsigned, 16/32-bit float)";
 
 // Format of `desc`; `normalized` picks UNORM/SNORM for 8- and 16-bit integers (cudaReadModeNormalizedFloat).
 Format format_of(const hipChannelFormatDesc& d, bool normalized) {
@@ -140,25 +151,28 @@ void sampler_descriptor(uint32_t* s, const hipTextureDesc& t) {
     s[3] = 0;  // BORDER_COLOR_TYPE 0: transparent black
 }
 
-// Fills the 20 dwords for `res` (+ `tex`, for textures); an error for what gfx11 cannot hold.
-hipError_t fill_object(uint32_t* w, const hipResourceDesc& res, const hipTextureDesc* tex) {
+// Fills the 20 dwords for `res` (+ `tex`, for textures); null, or why gfx11 cannot hold it.
+const char* fill_object(uint32_t* w, const hipResourceDesc& res, const hipTextureDesc* tex) {
     bool normalized = tex && tex->readMode == hipReadModeNormalizedFloat;
     if (res.resType == hipResourceTypeLinear) {
         Format f = format_of(res.res.linear.desc, normalized);
-        if (!f.fmt || !res.res.linear.devPtr) return hipErrorInvalidValue;
+        if (!f.fmt) return kFormatHelp;
+        if (!res.res.linear.devPtr) return "the linear resource's devPtr is null";
         buffer_descriptor(w, (uint64_t)(uintptr_t)res.res.linear.devPtr, f, res.res.linear.sizeInBytes);
     } else if (res.resType == hipResourceTypePitch2D) {
         const auto& p = res.res.pitch2D;
         Format f = format_of(p.desc, normalized);
         uint64_t base = (uint64_t)(uintptr_t)p.devPtr;
-        if (!f.fmt || !base || base % kRowAlign || p.pitchInBytes % f.bytes || !p.width || !p.height)
-            return hipErrorInvalidValue;
+        if (!f.fmt) return kFormatHelp;
+        if (!base || base % kRowAlign || p.pitchInBytes % f.bytes || !p.width || !p.height)
+            return "a pitch2D resource needs a 256-byte aligned devPtr (hipMallocPitch gives one), "
+                   "a pitch of whole texels and a non-zero width and height";
         image_descriptor(w, base, f, IMG_2D, p.width, p.height, p.pitchInBytes / f.bytes - 1);
     } else if (res.resType == hipResourceTypeArray) {
         const hipArray* a = res.res.array.array;
-        if (!a || !a->data) return hipErrorInvalidValue;
+        if (!a || !a->data) return "the array resource's array is null";
         Format f = format_of(a->desc, normalized);
-        if (!f.fmt) return hipErrorInvalidValue;
+        if (!f.fmt) return kFormatHelp;
         bool layered = a->type & hipArrayLayered;
         int type = layered ? (a->height > 0 ? IMG_2D_ARRAY : IMG_1D_ARRAY)
                  : a->depth > 0 ? IMG_3D : a->height > 0 ? IMG_2D : IMG_1D;
@@ -166,17 +180,17 @@ hipError_t fill_object(uint32_t* w, const hipResourceDesc& res, const hipTexture
         size_t field = layered ? a->depth - 1 : type == IMG_3D ? a->depth - 1 : pitch_texels(a) - 1;
         image_descriptor(w, (uint64_t)(uintptr_t)a->data, f, type, a->width, rows, field);
     } else {
-        return hipErrorNotSupported;  // mipmapped arrays
+        return "mipmapped arrays are not supported by the cass runtime";
     }
     if (tex) sampler_descriptor(w + kSamplerDword, *tex);
-    return hipSuccess;
+    return nullptr;
 }
 
-hipError_t make_object(void** out, const hipResourceDesc* res, const hipTextureDesc* tex) {
-    if (!out || !res) return cass_set_error(hipErrorInvalidValue);
+hipError_t make_object(const char* api, void** out, const hipResourceDesc* res,
+                       const hipTextureDesc* tex) {
+    if (!out || !res) return refuse(api, "the object or resource pointer is null");
     uint32_t words[kObjectDwords] = {};
-    hipError_t err = fill_object(words, *res, tex);
-    if (err != hipSuccess) return cass_set_error(err);
+    if (const char* why = fill_object(words, *res, tex)) return refuse(api, why);
     void* object = cass_allocate(sizeof(words), CASS_DEVICE);
     if (!object) return cass_set_error(hipErrorOutOfMemory);
     memcpy(object, words, sizeof(words));
@@ -210,8 +224,8 @@ bool fits(const hipArray* a, size_t x_bytes, size_t width_bytes, size_t y, size_
 
 hipError_t new_array(hipArray** out, const hipChannelFormatDesc* desc, size_t w, size_t h, size_t d,
                      unsigned flags) {
-    if (!out || !desc || !w || !texel_bytes(*desc)) return cass_set_error(hipErrorInvalidValue);
-    if (!format_of(*desc, false).fmt) return cass_set_error(hipErrorInvalidValue);
+    if (!out || !desc || !w) return refuse("hipMallocArray", "null array or format, or width 0");
+    if (!format_of(*desc, false).fmt) return refuse("hipMallocArray", kFormatHelp);
     auto* a = new hipArray{};
     a->desc = *desc;
     a->type = flags;
@@ -358,8 +372,8 @@ hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms* p, hipStream_t) { return hip
 
 hipError_t hipCreateTextureObject(hipTextureObject_t* object, const hipResourceDesc* res,
                                   const hipTextureDesc* tex, const hipResourceViewDesc*) {
-    if (!tex) return cass_set_error(hipErrorInvalidValue);
-    return make_object((void**)object, res, tex);
+    if (!tex) return refuse("hipCreateTextureObject", "the texture descriptor is null");
+    return make_object("hipCreateTextureObject", (void**)object, res, tex);
 }
 
 hipError_t hipDestroyTextureObject(hipTextureObject_t object) { return destroy_object(object); }
@@ -381,8 +395,9 @@ hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc* tex, hipTextureObject_
 }
 
 hipError_t hipCreateSurfaceObject(hipSurfaceObject_t* object, const hipResourceDesc* res) {
-    if (!res || res->resType != hipResourceTypeArray) return cass_set_error(hipErrorInvalidValue);
-    return make_object((void**)object, res, nullptr);
+    if (!res || res->resType != hipResourceTypeArray)
+        return refuse("hipCreateSurfaceObject", "a surface needs an array resource");
+    return make_object("hipCreateSurfaceObject", (void**)object, res, nullptr);
 }
 
 hipError_t hipDestroySurfaceObject(hipSurfaceObject_t object) { return destroy_object(object); }
