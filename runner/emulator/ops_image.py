@@ -7,7 +7,7 @@ Supported forms (others are an `unsupported` fault naming the instruction, never
   any dmask; point or bilinear/trilinear filtering, normalized or unnormalized coordinates,
   addressing WRAP, MIRROR, CLAMP_LAST_TEXEL, MIRROR_ONCE_LAST_TEXEL, CLAMP_BORDER (border colour
   transparent black, opaque black or white).
-- `image_load`, `image_load_mip` (mip 0), `image_store`: 32-bit integer coordinates (`unorm`),
+- `image_load`, `image_load_mip` (mip 0), `image_store`: 32-bit integer coordinates,
   any dmask; out-of-range loads return 0 and out-of-range stores are dropped, as on gfx11.
 - `buffer_load_format_{x,xy,xyz,xyzw}` with `idxen`/`offen` (tex1Dfetch of linear memory):
   structured (OOB_SELECT 0) or raw (3) range checking; out-of-range lanes read 0.
@@ -266,7 +266,7 @@ def _load(ins, dim, dmask: int):
     dst, vaddr, rsrc = ins.operands[:3]
     name, _ = dim
     comps = [c for c in range(4) if dmask >> c & 1]
-    if rsrc.count != 8 or not _address_ok(vaddr, dim[1]) or "unorm" not in ins.modifiers:
+    if rsrc.count != 8 or not _address_ok(vaddr, dim[1]):  # integer coordinates, `unorm` or not
         return None
 
     def run(m, g):
@@ -293,7 +293,7 @@ def _store(ins, dim, dmask: int):
     data, vaddr, rsrc = ins.operands[:3]
     name, _ = dim
     comps = [c for c in range(4) if dmask >> c & 1]
-    if rsrc.count != 8 or not _address_ok(vaddr, dim[1]) or "unorm" not in ins.modifiers:
+    if rsrc.count != 8 or not _address_ok(vaddr, dim[1]):  # integer coordinates, `unorm` or not
         return None
 
     def run(m, g):
