@@ -30,13 +30,13 @@ from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import CBank, Function, Imm, Instruction, Reg
 from cass.models.lift.params import ParamLayout
 
-COORDS = {"1D": 1, "2D": 2, "3D": 3, "CUBE": 3, "ARRAY_1D": 1, "ARRAY_2D": 2}
+COORDS = {"1D": 1, "2D": 2, "3D": 3, "CUBE": 3, "ARRAY_1D": 1, "ARRAY_2D": 2}  # SASS's dimensions
 OCKL_DIM = {"1D": "1D", "2D": "2D", "3D": "3D", "CUBE": "CM", "ARRAY_1D": "1Da", "ARRAY_2D": "2Da"}
 KNOWN_MODS = {"SCR", "LL", "LZ", "NODEP", "R", "G", "B", "A", *COORDS}
 GATHER = {"R": "r", "G": "g", "B": "b", "A": "a"}
 IMPLICIT_LOD = "0xC040000000000000"  # -32.0, what ptxas passes for an implicit LOD
 SAMPLER_DWORD = 12  # HIP_SAMPLER_OBJECT_OFFSET_DWORD
-IMAGE_TYPE_3D = 10  # the TYPE field of a gfx10+ image descriptor (dword 3, bits 28-31)
+IMAGE_TYPE_1D, IMAGE_TYPE_3D = 8, 10  # the TYPE field of a gfx10+ image descriptor (dword 3)
 
 
 def texture(e: Emitter, ins: Instruction) -> None:
@@ -153,15 +153,47 @@ def _hip_order(dim: str, values: list[str], lod: bool) -> tuple[list[str], str |
     return values, level
 
 
+def _one_dimensional(e: Emitter, image: str, dim: str, lift) -> str:
+    """ptxas writes tex1D/tex1DLod/tex1DGrad as 2D accesses at y = 0, but HIP's 1D images need the
+    1D functions (gfx11 checks the dimension): a 2D access branches on the image type in the
+    descriptor (dword 3, bits 28-31). `lift(name)` lifts the access as ockl dimension `name`
+    without opening blocks."""
+    if dim != "2D":
+        return lift(OCKL_DIM[dim])
+    word3 = e.op(
+        f"load i32, ptr addrspace(4) {e.op(f'getelementptr i32, ptr addrspace(4) {image}, i32 3')}"
+    )
+    is1d = e.op(f"icmp eq i32 {e.op(f'lshr i32 {word3}, 28')}, {IMAGE_TYPE_1D}")
+    one, two, join = (e.fresh_block(f"tex.{k}") for k in ("1d", "2d", "join"))
+    e.branch(is1d, one, two)
+    e.label(one)
+    flat = lift("1D")
+    e.jump(join)
+    e.label(two)
+    full = lift("2D")
+    e.jump(join)
+    e.label(join)
+    return e.op(f"phi <4 x float> [{flat}, %{one}], [{full}, %{two}]")
+
+
 def _sample(e: Emitter, ins: Instruction, image: str, dim: str, values: list[str]) -> str:
+    return _one_dimensional(
+        e, image, dim, lambda name: _sample_as(e, ins, image, dim, name, values)
+    )
+
+
+def _sample_as(
+    e: Emitter, ins: Instruction, image: str, dim: str, name: str, values: list[str]
+) -> str:
     coords, level = _hip_order(dim, values, ins.has("LL"))
+    if dim == "2D" and name == "1D":
+        coords = coords[:1]  # a 1D image written as 2D: y is 0
     fcoords = _floats(e, coords)
     if dim.startswith("ARRAY"):  # the layer is an integer in SASS, a float in HIP's call
         fcoords[-1] = e.op(f"uitofp i32 {coords[-1]} to float")
     ty, vec = _vector(e, fcoords, "float")
     sampler = e.op(f"getelementptr i32, ptr addrspace(4) {image}, i32 {SAMPLER_DWORD}")
     args = f"ptr addrspace(4) {image}, ptr addrspace(4) {sampler}, {ty} {vec}"
-    name = OCKL_DIM[dim]
     if level is None:  # .LZ: HIP's texXDLod(..., 0)
         return _ockl(e, f"sample_lod_{name}", f"{args}, float 0.0")
     lod = e.op(f"bitcast i32 {level} to float")
@@ -197,6 +229,10 @@ def _gather(e: Emitter, ins: Instruction, image: str, dim: str, values: list[str
 def _gradient(e: Emitter, ins: Instruction, image: str, dim: str, regs: list[Reg]) -> str:
     if dim not in ("1D", "2D", "3D") or len(regs) != 2:
         raise e.fail(f"{ins.full}: gradients are supported for 1D, 2D and 3D textures")
+    return _one_dimensional(e, image, dim, lambda name: _gradient_as(e, image, name, regs))
+
+
+def _gradient_as(e: Emitter, image: str, dim: str, regs: list[Reg]) -> str:
     n = COORDS[dim]
     coords = _floats(e, [e.i32(regs[0].offset(k)) for k in range(n)])
     grads = _floats(e, [e.i32(regs[1].offset(k)) for k in range(2 * n)])
