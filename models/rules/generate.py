@@ -372,5 +372,5 @@ def generate_tables(
         installed = rocm_api_headers.installed()
         api_headers = installed.include_dir if installed else None
     rows_of.update(library_tables.api_tables(api_headers))
-    hipify_facts.extend_tables(rows_of, hip, include, api_headers)  # names HIPIFY maps too
+    hipify_facts.extend_tables(rows_of, (hip, HIP_CHECKED), include, api_headers)  # HIPIFY's too
     return [write_table(name, rows, version) for name, rows in rows_of.items()]

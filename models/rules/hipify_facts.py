@@ -197,7 +197,7 @@ def add_hipify_rows(
 
 def _installed(include: Path, api_include: Path | None) -> dict[str, tuple[set[str], str]]:
     """family -> (identifiers its HIP 5.2 headers here declare, the label naming them)."""
-    from cass.models.rules import generate, library_tables
+    from cass.models.rules import library_tables
     from cass.models.rules.libraries import code_identifiers
 
     ident = re.compile(r"[A-Za-z_]\w*")
@@ -215,14 +215,18 @@ def _installed(include: Path, api_include: Path | None) -> dict[str, tuple[set[s
         solver = [api_include / f"hipsolver/internal/hipsolver-{h}.h" for h in ("types", "compat")]
         label = f"hipSOLVER {read_versions(api_include)['hipSOLVER']} headers (rocm-api-headers)"
         found["cusolver"] = (code_identifiers(solver, ident), label)
-    return found | {"hip": (set(), generate.HIP_CHECKED)}
+    return found
 
 
 def extend_tables(
-    tables: dict[str, dict[str, Row]], hip: set[str], include: Path, api_include: Path | None
+    tables: dict[str, dict[str, Row]],
+    hip: tuple[set[str], str],
+    include: Path,
+    api_include: Path | None,
 ) -> None:
     """Add HIPIFY's mappings to the generated `tables` (in place): runtime, driver and types
-    are checked against the HIP headers' identifiers `hip`, the libraries against theirs."""
+    are checked against `hip` (the HIP headers' identifiers and their label), the libraries
+    against their own headers."""
     installed = _installed(include, api_include)
     # mypy takes the tables/ folder for a namespace package here
     from cass.models.rules.tables import all_entries, guard_table  # type: ignore[attr-defined]
@@ -230,7 +234,7 @@ def extend_tables(
     hand_written = {e.cuda for e in all_entries() if e.family not in tables}  # device, ...
     hand_written |= guard_table().keys()  # __CUDACC__ & co. are renamed only in directives
     for family, rows in tables.items():
-        names, label = installed.get(family, (hip, installed["hip"][1]))
+        names, label = installed.get(family, hip)
         if family not in installed and family not in ("runtime", "driver", "types"):
             continue
         elsewhere = {
