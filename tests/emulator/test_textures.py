@@ -162,6 +162,17 @@ def test_gather_returns_the_bilinear_footprint(cases):
         assert got == want
 
 
+def test_normalized_ushort2(cases):
+    def unorm16(i, j, c):
+        raw = (((i * 37 + j * 11 + c * 61) & 255) * 257 + c * 1000) & 0xFFFF  # as the ushort wraps
+        return float(np.float32(raw / np.float32(65535)))
+
+    for (x, y, *_), got in cases["2d_linear_clamp_norm_ushort2"]:
+        for c in range(2):
+            want = model(lambda i, j, c=c: unorm16(i, j, c), [x, y], [W, H], "clamp", True, True)
+            assert got[c] == pytest.approx(want, abs=2e-6)
+
+
 def test_normalized_uchar4_and_integer_elements(cases):
     for (x, y, *_), got in cases["2d_linear_wrap_norm_uchar4"]:
         for c in range(4):

@@ -143,6 +143,12 @@ int main() {
   for (int y = 0; y < H; y++) for (int x = 0; x < W; x++) for (int c = 0; c < 4; c++) h8[y][x][c] = texel8(x, y, c);
   CHECK(hipMemcpyToArray(a8, 0, 0, h8, sizeof(h8), hipMemcpyHostToDevice));
   run<float4>("2d_linear_wrap_norm_uchar4", k2d<float4>, object_for({"", a8, hipFilterModeLinear, hipAddressModeWrap, 1, hipReadModeNormalizedFloat}), hc, dc);
+  hipChannelFormatDesc d16 = hipCreateChannelDesc(16, 16, 0, 0, hipChannelFormatKindUnsigned);
+  hipArray_t a16; CHECK(hipMallocArray(&a16, &d16, W, H, 0));
+  unsigned short h16[H][W][2];
+  for (int y = 0; y < H; y++) for (int x = 0; x < W; x++) for (int c = 0; c < 2; c++) h16[y][x][c] = (unsigned short)(texel8(x, y, c) * 257 + c * 1000);
+  CHECK(hipMemcpy2DToArray(a16, 0, 0, h16, W * 4, W * 4, H, hipMemcpyHostToDevice));
+  run<float2>("2d_linear_clamp_norm_ushort2", k2d<float2>, object_for({"", a16, hipFilterModeLinear, hipAddressModeClamp, 1, hipReadModeNormalizedFloat}), hc, dc);
   hipChannelFormatDesc di = hipCreateChannelDesc(32, 0, 0, 0, hipChannelFormatKindSigned);
   hipArray_t ai; CHECK(hipMallocArray(&ai, &di, W, H, 0));
   int hi[H][W];
