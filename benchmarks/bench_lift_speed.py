@@ -1,8 +1,10 @@
-"""Lifter speed: time to translate SASS kernels to gfx1100, split into parse+lift (Python) and
-opt-16+llc-16 (LLVM). Issue 10's target: a 5,000-instruction kernel in under 2 s.
+"""Lifter speed: time to translate SASS kernels to gfx1100, split into parse+lift (Python),
+opt-16 and llc-16. Target (issue 25): every lift under 2 s.
 
     .venv/bin/python benchmarks/bench_lift_speed.py [--instructions 500 2000 5000] [--repeat 3]
         [--task crypto_hashing/sha512_chains ...] [--arch sm_90] [--opt-o3]
+        [--rodinia myocyte heartwall] [--corpus ../shared/corpus/rodinia-cuda.tar.gz]
+        [--baseline NAMESPACE_DIR] [--json OUT]
 
 Two kinds of kernel: a synthetic sm_90 mix (index math, 64-bit address pairs, loads, FFMA chains,
 compares, predicated updates, a loop back-edge, stores; blocks of 16 instructions repeated to N),
@@ -11,14 +13,24 @@ largest one, sha512_chains, ~7,400 instructions). Each row gives wall time and C
 process plus its opt/llc children): on a shared machine the wall time mostly measures the
 other load, the CPU time what the translation costs. `--opt-o3` times the earlier `opt -O3`
 pipeline instead of the lifter's pass list (targets.OPT_PASSES), for comparison.
+
+`--rodinia APP ...` adds the largest kernels of the Rodinia corpus (myocyte: 20,500 SASS
+instructions in one file; heartwall: 5,700), compiled for sm_80 as benchmarks/lift_rodinia.py
+does; without the corpus they are skipped with a message. `--baseline DIR` times the same
+kernels, in the same run, with another version of cass: DIR holds a `cass` package (a
+`git worktree` of an older commit with `cass/{runner,models,server,hooks}` symlinks), and the
+table shows both and their ratio. Every version is timed in its own child process.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -37,7 +49,11 @@ BLOCK = ["IMAD.WIDE R6, R9, 0x4, R2", "LDG.E R10, desc[UR6][R6.64]", "IADD3 R11,
          "LEA.HI.X R18, R16, R5, RZ, 0x2, P1", "VIADD R9, R9, 0x1", "SEL R19, R12, R16, P0",
          "STG.E desc[UR6][R6.64], R20"]  # fmt: skip
 DEFAULT_TASKS = ["crypto_hashing/sha512_chains"]
-TASKS_ROOT = Path(__file__).resolve().parents[1] / "models" / "bench" / "tasks"
+ROOT = Path(__file__).resolve().parents[1]
+TASKS_ROOT = ROOT / "models" / "bench" / "tasks"
+CORPUS = ROOT.parent / "shared" / "corpus" / "rodinia-cuda.tar.gz"
+DEFAULT_RODINIA = ["myocyte", "heartwall"]
+STAGES = ("lift", "opt", "llc")
 NVCC = "/usr/local/cuda/bin/nvcc"
 
 
@@ -67,9 +83,10 @@ def timed(step: Callable[[], object]) -> tuple[object, float, float]:
     return value, time.perf_counter() - wall, cpu_seconds() - cpu
 
 
-def measure(text: str, path: str, arch: str, cubin=None) -> tuple[int, float, float, float, float]:
-    """(instructions, lift wall, lift cpu, llvm wall, llvm cpu) for one translation."""
-    from cass.models.lift.module import compile_module
+def measure(text: str, path: str, arch: str, cubin=None) -> dict[str, float]:
+    """Wall and CPU seconds of each stage of one translation: parse + IR build (Python), opt-16,
+    llc-16; and the SASS instruction count."""
+    from cass.models.lift import module
     from cass.models.lift.pipeline import lift_sass
     from cass.models.lift.targets import AMDGCN
 
@@ -77,14 +94,17 @@ def measure(text: str, path: str, arch: str, cubin=None) -> tuple[int, float, fl
         lambda: lift_sass(text, path=path, arch=arch, compile=False, cubin=cubin)
     )
     assert result.ok, [d.render() for d in result.diagnostics]
-    _, llvm_wall, llvm_cpu = timed(lambda: compile_module(result.llvm_ir, AMDGCN))
-    return sum(k.instructions for k in result.kernels), lift_wall, lift_cpu, llvm_wall, llvm_cpu
+    linked = module.link_device_libs(result.llvm_ir, AMDGCN)
+    optimized, opt_wall, opt_cpu = timed(lambda: module.optimize(linked, AMDGCN))
+    llc = ["llc-16", "-O3", *AMDGCN.llc_args, "-o", "-", "-"]
+    _, llc_wall, llc_cpu = timed(lambda: module._run(llc, str(optimized), "llc-16"))
+    return {"instructions": sum(k.instructions for k in result.kernels),
+            "lift_wall": lift_wall, "lift_cpu": lift_cpu, "opt_wall": opt_wall, "opt_cpu": opt_cpu,
+            "llc_wall": llc_wall, "llc_cpu": llc_cpu}  # fmt: skip
 
 
-def task_listing(task: str, arch: str, work: Path) -> tuple[str, Path]:
-    """A benchmark task's SASS listing and cubin (nvcc -cubin -O3 -arch=ARCH)."""
-    from cass.models.lift.inputs import disassemble
-
+def task_listing(task: str, arch: str, work: Path) -> Path:
+    """A benchmark task's cubin (nvcc -cubin -O3 -arch=ARCH)."""
     source = TASKS_ROOT / task / "main.cu"
     if not source.is_file():
         raise SystemExit(f"{task}: no such benchmark task ({source} is missing)")
@@ -93,23 +113,106 @@ def task_listing(task: str, arch: str, work: Path) -> tuple[str, Path]:
                           capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
     if proc.returncode:
         raise SystemExit(f"{task}: nvcc -cubin failed: {proc.stderr[-400:]}")
-    return disassemble(cubin, None), cubin
+    return cubin
 
 
-def row(table: Table, label: str, runs: list[tuple[int, float, float, float, float]]) -> None:
-    med = [statistics.median(r[i] for r in runs) for i in range(1, 5)]
-    table.add_row(
-        label,
-        str(runs[0][0]),
-        *(f"{v:.2f}" for v in med),
-        f"{med[0] + med[2]:.2f}",
-        f"{med[1] + med[3]:.2f}",
-    )
+def rodinia_cubins(apps: list[str], corpus: Path, work: Path) -> list[tuple[str, Path]]:
+    """(label, cubin) of each application's main.cu for sm_80, compiled with the flags
+    benchmarks/lift_rodinia.py uses; [] with a message when the corpus is absent."""
+    if not apps:
+        return []
+    if not corpus.exists():
+        print(
+            f"skipped the Rodinia kernels: {corpus} is absent (the corpus lives beside the clone)"
+        )
+        return []
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import lift_rodinia as lr
+
+    tree = lr.pr.extract_corpus(corpus, work)
+    compat = work / "cuda_compat.h"
+    compat.write_text("#include <cuda_runtime.h>\n#define cudaThreadSynchronize cudaDeviceSynchronize\n"
+                      "#define cudaThreadExit cudaDeviceReset\n")  # fmt: skip
+    found = []
+    for app in apps:
+        folder = tree / "cuda" / app
+        source = folder / "main.cu"
+        cubin = work / f"rodinia_{app}.sm_80.cubin"
+        ok, why = lr.cubin_of(source, lr.nvcc_flags(tree, folder, source, compat), "sm_80", cubin)
+        if not ok:
+            raise SystemExit(f"rodinia {app}: nvcc -cubin failed: {why}")
+        found.append((f"rodinia {app}/main.cu (sm_80)", cubin))
+    return found
+
+
+def child(spec_path: Path) -> int:
+    """Time every kernel of a spec file in this process (the cass it imports is the version
+    measured) and print the figures as JSON."""
+    from cass.models.lift.elfinfo import read_cubin
+    from cass.models.lift.inputs import disassemble
+
+    spec = json.loads(spec_path.read_text())
+    if spec["opt_o3"]:
+        from cass.models.lift import module
+
+        module.OPT_FLAGS = ("-O3", "--simplifycfg-hoist-common=false")  # type: ignore[misc]
+    rows = []
+    for item in spec["kernels"]:
+        if item["cubin"]:
+            cubin = Path(item["cubin"])
+            text, info = disassemble(cubin, None), read_cubin(cubin.read_bytes(), str(cubin))
+        else:
+            text, info = Path(item["sass"]).read_text(), None
+        runs = [measure(text, item["label"], item["arch"], info) for _ in range(spec["repeat"])]
+        rows.append({"label": item["label"], "runs": runs})
+    print(json.dumps(rows))
+    return 0
+
+
+def run_version(spec: Path, namespace: Path | None) -> list[dict]:
+    env = dict(os.environ)
+    if namespace is not None:
+        env["PYTHONPATH"] = str(namespace)
+    proc = subprocess.run([sys.executable, __file__, "--child", str(spec)], env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    if proc.returncode:
+        raise SystemExit(f"timing {namespace or 'this version'} failed:\n{proc.stderr[-2000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def medians(runs: list[dict]) -> dict[str, float]:
+    keys = [f"{s}_{k}" for s in STAGES for k in ("wall", "cpu")]
+    out = {k: statistics.median(r[k] for r in runs) for k in keys}
+    out["total_wall"] = sum(out[f"{s}_wall"] for s in STAGES)
+    out["total_cpu"] = sum(out[f"{s}_cpu"] for s in STAGES)
+    out["instructions"] = runs[0]["instructions"]
+    return out
+
+
+def table(results: dict[str, list[dict]]) -> Table:
+    table = Table(title="SASS -> gfx1100 translation time in seconds (median of runs; cpu = "
+                        "this process + opt/llc; lift = parse + IR build)")  # fmt: skip
+    columns = ["kernel", "version", "SASS instructions", "lift cpu", "opt cpu", "llc cpu",
+               "total cpu", "total wall"]  # fmt: skip
+    if "baseline" in results:
+        columns.append("cpu vs baseline")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("kernel", "version") else "right")
+    base = {r["label"]: medians(r["runs"]) for r in results.get("baseline", [])}
+    for k, row in enumerate(results["this version"]):
+        for version in results:
+            m = medians(results[version][k]["runs"])
+            cells = [row["label"] if version == "this version" else "", version, str(m["instructions"]),
+                     *(f"{m[f'{s}_cpu']:.2f}" for s in STAGES), f"{m['total_cpu']:.2f}",
+                     f"{m['total_wall']:.2f}"]  # fmt: skip
+            if "baseline" in results:
+                ratio = m["total_cpu"] / base[row["label"]]["total_cpu"]
+                cells.append(f"{ratio:.2f}x" if version == "this version" else "")
+            table.add_row(*cells)
+    return table
 
 
 def main(argv: list[str] | None = None) -> int:
-    from cass.models.lift.elfinfo import read_cubin
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instructions", type=int, nargs="*", default=[500, 2000, 5000])
     parser.add_argument(
@@ -123,34 +226,56 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--opt-o3", action="store_true", help="opt -O3 instead of the lifter's pass list"
     )
+    parser.add_argument("--rodinia", nargs="*", default=DEFAULT_RODINIA,
+                        help="Rodinia applications whose main.cu kernels to time")  # fmt: skip
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--baseline", type=Path,
+                        help="a directory holding another cass version's package")  # fmt: skip
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--force", action="store_true", help="replace an existing --json file")
+    parser.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.opt_o3:
-        from cass.models.lift import module
+    if args.child:
+        return child(args.child)
+    if args.json:
+        from cass.runner.diagnostics import CassError
+        from cass.runner.outputs import check_output
 
-        module.OPT_FLAGS = ("-O3", "--simplifycfg-hoist-common=false")
-    table = Table(
-        title="SASS -> gfx1100 translation time in seconds (median of runs; cpu = this process + opt/llc)"
-    )
-    for column in ("kernel", "SASS instructions", "lift wall", "lift cpu", "opt+llc wall", "opt+llc cpu",
-                   "total wall", "total cpu"):  # fmt: skip
-        table.add_column(column, justify="left" if column == "kernel" else "right")
-    for n in args.instructions:
-        text = synthetic_sass(n)
-        row(
-            table,
-            f"synthetic {n}",
-            [measure(text, "synthetic.sass", "sm_90") for _ in range(args.repeat)],
-        )
-    with tempfile.TemporaryDirectory(prefix="cass-lift-speed-") as work:
-        for task in args.task:
-            text, cubin = task_listing(task, args.arch, Path(work))
-            info = read_cubin(cubin.read_bytes(), str(cubin))
-            row(
-                table,
-                f"{task} ({args.arch})",
-                [measure(text, str(cubin), args.arch, info) for _ in range(args.repeat)],
+        try:
+            check_output(args.json, force=args.force)
+        except CassError as exc:
+            print(f"error: {exc.message}", file=sys.stderr)
+            return 1
+    with tempfile.TemporaryDirectory(prefix="cass-lift-speed-") as name:
+        work = Path(name)
+        kernels = []
+        for n in args.instructions:
+            sass = work / f"synthetic{n}.sass"
+            sass.write_text(synthetic_sass(n))
+            kernels.append(
+                {"label": f"synthetic {n}", "sass": str(sass), "cubin": "", "arch": "sm_90"}
             )
-    Console(width=160).print(table)
+        for task in args.task:
+            cubin = task_listing(task, args.arch, work)
+            kernels.append(
+                {"label": f"{task} ({args.arch})", "cubin": str(cubin), "arch": args.arch}
+            )
+        for label, cubin in rodinia_cubins(args.rodinia, args.corpus, work):
+            kernels.append({"label": label, "cubin": str(cubin), "arch": "sm_80"})
+        spec = work / "spec.json"
+        spec.write_text(
+            json.dumps({"kernels": kernels, "repeat": args.repeat, "opt_o3": args.opt_o3})
+        )
+        results = {"this version": run_version(spec, None)}
+        if args.baseline:
+            results["baseline"] = run_version(spec, args.baseline)
+    Console(width=170).print(table(results))
+    if args.json:
+        from cass.runner.outputs import write_atomic
+
+        figures = {v: [{"label": r["label"], **medians(r["runs"])} for r in rows]
+                   for v, rows in results.items()}  # fmt: skip
+        write_atomic(args.json, json.dumps(figures, indent=1) + "\n")
     return 0
 
 
