@@ -173,6 +173,14 @@ def test_normalized_ushort2(cases):
             assert got[c] == pytest.approx(want, abs=2e-6)
 
 
+def test_half_texels_are_filtered_as_floats(cases):
+    def half(i, j):
+        return float(np.float16(np.float32(texel(i, j, 0, 0)) / np.float32(3)))
+
+    for (x, y, *_), (got,) in cases["2d_linear_clamp_norm_half"]:
+        assert got == pytest.approx(model(half, [x, y], [W, H], "clamp", True, True), abs=2e-6)
+
+
 def test_normalized_uchar4_and_integer_elements(cases):
     for (x, y, *_), got in cases["2d_linear_wrap_norm_uchar4"]:
         for c in range(4):

@@ -149,6 +149,12 @@ int main() {
   for (int y = 0; y < H; y++) for (int x = 0; x < W; x++) for (int c = 0; c < 2; c++) h16[y][x][c] = (unsigned short)(texel8(x, y, c) * 257 + c * 1000);
   CHECK(hipMemcpy2DToArray(a16, 0, 0, h16, W * 4, W * 4, H, hipMemcpyHostToDevice));
   run<float2>("2d_linear_clamp_norm_ushort2", k2d<float2>, object_for({"", a16, hipFilterModeLinear, hipAddressModeClamp, 1, hipReadModeNormalizedFloat}), hc, dc);
+  hipChannelFormatDesc dh = hipCreateChannelDescHalf();
+  hipArray_t ah; CHECK(hipMallocArray(&ah, &dh, W, H, 0));
+  _Float16 hh[H][W];
+  for (int y = 0; y < H; y++) for (int x = 0; x < W; x++) hh[y][x] = (_Float16)(texel(x, y, 0, 0) / 3.0f);
+  CHECK(hipMemcpy2DToArray(ah, 0, 0, hh, W * 2, W * 2, H, hipMemcpyHostToDevice));
+  run<float>("2d_linear_clamp_norm_half", k2d<float>, object_for({"", ah, hipFilterModeLinear, hipAddressModeClamp, 1, E}), hc, dc);
   hipChannelFormatDesc di = hipCreateChannelDesc(32, 0, 0, 0, hipChannelFormatKindSigned);
   hipArray_t ai; CHECK(hipMallocArray(&ai, &di, W, H, 0));
   int hi[H][W];
