@@ -66,6 +66,10 @@ def _dimension(e: Emitter, ins: Instruction) -> str:
     if unknown:
         raise e.fail(f"{ins.full}: texture modifier .{'.'.join(unknown)} is not supported")
     dims = [m for m in ins.mods if m in COORDS]
+    if (
+        "CUBE" in dims
+    ):  # ockl's cube functions take the direction as HIP's texCubemap does: unverified
+        raise e.fail(f"{ins.full}: cubemap textures are not supported")
     if len(dims) != 1:
         raise e.fail(
             f"{ins.full}: no texture dimension the lifter knows (1D, 2D, 3D, CUBE, ARRAY_1D, ARRAY_2D)"
@@ -121,6 +125,8 @@ def _source_values(e: Emitter, ins: Instruction, dim: str, regs: list[Reg]) -> l
         names = [regs[0].offset(k) for k in range(count)]
     else:
         first = (count + 1) // 2 if ins.has("SCR") else count - ins.has("LL")
+        if first == count:  # a second register with nothing left for it: a form not seen
+            raise e.fail(f"{ins.full}: operand layout not understood")
         names = [regs[0].offset(k) for k in range(first)]
         names += [regs[1].offset(k) for k in range(count - first)]
     if len(names) != count or count == 0:
