@@ -217,3 +217,25 @@ def test_one_dimensional_textures_run_on_the_emulator(
         "lod1d": line,
         "layered1d": [v + 200 for v in line],
     }
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+def test_surface_element_sizes_run_on_the_emulator(arch: str, tmp_path: Path, build_lifted) -> None:
+    """1-, 2- and 8-byte surface elements (SULD/SUST .U8, .U16, .64) read and written in place."""
+    from cass.models.lift.inputs import disassemble
+    from cass.runner.emulator import run_program
+
+    host = DATA / "surface_sizes_host.hip"
+    program = build_lifted(DATA / "surface_sizes.cu", arch, tmp_path, host=host)
+    sass = disassemble(tmp_path / "surface_sizes.cubin", None)
+    assert all(f"SUST.D.BA.2D.{size}" in sass for size in ("U8", "U16", "64"))
+    run = run_program(program, timeout_s=120)
+    assert run.exit_code == 0, run.stderr
+    cells = [(x, y) for y in range(4) for x in range(16)]
+    shorts = [-(x * 100 - y * 1000 - 500) - 3 for x, y in cells]
+    pairs = [v for x, y in cells for v in (-y, (x + 0.5) * 2)]
+    assert parse_output(run.stdout) == {
+        "bytes": [((x * 3 + y * 40) * 2 + 1) & 0xFF for x, y in cells],
+        "shorts": [float((v + 0x8000) % 0x10000 - 0x8000) for v in shorts],
+        "pairs": [float(v) for v in pairs],
+    }
