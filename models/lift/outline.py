@@ -122,14 +122,16 @@ def function_text(name: str, sub: Emitter, body: str) -> Outlined:
     stored = {line.rsplit("%r.", 1)[1] for line in body.splitlines()
               if line.startswith("  store ") and "%r." in line}  # fmt: skip
     written = tuple(r for r in regs if r in stored)
-    out = Outlined(name, regs, written, "")
+    params = tuple(r for r in regs if r in live_in(body, set(written)))
+    out = Outlined(name, params, written, "")
     ret = out.struct_type()
     aspace = f", addrspace({sub.target.private_as})" if sub.target.private_as else ""
-    lines = [f'define internal {ret} @"{name}"({", ".join(f"{reg_type(r)} %in.{r}" for r in regs)}) noinline nounwind willreturn memory(none) {{',
+    lines = [f'define internal {ret} @"{name}"({", ".join(f"{reg_type(r)} %in.{r}" for r in params)}) noinline nounwind willreturn memory(none) {{',
              "entry:"]  # fmt: skip
     for r in regs:
         lines.append(f"  %r.{r} = alloca {reg_type(r)}{aspace}")
-        lines.append(f"  store {reg_type(r)} %in.{r}, {sub.pspace} %r.{r}")
+        if r in params:
+            lines.append(f"  store {reg_type(r)} %in.{r}, {sub.pspace} %r.{r}")
     lines += ["  br label %body", body, "ret:"]
     value = "poison"
     for k, r in enumerate(written):
@@ -139,3 +141,35 @@ def function_text(name: str, sub: Emitter, body: str) -> Outlined:
         value = f"%ret.{k}"
     lines += [f"  ret {ret} {value}", "}"]
     return replace(out, text="\n".join(lines) + "\n")
+
+
+def live_in(body: str, results: set[str]) -> set[str]:
+    """Registers whose value at the call matters: read before written on some path, or returned
+    without being written on every path (the `ret` block reads every result). Registers a
+    subroutine always writes first (ptxas's scratch registers) are not passed in, so one call's
+    leftovers do not flow into the next call."""
+    blocks: dict[str, tuple[set[str], set[str], list[str]]] = {}  # name -> (use, def, successors)
+    name, use, defined, succ = "", set(), set(), []
+    for line in body.splitlines():
+        if not line.startswith(" ") and line.endswith(":"):
+            name, use, defined, succ = line[:-1], set(), set(), []
+            blocks[name] = (use, defined, succ)
+        elif "%r." in line:
+            reg = line.rsplit("%r.", 1)[1]
+            if line.startswith("  store "):
+                defined.add(reg)
+            elif " = load " in line and reg not in defined:
+                use.add(reg)
+        if "label %" in line:
+            succ += [t.split(",")[0].split()[0] for t in line.split("label %")[1:]]
+    blocks["ret"] = (set(results), set(), [])
+    live: dict[str, set[str]] = {b: set() for b in blocks}
+    changed = True
+    while changed:
+        changed = False
+        for b, (use, defined, succ) in reversed(blocks.items()):
+            out = set().union(*(live.get(s, set()) for s in succ))
+            new = use | (out - defined)
+            if new != live[b]:
+                live[b], changed = new, True
+    return live["body"]
