@@ -35,6 +35,13 @@ struct Handle {
 constexpr int kThreads = 256;
 constexpr int kJacobiSweeps = 60;
 
+// One workgroup's threads for a factorisation whose largest dimension is n: whole waves of 32, up
+// to kThreads (small matrices in one wave keep every barrier cheap).
+int team(int n) {
+    const int waves = (n + 31) / 32;
+    return 32 * (waves < 1 ? 1 : (waves > kThreads / 32 ? kThreads / 32 : waves));
+}
+
 hipStream_t stream_of(hipsolverHandle_t handle) { return static_cast<Handle*>(handle)->stream; }
 
 hipsolverStatus_t launched() {
@@ -271,31 +278,81 @@ __global__ void orgqr_kernel(int m, int n, int k, T* A, int lda, const T* tau, i
 
 // ------------------------------------------------------------------ symmetric eigenvalues
 
-// One Jacobi rotation zeroing S(p, q): S = J^T S J, V = V J (Golub and Van Loan's Algorithm 8.5.2).
+// Player `pos` of round `round` in a round-robin tournament of m (even) players: player 0 stays,
+// the others rotate, so every pair meets once in m - 1 rounds and each round's pairs are disjoint.
+__device__ int player(int pos, int round, int m) {
+    return pos == 0 ? 0 : 1 + (pos - 1 + round) % (m - 1);
+}
+
+// The rotation (c, s) zeroing S(p, q) in S = J^T S J (Golub and Van Loan's Algorithm 8.5.2), or
+// s = 0 when S(p, q) counts as zero: below eps relative to its diagonal or eps^2 to the matrix.
 template <typename T>
-__device__ void rotate(View<T> s, View<T> v, int n, int p, int q, T c, T sn) {
-    for (int k = threadIdx.x; k < n; k += blockDim.x) {
-        const T sp = s.at(k, p), sq = s.at(k, q), vp = v.at(k, p), vq = v.at(k, q);
-        s.at(k, p) = c * sp - sn * sq;
-        s.at(k, q) = sn * sp + c * sq;
-        v.at(k, p) = c * vp - sn * vq;
-        v.at(k, q) = sn * vp + c * vq;
+__device__ void rotation(View<T> s, int p, int q, T norm, T* c, T* sn) {
+    const T apq = s.at(p, q), app = s.at(p, p), aqq = s.at(q, q), eps = epsilon<T>();
+    *c = T(1), *sn = T(0);
+    if (magnitude(apq) <= eps * sqrt(magnitude(app * aqq)) || magnitude(apq) <= eps * eps * norm)
+        return;
+    const T tau = (aqq - app) / (T(2) * apq);
+    const T t = copysign(T(1), tau) / (magnitude(tau) + sqrt(T(1) + tau * tau));
+    *c = T(1) / sqrt(T(1) + t * t);
+    *sn = t * *c;
+}
+
+constexpr int kMaxPairs = kThreads;  // n / 2 pairs rotate at once; n <= 2 kThreads
+
+// Parallel cyclic Jacobi (round-robin ordering): each round rotates n / 2 disjoint pairs at once,
+// S J over all of them, then J^T (S J), V J alongside. Sweeps until one rotates nothing (or
+// kJacobiSweeps); returns the rotations of the last sweep (0 when converged).
+template <typename T>
+__device__ int jacobi(View<T> s, View<T> v, int n) {
+    __shared__ T c[kMaxPairs], sn[kMaxPairs], norm;
+    __shared__ int first[kMaxPairs], second[kMaxPairs], rotated;
+    const int t = threadIdx.x, m = n + (n & 1), pairs = m / 2;
+    if (t == 0) {
+        norm = 0;
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) norm += s.at(i, j) * s.at(i, j);
+        norm = sqrt(norm);
     }
-    __syncthreads();
-    for (int k = threadIdx.x; k < n; k += blockDim.x) {
-        const T sp = s.at(p, k), sq = s.at(q, k);
-        s.at(p, k) = c * sp - sn * sq;
-        s.at(q, k) = sn * sp + c * sq;
+    int last = 1;
+    for (int sweep = 0; last && sweep < kJacobiSweeps; ++sweep) {
+        __syncthreads();
+        if (t == 0) rotated = 0;
+        for (int round = 0; round < m - 1; ++round) {
+            __syncthreads();
+            for (int i = t; i < pairs; i += blockDim.x) {
+                const int a = player(i, round, m), b = player(m - 1 - i, round, m);
+                first[i] = a < b ? a : b, second[i] = a < b ? b : a;
+                sn[i] = T(0);
+                if (second[i] < n) rotation(s, first[i], second[i], norm, &c[i], &sn[i]);
+                if (sn[i] != T(0)) atomicAdd(&rotated, 1);
+            }
+            __syncthreads();
+            for (int e = t; e < pairs * n; e += blockDim.x) {  // columns: S J and V J
+                const int i = e / n, k = e % n, p = first[i], q = second[i];
+                if (sn[i] == T(0)) continue;
+                const T sp = s.at(k, p), sq = s.at(k, q), vp = v.at(k, p), vq = v.at(k, q);
+                s.at(k, p) = c[i] * sp - sn[i] * sq, s.at(k, q) = sn[i] * sp + c[i] * sq;
+                v.at(k, p) = c[i] * vp - sn[i] * vq, v.at(k, q) = sn[i] * vp + c[i] * vq;
+            }
+            __syncthreads();
+            for (int e = t; e < pairs * n; e += blockDim.x) {  // rows: J^T (S J)
+                const int i = e / n, k = e % n, p = first[i], q = second[i];
+                if (sn[i] == T(0)) continue;
+                const T sp = s.at(p, k), sq = s.at(q, k);
+                s.at(p, k) = c[i] * sp - sn[i] * sq, s.at(q, k) = sn[i] * sp + c[i] * sq;
+            }
+        }
+        __syncthreads();
+        last = rotated;
     }
-    __syncthreads();
+    return last;
 }
 
 // Work: S then V, n x n each. Eigenvalues sorted ascending into D, vectors into A when wanted.
 template <typename T>
 __global__ void syevd_kernel(bool vectors, bool upper, int n, T* A, int lda, T* D, T* work,
                              int* info) {
-    __shared__ T c, sn, norm;
-    __shared__ int rotated;
     const View<T> a{A, lda, false}, s{work, n, false}, v{work + static_cast<long long>(n) * n, n, false};
     const int t = threadIdx.x;
     for (long long e = t; e < static_cast<long long>(n) * n; e += blockDim.x) {
@@ -304,38 +361,9 @@ __global__ void syevd_kernel(bool vectors, bool upper, int n, T* A, int lda, T* 
         v.at(i, j) = i == j ? T(1) : T(0);
     }
     __syncthreads();
-    if (t == 0) {
-        norm = 0;
-        for (long long e = 0; e < static_cast<long long>(n) * n; ++e) norm += work[e] * work[e];
-        norm = sqrt(norm);
-    }
-    __syncthreads();
-    for (int sweep = 0, go = 1; go && sweep < kJacobiSweeps; ++sweep) {
-        if (t == 0) rotated = 0;
-        for (int p = 0; p < n - 1; ++p)
-            for (int q = p + 1; q < n; ++q) {
-                if (t == 0) {
-                    const T apq = s.at(p, q), app = s.at(p, p), aqq = s.at(q, q), eps = epsilon<T>();
-                    const bool small = magnitude(apq) <= eps * sqrt(magnitude(app * aqq)) ||
-                                       magnitude(apq) <= eps * eps * norm;
-                    if (small) {
-                        c = T(1), sn = T(0);
-                    } else {
-                        const T tau = (aqq - app) / (T(2) * apq);
-                        const T tt = copysign(T(1), tau) / (magnitude(tau) + sqrt(T(1) + tau * tau));
-                        c = T(1) / sqrt(T(1) + tt * tt), sn = tt * c, rotated += 1;
-                    }
-                }
-                __syncthreads();
-                const T cosine = c, sine = sn;
-                __syncthreads();  // read by all before thread 0 writes the next pair's
-                if (sine != T(0)) rotate(s, v, n, p, q, cosine, sine);
-            }
-        __syncthreads();
-        go = rotated;
-        __syncthreads();
-    }
-    if (t == 0) {  // selection sort of the eigenvalues, carrying their vectors
+    const int unconverged = jacobi(s, v, n);
+    if (t == 0) {  // a selection sort of the eigenvalues, carrying their vectors
+        *info = unconverged;
         for (int i = 0; i < n; ++i) D[i] = s.at(i, i);
         for (int i = 0; i < n; ++i) {
             int low = i;
@@ -347,11 +375,12 @@ __global__ void syevd_kernel(bool vectors, bool upper, int n, T* A, int lda, T* 
                 v.at(r, i) = v.at(r, low), v.at(r, low) = x;
             }
         }
-        *info = rotated;
     }
     __syncthreads();
-    for (long long e = t; vectors && e < static_cast<long long>(n) * n; e += blockDim.x)
-        a.at(static_cast<int>(e % n), static_cast<int>(e / n)) = v.at(static_cast<int>(e % n), static_cast<int>(e / n));
+    for (long long e = t; vectors && e < static_cast<long long>(n) * n; e += blockDim.x) {
+        const int i = static_cast<int>(e % n), j = static_cast<int>(e / n);
+        a.at(i, j) = v.at(i, j);
+    }
 }
 
 // ------------------------------------------------------------------ argument checks
@@ -377,7 +406,7 @@ template <typename T>
 hipsolverStatus_t getrf(hipsolverHandle_t h, int m, int n, T* A, int lda, int* ipiv, int* info) {
     const hipsolverStatus_t s = check(h, m >= 0 && n >= 0 && lda >= at_least_1(m) && info);
     if (s != HIPSOLVER_STATUS_SUCCESS) return s;
-    getrf_kernel<T><<<1, kThreads, 0, stream_of(h)>>>(m, n, A, lda, ipiv, info);
+    getrf_kernel<T><<<1, team(m > n ? m : n), 0, stream_of(h)>>>(m, n, A, lda, ipiv, info);
     return launched();
 }
 
@@ -388,7 +417,7 @@ hipsolverStatus_t getrs(hipsolverHandle_t h, hipsolverOperation_t trans, int n, 
                        ldb >= at_least_1(n) && info;
     const hipsolverStatus_t s = check(h, valid);
     if (s != HIPSOLVER_STATUS_SUCCESS) return s;
-    getrs_kernel<T><<<1, kThreads, 0, stream_of(h)>>>(trans != HIPSOLVER_OP_N, n, nrhs, A, lda,
+    getrs_kernel<T><<<1, team(n), 0, stream_of(h)>>>(trans != HIPSOLVER_OP_N, n, nrhs, A, lda,
                                                       ipiv, B, ldb, info);
     return launched();
 }
@@ -398,7 +427,7 @@ hipsolverStatus_t potrf(hipsolverHandle_t h, hipsolverFillMode_t uplo, int n, T*
                         int* info) {
     const hipsolverStatus_t s = check(h, fill(uplo) && n >= 0 && lda >= at_least_1(n) && info);
     if (s != HIPSOLVER_STATUS_SUCCESS) return s;
-    potrf_kernel<T><<<1, kThreads, 0, stream_of(h)>>>(uplo == HIPSOLVER_FILL_MODE_UPPER, n, A,
+    potrf_kernel<T><<<1, team(n), 0, stream_of(h)>>>(uplo == HIPSOLVER_FILL_MODE_UPPER, n, A,
                                                       lda, info);
     return launched();
 }
@@ -410,7 +439,7 @@ hipsolverStatus_t potrs(hipsolverHandle_t h, hipsolverFillMode_t uplo, int n, in
                        ldb >= at_least_1(n) && info;
     const hipsolverStatus_t s = check(h, valid);
     if (s != HIPSOLVER_STATUS_SUCCESS) return s;
-    potrs_kernel<T><<<1, kThreads, 0, stream_of(h)>>>(uplo == HIPSOLVER_FILL_MODE_UPPER, n, nrhs,
+    potrs_kernel<T><<<1, team(n), 0, stream_of(h)>>>(uplo == HIPSOLVER_FILL_MODE_UPPER, n, nrhs,
                                                       A, lda, B, ldb, info);
     return launched();
 }
@@ -419,7 +448,7 @@ template <typename T>
 hipsolverStatus_t geqrf(hipsolverHandle_t h, int m, int n, T* A, int lda, T* tau, int* info) {
     const hipsolverStatus_t s = check(h, m >= 0 && n >= 0 && lda >= at_least_1(m) && tau && info);
     if (s != HIPSOLVER_STATUS_SUCCESS) return s;
-    geqrf_kernel<T><<<1, kThreads, 0, stream_of(h)>>>(m, n, A, lda, tau, info);
+    geqrf_kernel<T><<<1, team(m > n ? m : n), 0, stream_of(h)>>>(m, n, A, lda, tau, info);
     return launched();
 }
 
@@ -448,7 +477,7 @@ hipsolverStatus_t orgqr(hipsolverHandle_t h, int m, int n, int k, T* A, int lda,
     const bool valid = m >= 0 && n >= 0 && n <= m && k >= 0 && k <= n && lda >= at_least_1(m);
     const hipsolverStatus_t s = check(h, valid && info);
     if (s != HIPSOLVER_STATUS_SUCCESS) return s;
-    orgqr_kernel<T><<<1, kThreads, 0, stream_of(h)>>>(m, n, k, A, lda, tau, info);
+    orgqr_kernel<T><<<1, team(m), 0, stream_of(h)>>>(m, n, k, A, lda, tau, info);
     return launched();
 }
 
@@ -456,11 +485,11 @@ template <typename T>
 hipsolverStatus_t syevd(hipsolverHandle_t h, hipsolverEigMode_t jobz, hipsolverFillMode_t uplo,
                         int n, T* A, int lda, T* D, T* work, int lwork, int* info) {
     const bool mode = jobz == HIPSOLVER_EIG_MODE_VECTOR || jobz == HIPSOLVER_EIG_MODE_NOVECTOR;
-    const bool valid = mode && fill(uplo) && n >= 0 && lda >= at_least_1(n) && D && work &&
+    const bool valid = mode && fill(uplo) && n >= 0 && n <= 2 * kMaxPairs && lda >= at_least_1(n) && D && work &&
                        static_cast<long long>(lwork) >= 2LL * n * n && info;
     const hipsolverStatus_t s = check(h, valid);
     if (s != HIPSOLVER_STATUS_SUCCESS) return s;
-    syevd_kernel<T><<<1, kThreads, 0, stream_of(h)>>>(jobz == HIPSOLVER_EIG_MODE_VECTOR,
+    syevd_kernel<T><<<1, team(n), 0, stream_of(h)>>>(jobz == HIPSOLVER_EIG_MODE_VECTOR,
                                                       uplo == HIPSOLVER_FILL_MODE_UPPER, n, A,
                                                       lda, D, work, info);
     return launched();
