@@ -86,7 +86,7 @@ class JitEngine:
         c = self._context(m)
         status = self._run(c, waves.ctypes.data, waves.size)
         if not status and not c.wave_instructions:
-            return False  # left at once (scratch without its array): the interpreter steps
+            return False  # left at once (scratch beyond the array so far): the interpreter steps
         st.sync_exec(waves)
         g.reset_exec()
         m.wave_instructions += c.wave_instructions
@@ -113,9 +113,8 @@ class JitEngine:
         limit = m.private_limit
         if m.scratch_stride < limit and st.W * 32 * ((limit + 15) & ~15) <= SCRATCH_BYTES:
             m._grow_scratch(limit)  # as the interpreter would, on first touching the top
-        whole = m.scratch_stride >= limit
-        c.scratch = m.scratch.ctypes.data if whole and limit else None
-        c.scratch_stride, c.private_limit = m.scratch_stride, limit
+        c.scratch, c.scratch_stride = m.scratch.ctypes.data, m.scratch_stride
+        c.private_limit = limit
         c.threads = 1 if getattr(m, "deterministic", False) else self.threads
         c.wave_instructions = c.lane_instructions = c.fault_code = 0
         return c

@@ -101,9 +101,10 @@ def _atomic(ins, suffix: str, offset: int) -> list[str]:
 
 def _scratch(ins) -> list[str]:
     """Private memory: lane l of wave w at (w * 32 + l) * stride + offset of the launch's
-    scratch array (grown to the whole private segment before the run, `JitEngine._context`);
-    an offset beyond the private segment is the interpreter's scratch fault. Without the array
-    (too large to allocate at once) the wave leaves to the interpreter here, uncounted."""
+    scratch array (grown to the whole private segment before the run when that is affordable,
+    `JitEngine._context`); an offset beyond the private segment is the interpreter's scratch
+    fault; one beyond the array as grown so far stops the wave here, uncounted: the interpreter
+    runs the instruction (growing the array as it does) and the code after it."""
     kind, suffix = _split(ins.op)
     ops = list(ins.operands)
     if kind == "load" and (suffix in _WHOLE or suffix in _EXTEND):
@@ -126,19 +127,23 @@ def _scratch(ins) -> list[str]:
     nbytes = _SIZES[suffix]
     code = "FAULT_SCRATCH_LOAD" if dst is not None else "FAULT_SCRATCH_STORE"
     out = [
-        f"if (!c->scratch) {{ UNCOUNT(); pc = {ins.pc}; goto out; }}",
         "if (s[126]) {",
         f"uint32_t O[32]; LANES {{ O[l] = {' + '.join(terms)}; }}",
-        "for (int l = 0; l < 32; ++l)",
-        f"    if (((s[126] >> l) & 1u) && (uint64_t)O[l] + {nbytes} > (uint64_t)c->private_limit) "
-        + _fault(code, ins.pc, "l", "O[l]", nbytes),
-        "uint8_t* const priv = c->scratch + w * 32 * c->scratch_stride;",
+        f"const int sc = scratch_check(c, s[126], O, {nbytes}, f, {code});",
+        f"if (sc == 1) {{ f.pc = {ins.pc}; goto faulted; }}",
+        f"if (sc == 2) {{ UNCOUNT(); pc = {ins.pc}; goto out; }}",
     ]
-    where = "priv + l * c->scratch_stride + O[l]"
+    nd = max(nbytes // 4, 1)
     if dst is not None:
-        out += _load_lanes(dst, nbytes, suffix, f"(const void*)({where})")
+        ext = {"u8": 1, "i8": 2, "u16": 3, "i16": 4}.get(suffix, 0)
+        out.append(f"uint32_t T[{nd}][32]; scratch_load(c, w, s[126], O, {nbytes}, {ext}, T);")
+        for d in range(nd):
+            reg = dst.index + d
+            out.append(f"LANES {{ VR({reg})[l] = sel(s[126], l, T[{d}][l], VR({reg})[l]); }}")
     else:
-        out += _store_lanes(data, nbytes, f"(void*)({where})")
+        rows = ", ".join(f"VR({data.index + d})" for d in range(nd))
+        out.append(f"const uint32_t* const R[{nd}] = {{{rows}}};")
+        out.append(f"scratch_store(c, w, s[126], O, {nbytes}, R);")
     return [*out, "}"]
 
 

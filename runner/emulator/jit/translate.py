@@ -36,9 +36,8 @@ BRANCHES = {
 # left to the interpreter: they change which waves run (barriers, sleep), call host services,
 # read clocks or modes, or jump to computed addresses
 INTERPRETED = {"s_setreg_b32", "s_setreg_imm32_b32", "s_round_mode", "s_denorm_mode"}
-# translated, but a wave may leave after them (a barrier) or at them, to the interpreter
-# (scratch without its array): the next instruction is an entry
-RESUME_AFTER = ("s_barrier", "scratch_")
+# translated, but a wave leaves after them (a barrier): the next instruction is an entry
+RESUME_AFTER = ("s_barrier",)
 
 
 @dataclass
@@ -103,13 +102,16 @@ def leaders(instructions: dict, kernel_entries: list[int], translated: set[int])
     return out & translated
 
 
-PART_INSTRUCTIONS = 300  # a part grows past this only until a point no branch crosses
+PART_INSTRUCTIONS = 150  # a part grows past this only until a point no branch crosses,
+PART_LIMIT = 300  # or, past this, until any entry (a loop cut there crosses parts each turn)
 
 
 def partition(instructions: dict, kernel_entries: list[int], entries: set[int]) -> list[list[int]]:
     """The PCs in parts, each compiled as its own function (and translation unit): a part
     starts at each kernel entry, and once a part has PART_INSTRUCTIONS, at the next entry no
-    branch crosses (so no loop is cut; a wave crosses parts only between its loops)."""
+    branch crosses (so no loop is cut; a wave crosses parts only between its loops), or once
+    it has PART_LIMIT, at the next entry (the compiler's time grows faster than a function's
+    size: a loop cut there costs a return to run_wave per turn)."""
     pcs = sorted(instructions)
     position = {pc: i for i, pc in enumerate(pcs)}
     crossing = [0] * (len(pcs) + 1)  # branches spanning the boundary before pcs[i]
@@ -122,7 +124,10 @@ def partition(instructions: dict, kernel_entries: list[int], entries: set[int]) 
     spanning = 0
     for i, pc in enumerate(pcs):
         spanning += crossing[i]
-        full = parts and len(parts[-1]) >= PART_INSTRUCTIONS and pc in entries and not spanning
+        size = len(parts[-1]) if parts else 0
+        full = pc in entries and (
+            (size >= PART_INSTRUCTIONS and not spanning) or size >= PART_LIMIT
+        )
         if not parts or pc in kernel_entries or full:
             parts.append([])
         parts[-1].append(pc)

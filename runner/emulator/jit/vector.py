@@ -329,6 +329,67 @@ def _fma_mix(ins) -> list[str]:
     return _lane_loop(hoist, [decl, *writes])
 
 
+_WMMA_KIND = {"f16": "WMMA_F16", "bf16": "WMMA_BF16", "iu8": "WMMA_IU8", "iu4": "WMMA_IU4"}
+
+
+def _wmma(ins) -> list[str]:
+    """As ops_wmma.compile_wmma: the products summed over K in order, in double (int64 for
+    iu8/iu4), plus C; every lane of the 8 destination VGPRs written (EXEC is all ones)."""
+    from cass.runner.emulator.ops_wmma import _REGS, WMMA, _flags
+
+    src, out = WMMA[ins.op]
+    dst, a, b, c = ins.operands
+    if a.kind != "v" or b.kind != "v" or dst.kind != "v" or c.kind not in ("v", "int", "float"):
+        raise Untranslated("WMMA operands")
+    regs = _REGS[src]
+    hi = _flags(ins.modifiers.get("op_sel"))[2] == 1
+    neg_lo = _flags(ins.modifiers.get("neg_lo"))
+    clamp = "clamp" in ins.modifiers
+    integer = src in ("iu8", "iu4")
+    acc = "int64_t" if integer else "double"
+    lines = [
+        "{",
+        f"const uint32_t* RA[{regs}]; const uint32_t* RB[{regs}];",
+        f"for (int r = 0; r < {regs}; ++r) {{ RA[r] = VR({a.index} + r); RB[r] = VR({b.index} + r); }}",
+        "double FA[16][16], FB[16][16]; int64_t IA[16][16], IB[16][16];",
+        f"wmma_operand(RA, {_WMMA_KIND[src]}, {str(integer and neg_lo[0] == 1).lower()}, FA, IA);",
+        f"wmma_operand(RB, {_WMMA_KIND[src]}, {str(integer and neg_lo[1] == 1).lower()}, FB, IB);",
+        "uint32_t OUT[8][32];",
+        "for (int v = 0; v < 8; ++v) for (int l = 0; l < 32; ++l) {",
+        "    const int mm = 2 * v + l / 16, nn = l % 16;",
+    ]
+    if c.kind != "v":
+        value = int(c.value) if integer else float(c.value)
+        lines.append(f"    {acc} d = ({acc})({value!r});")
+    elif out == "f32":
+        lines.append(f"    {acc} d = (double)bf(VR({c.index} + v)[l]);")
+    elif out == "i32":
+        lines.append(f"    {acc} d = (int64_t)(int32_t)VR({c.index} + v)[l];")
+    else:
+        half = f"((VR({c.index} + v)[l] >> {16 if hi else 0}) & 0xFFFFu)"
+        conv = f"(double)hf({half})" if out == "f16" else f"bf16_to_double({half})"
+        lines.append(f"    {acc} d = {conv};")
+    product = "IA[mm][k] * IB[nn][k]" if integer else "FA[mm][k] * FB[nn][k]"
+    lines.append(f"    {acc} p = 0; for (int k = 0; k < 16; ++k) p += {product}; d = p + d;")
+    if out == "f32":
+        lines.append("    OUT[v][l] = fb((float)d);")
+    elif out == "i32":
+        if clamp:
+            lines.append("    d = d < INT32_MIN ? INT32_MIN : d > INT32_MAX ? INT32_MAX : d;")
+        lines.append("    OUT[v][l] = (uint32_t)(d & 0xFFFFFFFF);")
+    else:
+        bits = "(uint32_t)fh((_Float16)d)" if out == "f16" else "double_to_bf16(d)"
+        old = f"VR({dst.index} + v)[l]"
+        merged = f"({old} & 0xFFFFu) | ({bits} << 16)" if hi else f"({old} & 0xFFFF0000u) | {bits}"
+        lines.append(f"    OUT[v][l] = {merged};")
+    lines += [
+        "}",
+        f"for (int v = 0; v < 8; ++v) for (int l = 0; l < 32; ++l) VR({dst.index} + v)[l] = OUT[v][l];",
+        "}",
+    ]
+    return lines
+
+
 SPARE = 1 << 20  # stands for the spare VGPR row, v[-1], in generated code: VR(SPARE)
 
 
@@ -390,6 +451,8 @@ def translate_vector(ins) -> list[str]:
         return _valu(ins)
     if op in PACKED:
         return _packed(ins)
+    if op.startswith("v_wmma_"):
+        return _wmma(ins)
     if op in ("v_fma_mix_f32", "v_fma_mixlo_f16", "v_fma_mixhi_f16"):
         return _fma_mix(ins)
     if op.startswith(("v_cmp_", "v_cmpx_")):

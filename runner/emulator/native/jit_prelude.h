@@ -285,6 +285,33 @@ static inline double div_fixup_f64(double s0, double s1, double s2) {
     return sign ? -std::fabs(s0) : std::fabs(s0);
 }
 
+// WMMA as ops_wmma: D = A x B + C over one 16x16x16 tile per wave, in double, every lane
+// written; A and B from lanes 0-15 (lane = row of A / column of B, K packed low first)
+enum { WMMA_F16 = 0, WMMA_BF16 = 1, WMMA_IU8 = 2, WMMA_IU4 = 3 };
+static inline double bf16_to_double(uint32_t h) { return (double)bf((h & 0xFFFFu) << 16); }
+static inline uint32_t double_to_bf16(double x) {
+    const uint32_t bits = fb((float)x);
+    if (x != x) return ((bits >> 16) | 0x40u) & 0xFFFFu;
+    return ((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16) & 0xFFFFu;
+}
+static inline void wmma_operand(const uint32_t* const* rows, int kind, bool is_signed, double (*out)[16],
+                                int64_t (*iout)[16]) {
+    for (int lane = 0; lane < 16; ++lane) {
+        for (int k = 0; k < 16; ++k) {
+            if (kind == WMMA_F16 || kind == WMMA_BF16) {
+                const uint32_t h = (rows[k / 2][lane] >> (16 * (k & 1))) & 0xFFFFu;
+                out[lane][k] = kind == WMMA_F16 ? (double)hf(h) : bf16_to_double(h);
+            } else if (kind == WMMA_IU8) {
+                const uint32_t b = (rows[k / 4][lane] >> (8 * (k & 3))) & 0xFFu;
+                iout[lane][k] = is_signed ? (int64_t)(int8_t)b : (int64_t)b;
+            } else {
+                const uint32_t nib = (rows[k / 8][lane] >> (4 * (k & 7))) & 0xFu;
+                iout[lane][k] = is_signed && nib >= 8 ? (int64_t)nib - 16 : (int64_t)nib;
+            }
+        }
+    }
+}
+
 static inline uint32_t bfe_u(uint32_t a, uint32_t off, uint32_t size) {
     off &= 31; size &= 31;
     return (a >> off) & ((1u << size) - 1u);
@@ -328,6 +355,53 @@ static inline bool inside(const Ctx* c, uint64_t a, uint64_t n, int64_t& hint) {
 
 static inline void fault(Fault& f, int64_t code, int64_t lane, uint64_t address, int64_t bytes) {
     f.code = code; f.lane = lane; f.address = address; f.bytes = bytes;
+}
+
+// scratch (private) accesses of one wave, out of line (compiled once, not per instruction):
+// 1 when an active lane's offset O[l] passes the private segment (the fault, as the
+// interpreter's), 2 when it passes the array grown so far (the interpreter runs it), else 0
+static __attribute__((noinline)) int scratch_check(const Ctx* c, uint32_t exec, const uint32_t* O,
+                                                   uint32_t n, Fault& f, int64_t code) {
+    for (int l = 0; l < 32; ++l)
+        if (((exec >> l) & 1u) && (uint64_t)O[l] + n > (uint64_t)c->private_limit) {
+            fault(f, code, l, O[l], n);
+            return 1;
+        }
+    for (int l = 0; l < 32; ++l)
+        if (((exec >> l) & 1u) && (uint64_t)O[l] + n > (uint64_t)c->scratch_stride) return 2;
+    return 0;
+}
+// ext: 0 whole dwords, 1 u8, 2 i8, 3 u16, 4 i16 (zero- or sign-extended into T[0])
+static __attribute__((noinline)) void scratch_load(const Ctx* c, int64_t w, uint32_t exec,
+                                                   const uint32_t* O, uint32_t n, int ext,
+                                                   uint32_t (*T)[32]) {
+    const uint8_t* const priv = c->scratch + w * 32 * c->scratch_stride;
+    for (int l = 0; l < 32; ++l) {
+        if (!((exec >> l) & 1u)) continue;
+        const uint8_t* p = priv + l * c->scratch_stride + O[l];
+        if (ext == 0) {
+            uint32_t t[4];
+            std::memcpy(t, p, n);
+            for (uint32_t d = 0; d < n / 4; ++d) T[d][l] = t[d];
+        } else if (ext <= 2) {
+            T[0][l] = ext == 1 ? (uint32_t)p[0] : (uint32_t)(int32_t)(int8_t)p[0];
+        } else {
+            uint16_t h;
+            std::memcpy(&h, p, 2);
+            T[0][l] = ext == 3 ? (uint32_t)h : (uint32_t)(int32_t)(int16_t)h;
+        }
+    }
+}
+static __attribute__((noinline)) void scratch_store(const Ctx* c, int64_t w, uint32_t exec,
+                                                    const uint32_t* O, uint32_t n,
+                                                    const uint32_t* const* rows) {
+    uint8_t* const priv = c->scratch + w * 32 * c->scratch_stride;
+    for (int l = 0; l < 32; ++l) {
+        if (!((exec >> l) & 1u)) continue;
+        uint32_t t[4];
+        for (uint32_t d = 0; d < (n + 3) / 4; ++d) t[d] = rows[d][l];
+        std::memcpy(priv + l * c->scratch_stride + O[l], t, n);
+    }
 }
 
 // global atomics, one lane at a time in lane order (ops_memory.ATOMICS); atomic across threads
