@@ -105,3 +105,19 @@ def test_function_pointers_and_recursion_run_as_on_nvidia(lifted_program: Path) 
     run = run_program(lifted_program)
     assert run.exit_code == 0, run.stderr
     assert run.stdout.splitlines() == expected_lines()
+
+
+def test_an_outlined_subroutine_takes_only_the_registers_live_at_its_entry(monkeypatch) -> None:
+    from cass.models.lift import outline
+
+    listing = [(0x00, "MOV R20, 0x20"), (0x10, "CALL.REL.NOINC 0x50"), (0x20, "MOV R20, 0x40"),
+               (0x30, "CALL.REL.NOINC 0x50"), (0x40, "EXIT"),
+               (0x50, "ISETP.GT.AND P0, PT, R4, 0x3, PT"),  # P0 written first: not passed
+               (0x60, "@P0 IADD3 R5, R4, 0x1, RZ"),  # R5 written on one path: passed
+               (0x70, "MOV R6, 0x7"),  # R6 always written first: not passed
+               (0x80, "IADD3 R4, R6, R4, RZ"), (0x90, "RET.REL.NODEC R20 0x0")]  # fmt: skip
+    text = "\tFunction : k\n" + "\n".join(f"/*{a:04x}*/ {t} ;" for a, t in listing)
+    monkeypatch.setattr(outline, "OUTLINE_MIN", 1)
+    ir = lift_sass(text, path="k.sass", arch="sm_90", compile=False).llvm_ir
+    assert 'define internal { i1, i32, i32, i32 } @"k.sub.50"(i32 %in.R4, i32 %in.R5)' in ir
+    assert ir.count('call { i1, i32, i32, i32 } @"k.sub.50"(i32 ') == 2
