@@ -146,14 +146,15 @@ def function_text(name: str, sub: Emitter, body: str) -> Outlined:
 def live_in(body: str, results: set[str]) -> set[str]:
     """Registers whose value at the call matters: read before written on some path, or returned
     without being written on every path (the `ret` block reads every result). Registers a
-    subroutine always writes first (ptxas's scratch registers) are not passed in, so one call's
-    leftovers do not flow into the next call."""
+    subroutine always writes before reading them are not passed in."""
     blocks: dict[str, tuple[set[str], set[str], list[str]]] = {}  # name -> (use, def, successors)
-    name, use, defined, succ = "", set(), set(), []
+    use: set[str] = set()
+    defined: set[str] = set()
+    succ: list[str] = []
     for line in body.splitlines():
         if not line.startswith(" ") and line.endswith(":"):
-            name, use, defined, succ = line[:-1], set(), set(), []
-            blocks[name] = (use, defined, succ)
+            use, defined, succ = set(), set(), []
+            blocks[line[:-1]] = (use, defined, succ)
         elif "%r." in line:
             reg = line.rsplit("%r.", 1)[1]
             if line.startswith("  store "):
