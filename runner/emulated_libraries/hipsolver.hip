@@ -35,11 +35,12 @@ struct Handle {
 constexpr int kThreads = 256;
 constexpr int kJacobiSweeps = 60;
 
-// One workgroup's threads for a factorisation whose largest dimension is n: whole waves of 32, up
-// to kThreads (small matrices in one wave keep every barrier cheap).
+// One workgroup's threads for a factorisation whose largest dimension is n: a power of two from
+// one wave (32) to kThreads, so small matrices keep every barrier cheap.
 int team(int n) {
-    const int waves = (n + 31) / 32;
-    return 32 * (waves < 1 ? 1 : (waves > kThreads / 32 ? kThreads / 32 : waves));
+    int threads = 32;
+    while (threads < n && threads < kThreads) threads *= 2;
+    return threads;
 }
 
 hipStream_t stream_of(hipsolverHandle_t handle) { return static_cast<Handle*>(handle)->stream; }
@@ -78,8 +79,8 @@ struct View {
 
 // ------------------------------------------------------------------ triangular solves
 
-// Solves M X = B in place for the n x n triangle M (lower or upper, unit diagonal or not); every
-// thread of the workgroup takes part, one (row, column of B) pair at a time.
+// Solves M X = B in place for the n x n triangle M (lower or upper, unit diagonal or not); the
+// workgroup's threads take the rows below (or above) each step, every column of B in turn.
 template <typename T>
 __device__ void solve_triangle(View<T> m, bool lower, bool unit, int n, int nrhs, View<T> b) {
     const int t = threadIdx.x;
@@ -88,10 +89,10 @@ __device__ void solve_triangle(View<T> m, bool lower, bool unit, int n, int nrhs
         if (!unit)
             for (int c = t; c < nrhs; c += blockDim.x) b.at(k, c) /= m.at(k, k);
         __syncthreads();
-        const int first = lower ? k + 1 : 0, rows = lower ? n - k - 1 : k;
-        for (long long e = t; e < static_cast<long long>(rows) * nrhs; e += blockDim.x) {
-            const int i = first + static_cast<int>(e % rows), c = static_cast<int>(e / rows);
-            b.at(i, c) -= m.at(i, k) * b.at(k, c);
+        const int first = lower ? k + 1 : 0, end = lower ? n : k;
+        for (int i = first + t; i < end; i += blockDim.x) {
+            const T mik = m.at(i, k);
+            for (int c = 0; c < nrhs; ++c) b.at(i, c) -= mik * b.at(k, c);
         }
         __syncthreads();
     }
@@ -114,23 +115,41 @@ __device__ void swap_rows(View<T> b, const int* ipiv, int n, int nrhs, bool forw
 
 // ------------------------------------------------------------------ LU
 
+// The row of column k's first largest |value| from row k down (LAPACK's idamax), found by the
+// whole workgroup (blockDim.x a power of two): each thread its rows, then a tree.
+template <typename T>
+__device__ int pivot_row(View<T> a, int k, int m) {
+    __shared__ T best[kThreads];
+    __shared__ int row[kThreads];
+    const int t = threadIdx.x;
+    T b = T(-1);
+    int r = k;
+    for (int i = k + t; i < m; i += blockDim.x)
+        if (magnitude(a.at(i, k)) > b) b = magnitude(a.at(i, k)), r = i;
+    best[t] = b, row[t] = r;
+    __syncthreads();
+    for (int half = blockDim.x / 2; half > 0; half /= 2) {
+        if (t < half && (best[t + half] > best[t] || (best[t + half] == best[t] && row[t + half] < row[t])))
+            best[t] = best[t + half], row[t] = row[t + half];
+        __syncthreads();
+    }
+    const int p = row[0];
+    __syncthreads();
+    return p;
+}
+
 template <typename T>
 __global__ void getrf_kernel(int m, int n, T* A, int lda, int* ipiv, int* info) {
-    __shared__ int pivot, first_zero;
+    __shared__ int first_zero;
     const View<T> a{A, lda, false};
     const int t = threadIdx.x;
     if (t == 0) first_zero = 0;
     for (int k = 0; k < (m < n ? m : n); ++k) {
+        const int p = ipiv ? pivot_row(a, k, m) : k;
         if (t == 0) {
-            int p = k;
-            for (int i = k + 1; ipiv && i < m; ++i)
-                if (magnitude(a.at(i, k)) > magnitude(a.at(p, k))) p = i;
             if (ipiv) ipiv[k] = p + 1;
             if (a.at(p, k) == T(0) && first_zero == 0) first_zero = k + 1;
-            pivot = p;
         }
-        __syncthreads();
-        const int p = pivot;
         for (int j = t; j < n && p != k; j += blockDim.x) {
             const T tmp = a.at(k, j);
             a.at(k, j) = a.at(p, j);
@@ -138,12 +157,10 @@ __global__ void getrf_kernel(int m, int n, T* A, int lda, int* ipiv, int* info) 
         }
         __syncthreads();
         const T d = a.at(k, k);
-        const int rows = m - k - 1, cols = n - k - 1;
-        for (int i = k + 1 + t; i < m && d != T(0); i += blockDim.x) a.at(i, k) /= d;
-        __syncthreads();
-        for (long long e = t; d != T(0) && e < static_cast<long long>(rows) * cols; e += blockDim.x) {
-            const int i = k + 1 + static_cast<int>(e % rows), j = k + 1 + static_cast<int>(e / rows);
-            a.at(i, j) -= a.at(i, k) * a.at(k, j);
+        for (int i = k + 1 + t; i < m && d != T(0); i += blockDim.x) {  // scale, then update row i
+            const T lik = a.at(i, k) / d;
+            a.at(i, k) = lik;
+            for (int j = k + 1; j < n; ++j) a.at(i, j) -= lik * a.at(k, j);
         }
         __syncthreads();
     }
@@ -185,10 +202,9 @@ __global__ void potrf_kernel(bool upper, int n, T* A, int lda, int* info) {
         if (failed) break;
         for (int i = j + 1 + t; i < n; i += blockDim.x) l.at(i, j) /= l.at(j, j);
         __syncthreads();
-        const int rows = n - j - 1;
-        for (long long e = t; e < static_cast<long long>(rows) * rows; e += blockDim.x) {
-            const int i = j + 1 + static_cast<int>(e % rows), c = j + 1 + static_cast<int>(e / rows);
-            if (c <= i) l.at(i, c) -= l.at(i, j) * l.at(c, j);
+        for (int i = j + 1 + t; i < n; i += blockDim.x) {
+            const T lij = l.at(i, j);
+            for (int c = j + 1; c <= i; ++c) l.at(i, c) -= lij * l.at(c, j);
         }
         __syncthreads();
     }
