@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 from cass.runner.emulator import build_hip_program, run_program
+from cass.runner.outputs import OutputError, check_output, write_output
 from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
@@ -139,7 +140,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", help="programs whose name contains this")
     parser.add_argument("--huge", action="store_true", help="also a 40 G lane-instruction kernel")
     parser.add_argument("--json", type=Path, help="also write the results as JSON")
+    parser.add_argument("--force", action="store_true", help="overwrite the --json file")
     opts = parser.parse_args(argv)
+    if opts.json:
+        try:
+            check_output(opts.json, force=opts.force)  # before the runs, not after
+        except OutputError as exc:
+            Console(stderr=True).print(str(exc), highlight=False)
+            return 2
     cases = [c for c in CASES if not opts.only or any(o in c[2] for o in opts.only)]
     results = run_cases(cases, opts.quick)
     if opts.huge:
@@ -153,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
             f"kernel {h['emulation_s']:.1f} s, whole program {h['program_s']:.1f} s"
         )
     if opts.json:
-        opts.json.write_text(json.dumps(results, indent=2))
+        write_output(opts.json, json.dumps(results, indent=2) + "\n", force=opts.force)
     return 0 if all(r["ok"] and r["same_output"] for r in results) else 1
 
 
