@@ -13,15 +13,13 @@ its HIP name in the HIP 5.2 headers here -> `since 5.2`, checked there; else in 
 `since` HIPIFY's version, checked against that file; else the row says no header here confirms
 it. Names HIPIFY dates at or before 5.2 that Debian's 5.2 headers lack stay reported.
 
-    python -m cass.models.rules.hipify_facts TEXT --repository R --path P --commit C --tag T \
-        --label L -o tables/facts/NAME.ids   # write a facts file from a header's text
+    cass tables facts TEXT --repository R --path P --commit C --tag T --label L \
+        -o models/rules/tables/facts/NAME.ids   # write a facts file from a header's text
 """
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -162,6 +160,33 @@ def _attribute_group(cuda: str) -> str:
     return "driver" if cuda.startswith("CU_DEVICE_ATTRIBUTE_") else ""
 
 
+# cuBLAS: HIPIFY's cuBLASLt names go to hipBLASLt, a library of its own (ROCm 5.5+, no header
+# here), and its `_64` names to hipBLAS 2's ILP64 routines: a note on the row, so that a target
+# before HIPIFY's version gets a located diagnostic (CASS011) and a later one a noted rename.
+CUBLASLT = (
+    "cuBLASLt maps to hipBLASLt, a separate ROCm library (HIPIFY: HIP {since}; not in HIP 5.2): "
+    "link hipblaslt"
+)
+ILP64 = (
+    "ILP64 form: 64-bit sizes need hipBLAS 2.x's _64 routines (HIPIFY: HIP {since}); hipBLAS "
+    "0.51 declares none"
+)
+# Hand-written cuBLAS reasons that HIPIFY's later hipBLAS versions contradict (hipBLAS 2 has math
+# modes): HIPIFY's mapping replaces them, dated to its version.
+SUPERSEDED = ("math modes have no hipBLAS equivalent",)
+
+
+def _family_note(family: str, cuda: str, since: str) -> str:
+    """The note a family gives a HIPIFY row by its CUDA name ('' for none)."""
+    if family != "cublas":
+        return ""
+    if cuda.startswith(("cublasLt", "CUBLASLT_")):
+        return CUBLASLT.format(since=since)
+    if cuda.endswith("_64"):
+        return ILP64.format(since=since)
+    return ""
+
+
 def _reported(cuda: str) -> str:
     """Why a HIPIFY mapping is reported instead of renamed ('' when it is renamed)."""
     return REPORTED.get(cuda, "")
@@ -170,7 +195,9 @@ def _reported(cuda: str) -> str:
 def _replaceable(row: Row | None) -> bool:
     """A row HIPIFY's mapping may replace: none, or one reported only for want of a 5.2 name
     (hand-written reasons such as texture references stay)."""
-    return row is None or (row[1] == "unsupported" and row[3].startswith("no counterpart"))
+    return row is None or (
+        row[1] == "unsupported" and (row[3].startswith("no counterpart") or row[3] in SUPERSEDED)
+    )
 
 
 def add_hipify_rows(
@@ -189,6 +216,7 @@ def add_hipify_rows(
         row = hipify_row(hip, version, installed, checked_52)
         shared = targets[(_attribute_group(cuda), hip)] > 1 and _attribute_group(cuda)
         note = DIFFERS.get(cuda) or (SHARED_ATTRIBUTE.format(hip=hip) if shared else "")
+        note = note or _family_note(family, cuda, row[2])
         if note and row[1] != "unsupported":
             row = (row[0], row[1], row[2], note, row[4])
         extended[cuda] = row
@@ -215,6 +243,8 @@ def _installed(include: Path, api_include: Path | None) -> dict[str, tuple[set[s
         solver = [api_include / f"hipsolver/internal/hipsolver-{h}.h" for h in ("types", "compat")]
         label = f"hipSOLVER {read_versions(api_include)['hipSOLVER']} headers (rocm-api-headers)"
         found["cusolver"] = (code_identifiers(solver, ident), label)
+        blas = f"hipBLAS {read_versions(api_include)['hipBLAS']} header (rocm-api-headers)"
+        found["cublas"] = (code_identifiers([api_include / "hipblas/hipblas.h"], ident), blas)
     return found
 
 
@@ -245,6 +275,14 @@ def extend_tables(
             if row[1] != "unsupported"
         }
         added = add_hipify_rows(family, rows, names, label)
+        # cuBLAS's table lists CUDA's library data types (CUDA_R_8I, cudaDataType_t) that cass
+        # keeps in `types`: HIPIFY's mapping goes to that row where it may replace it
+        for cuda in [c for c in added if c not in rows and family == "cublas"]:
+            owner = next((t for t in tables.values() if t is not rows and cuda in t), None)
+            if owner is not None:
+                row = added.pop(cuda)
+                if _replaceable(owner[cuda]) and cuda not in hand_written:
+                    owner[cuda] = row
         rows.update(
             {c: r for c, r in added.items() if c in rows or c not in elsewhere | hand_written}
         )
@@ -265,32 +303,16 @@ def facts_text(text: str, fields: dict[str, str]) -> str:
     return header + note + "".join(f"{name}\n" for name in identifiers(text))
 
 
-def main(argv: list[str] | None = None) -> int:
+def write_facts(text_path: Path, fields: dict[str, str], output: Path, force: bool = False) -> None:
+    """Write the facts file of a header's text (`cass tables facts`); CassError for a short
+    commit, an unreadable text or an existing output without `force`."""
     from cass.runner.diagnostics import CassError
     from cass.runner.outputs import write_output
 
-    parser = argparse.ArgumentParser(prog="python -m cass.models.rules.hipify_facts")
-    parser.add_argument("text", type=Path, help="the header's text, as read from the repository")
-    for field in _FIELDS:
-        parser.add_argument(f"--{field}", required=True)
-    parser.add_argument("-o", "--output", type=Path, required=True)
-    parser.add_argument("--force", action="store_true", help="overwrite an existing facts file")
-    args = parser.parse_args(argv)
-    if not re.fullmatch(r"[0-9a-f]{40}", args.commit):
-        print(f"--commit {args.commit}: give the full 40-digit commit", file=sys.stderr)
-        return 1
+    if not re.fullmatch(r"[0-9a-f]{40}", fields["commit"]):
+        raise CassError(f"--commit {fields['commit']}: give the full 40-digit commit")
     try:
-        text = args.text.read_text(encoding="utf-8", errors="replace")
-        fields = {field: getattr(args, field) for field in _FIELDS}
-        write_output(args.output, facts_text(text, fields), inputs=[args.text], force=args.force)
+        text = text_path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
-        print(f"{args.text}: cannot read it ({exc.strerror}); check the path", file=sys.stderr)
-        return 1
-    except CassError as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+        raise CassError(f"{text_path}: cannot read it ({exc.strerror}); check the path") from None
+    write_output(output, facts_text(text, fields), inputs=[text_path], force=force)

@@ -1,5 +1,6 @@
-"""`cass tables generate` (the mapping tables from real CUDA and HIP headers) and `cass tables
-docs` (the support matrix and the diagnostic codes table generated from them)."""
+"""`cass tables generate` (the mapping tables from real CUDA and HIP headers), `cass tables docs`
+(the support matrix and the diagnostic codes table generated from them) and `cass tables facts`
+(the identifiers of a header that cannot be installed here, as a committed facts file)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,34 @@ def docs(
         typer.echo(str(path))
 
 
+def facts(
+    text: Annotated[Path, typer.Argument(help="A header's text, as read from its repository.")],
+    repository: Annotated[str, typer.Option("--repository", help="owner/name of the repository.")],
+    path: Annotated[str, typer.Option("--path", help="The header's path in the repository.")],
+    commit: Annotated[str, typer.Option("--commit", help="The full 40-digit commit read.")],
+    tag: Annotated[
+        str, typer.Option("--tag", help="The release tag of that commit, or 'not established'.")
+    ],
+    label: Annotated[
+        str, typer.Option("--label", help="What the support matrix calls this header.")
+    ],
+    output: Annotated[
+        Path,
+        typer.Option("-o", "--output", help="The facts file to write (tables/facts/NAME.ids)."),
+    ],
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite an existing facts file.")
+    ] = False,
+) -> None:
+    """Write a facts file: the identifiers a header's code declares (read with cass's lexer) and
+    where the header came from, for the rows checked against a header that cannot be installed."""
+    from cass.models.rules.hipify_facts import write_facts
+
+    fields = {"repository": repository, "path": path, "commit": commit, "tag": tag, "label": label}
+    write_facts(text, fields, output, force)
+    typer.echo(str(output))
+
+
 def register(app: typer.Typer) -> None:
     group = typer.Typer(
         help="The rules engine's mapping tables and the documents made from them.",
@@ -60,4 +89,5 @@ def register(app: typer.Typer) -> None:
     )
     group.command("generate")(generate)
     group.command("docs")(docs)
+    group.command("facts")(facts)
     app.add_typer(group, name="tables")

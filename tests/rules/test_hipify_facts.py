@@ -148,20 +148,25 @@ def test_a_name_newer_than_the_target_is_reported_then_renamed_for_its_version(p
     assert "hiprandGetDirectionVectors32(0, 0)" in out and "CASS011" not in codes
 
 
-def test_facts_files_are_written_from_a_headers_text_with_the_lexer(tmp_path):
-    from cass.models.rules.hipify_facts import main
+def test_facts_files_are_written_from_a_headers_text_with_the_lexer(tmp_path, capsys):
+    from cass.server.cli import main
 
     text = tmp_path / "h.h"
     text.write_text("// hipNotDeclared in a comment\ntypedef int hipFoo_t; /* hipBar */\n")
     out = tmp_path / "h.ids"
-    args = [str(text), "--repository", "ROCm/x", "--path", "h.h", "--commit", "a" * 40]
-    args += ["--tag", "rocm-6.2.0", "--label", "x", "-o", str(out)]
+    args = ["tables", "facts", str(text), "--repository", "ROCm/x", "--path", "h.h"]
+    args += ["--commit", "a" * 40, "--tag", "rocm-6.2.0", "--label", "x", "-o", str(out)]
     assert main(args) == 0
     lines = out.read_text().splitlines()
     assert "# commit: " + "a" * 40 in lines and "hipFoo_t" in lines
     assert "hipNotDeclared" not in lines and "hipBar" not in lines
-    assert main(args) == 1  # an existing facts file is kept without --force
+    capsys.readouterr()
+    assert main(args) != 0  # an existing facts file is kept without --force
+    assert "--force" in capsys.readouterr().err
     assert main([*args, "--force"]) == 0
+    short = [a if a != "a" * 40 else "abc" for a in args]
+    assert main([*short, "--force"]) != 0
+    assert "40-digit" in capsys.readouterr().err
 
 
 def test_hipify_renames_that_differ_are_reported(port_snippet):
