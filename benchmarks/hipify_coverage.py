@@ -19,7 +19,7 @@ from cass.models.rules.tables import all_entries, parse_version
 from rich.console import Console
 from rich.table import Table
 
-FAMILIES = ("runtime", "driver", "types", "device", "curand", "cusparse", "cusolver")
+FAMILIES = ("runtime", "driver", "types", "device", "cublas", "curand", "cusparse", "cusolver")
 COLUMNS = ("family", "HIPIFY maps", "cass maps", "for the target", "header-checked")
 
 

@@ -49,6 +49,7 @@ def facts_identifiers(name: str) -> frozenset[str]:
         ("driver", 350),
         ("types", 1300),
         ("cusolver", 300),
+        ("cublas", 900),
     ],
 )
 def test_hipify_facts_are_well_formed(family, least):
@@ -58,7 +59,7 @@ def test_hipify_facts_are_well_formed(family, least):
     assert all(re.fullmatch(r"\d+\.\d+\.\d+", added) for _, _, added in rows)
 
 
-FAMILIES = ["device", "curand", "runtime", "driver", "types", "cusolver", "cusparse"]
+FAMILIES = ["device", "curand", "runtime", "driver", "types", "cusolver", "cusparse", "cublas"]
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -85,7 +86,7 @@ def test_rows_name_what_checked_them(family):
             assert entry.hip in facts_identifiers(match.group(1)), entry
             checked += 1
         elif not entry.checked.startswith(
-            ("HIP 5.2.3", "hipRAND 5.2", "hipSPARSE 5.2", "hipSOLVER")
+            ("HIP 5.2.3", "hipRAND 5.2", "hipSPARSE 5.2", "hipSOLVER", "hipBLAS 0.51")
         ):
             assert entry.checked.startswith("no header here confirms it"), entry
     # families with a facts file of a later header must use it
@@ -244,3 +245,39 @@ def test_per_dimension_attributes_hip_folds_into_one_are_reported(port_snippet):
     )
     assert "hipDeviceAttributeMaxSurface2D" in out
     assert any("every dimension" in d.message for d in codes["CASS012"])
+
+
+def test_cublas_ilp64_and_cublaslt_names_are_diagnosed_before_their_hip_version(port_snippet):
+    """HIPIFY's `_64` and cuBLASLt mappings are no silent renames: for HIP 5.2 a located CASS011
+    naming HIPIFY's version, for that version the rename with its note (CASS012 for ILP64)."""
+    snippet = (
+        "void f(cublasHandle_t h, cublasLtMatrixTransformDesc_t d, const float *const *a,\n"
+        "       float *const *c, long n) {\n"
+        "  cublasSgemmBatched_64(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, 0, a, n, a, n, 0, c, n, 2);\n"
+        "  cublasSetMathMode(h, CUBLAS_DEFAULT_MATH);\n}\n"
+    )
+    entry = family_table("cublas")["cublasSgemmBatched_64"]
+    assert (entry.hip, entry.since) == ("hipblasSgemmBatched_64", "6.3") and "ILP64" in entry.note
+    out, codes = port_snippet(snippet)
+    messages = [d.message for d in codes["CASS011"]]
+    assert "cublasSgemmBatched_64(" in out
+    assert any("cublasSgemmBatched_64" in m and "6.3" in m for m in messages)
+    assert any("cublasLtMatrixTransformDesc_t" in m and "6.0" in m for m in messages)
+    assert any("cublasSetMathMode" in m and "6.1" in m for m in messages)
+    out, codes = port_snippet(snippet, hip_version="6.3")
+    assert "hipblasSgemmBatched_64(h, HIPBLAS_OP_N" in out and "hipblasSetMathMode(h" in out
+    assert "hipblasLtMatrixTransformDesc_t d" in out and "CASS011" not in codes
+
+
+def test_cublas_rows_hipify_adds_are_checked_against_the_hipblas_header():
+    """A HIPIFY cuBLAS name hipBLAS 0.51 declares (the legacy CUBLAS_OP_HERMITAN spelling) is a
+    5.2 row checked there; library data types cass keeps in `types` are mapped there."""
+    op = family_table("cublas")["CUBLAS_OP_HERMITAN"]
+    assert (op.hip, op.since, op.checked) == (
+        "HIPBLAS_OP_C",
+        "5.2",
+        "hipBLAS 0.51.0 header (rocm-api-headers)",
+    )
+    i8 = family_table("types")["CUDA_R_8I"]
+    assert (i8.hip, i8.since) == ("HIP_R_8I", "5.7")
+    assert "CUDA_R_8I" not in family_table("cublas")
