@@ -78,10 +78,15 @@ def hipify_row(hip: str, version: str, installed: set[str], checked_52: str) -> 
     if _version(version) <= (5, 2):
         note = f"HIPIFY maps it to {hip} (HIP {since}), which the HIP 5.2 headers here lack"
         return "", "unsupported", "", note, "absent from " + checked_52
+    return hip, "supported", since, "", _facts_check(hip) or NOT_CONFIRMED.format(version=since)
+
+
+def _facts_check(hip: str) -> str:
+    """'label (tables/facts/NAME.ids)' of the first facts file that lists `hip`, else ''."""
     for name, (label, names) in header_facts().items():
         if hip in names:
-            return hip, "supported", since, "", f"{label} (tables/facts/{name})"
-    return hip, "supported", since, "", NOT_CONFIRMED.format(version=since)
+            return f"{label} (tables/facts/{name})"
+    return ""
 
 
 # HIPIFY renames these, but the HIP call is not the CUDA one under another name: reported.
@@ -286,6 +291,10 @@ def extend_tables(
         rows.update(
             {c: r for c, r in added.items() if c in rows or c not in elsewhere | hand_written}
         )
+        if family == "cublas":  # its hand-written rows past hipBLAS 0.51 are checked too
+            for cuda, (name, status, since, note, checked) in list(rows.items()):
+                if status != "unsupported" and checked.startswith(NOT_CHECKED):
+                    rows[cuda] = (name, status, since, note, _facts_check(name) or checked)
         for cuda, note in NOTES.items():
             if cuda in rows and rows[cuda][1] != "unsupported" and not rows[cuda][3]:
                 name, status, since, _, checked = rows[cuda]

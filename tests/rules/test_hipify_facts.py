@@ -90,7 +90,7 @@ def test_rows_name_what_checked_them(family):
         ):
             assert entry.checked.startswith("no header here confirms it"), entry
     # families with a facts file of a later header must use it
-    assert checked or family not in ("curand", "types", "cusolver")
+    assert checked or family not in ("curand", "types", "cusolver", "cublas")
 
 
 def test_identity_device_rows_keep_their_name():
@@ -271,13 +271,16 @@ def test_cublas_ilp64_and_cublaslt_names_are_diagnosed_before_their_hip_version(
 
 def test_cublas_rows_hipify_adds_are_checked_against_the_hipblas_header():
     """A HIPIFY cuBLAS name hipBLAS 0.51 declares (the legacy CUBLAS_OP_HERMITAN spelling) is a
-    5.2 row checked there; library data types cass keeps in `types` are mapped there."""
+    5.2 row checked there; later names a facts file lists (compute types, math modes) name it,
+    hand-written rows too; library data types cass keeps in `types` are mapped there."""
     op = family_table("cublas")["CUBLAS_OP_HERMITAN"]
     assert (op.hip, op.since, op.checked) == (
         "HIPBLAS_OP_C",
         "5.2",
         "hipBLAS 0.51.0 header (rocm-api-headers)",
     )
+    for cuda in ("CUBLAS_COMPUTE_64F_PEDANTIC", "CUBLAS_COMPUTE_16F", "cublasSetMathMode"):
+        assert "(tables/facts/" in family_table("cublas")[cuda].checked, cuda
     i8 = family_table("types")["CUDA_R_8I"]
     assert (i8.hip, i8.since) == ("HIP_R_8I", "5.7")
     assert "CUDA_R_8I" not in family_table("cublas")
