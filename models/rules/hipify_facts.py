@@ -181,15 +181,25 @@ ILP64 = (
 SUPERSEDED = ("math modes have no hipBLAS equivalent",)
 
 
-def _family_note(family: str, cuda: str, since: str) -> str:
-    """The note a family gives a HIPIFY row by its CUDA name ('' for none)."""
+# HIPIFY's `_v2` hipBLAS names are hipBLAS 2's hipComplex spellings: hipBLAS 3 (ROCm 7.0) takes
+# hipComplex under the plain names (the 2025 hipblas.h of tables/facts declares no `_v2`).
+HIPBLAS_V2 = (
+    "differs: {hip} is hipBLAS 2's spelling (HIP 6.x); hipBLAS 3 (ROCm 7.0) names it {plain}"
+)
+
+
+def _family_note(family: str, cuda: str, since: str, hip: str = "") -> str:
+    """The note a family gives a HIPIFY row by its CUDA and HIP names ('' for none)."""
     if family != "cublas":
         return ""
     if cuda.startswith(("cublasLt", "CUBLASLT_")):
         return CUBLASLT.format(since=since)
+    notes = []
+    if re.search(r"_v2(_64)?$", hip):  # first: a `differs:` note is reported where used
+        notes.append(HIPBLAS_V2.format(hip=hip, plain=re.sub(r"_v2(?=_64$|$)", "", hip)))
     if cuda.endswith("_64"):
-        return ILP64.format(since=since)
-    return ""
+        notes.append(ILP64.format(since=since))
+    return "; ".join(notes)
 
 
 def _reported(cuda: str) -> str:
@@ -221,7 +231,7 @@ def add_hipify_rows(
         row = hipify_row(hip, version, installed, checked_52)
         shared = targets[(_attribute_group(cuda), hip)] > 1 and _attribute_group(cuda)
         note = DIFFERS.get(cuda) or (SHARED_ATTRIBUTE.format(hip=hip) if shared else "")
-        note = note or _family_note(family, cuda, row[2])
+        note = note or _family_note(family, cuda, row[2], row[0])
         if note and row[1] != "unsupported":
             row = (row[0], row[1], row[2], note, row[4])
         extended[cuda] = row

@@ -269,6 +269,19 @@ def test_cublas_ilp64_and_cublaslt_names_are_diagnosed_before_their_hip_version(
     assert "hipblasLtMatrixTransformDesc_t d" in out and "CASS011" not in codes
 
 
+def test_hipify_v2_hipblas_names_are_reported_where_used(port_snippet):
+    """HIPIFY writes hipBLAS 2's `_v2` spellings, which hipBLAS 3 (ROCm 7.0) drops: renamed for
+    their version with a CASS012 naming the hipBLAS 3 name."""
+    out, codes = port_snippet(
+        "void f(cublasHandle_t h, long n, const void *x, long *r) {\n"
+        "  cublasIcamax_64(h, n, 0, 1, r);\n}\n",
+        hip_version="6.3",
+    )
+    assert "hipblasIcamax_v2_64(h, n, 0, 1, r)" in out
+    messages = [d.message for d in codes["CASS012"]]
+    assert any("hipBLAS 3" in m and "hipblasIcamax_64" in m for m in messages)
+
+
 def test_cublas_rows_hipify_adds_are_checked_against_the_hipblas_header():
     """A HIPIFY cuBLAS name hipBLAS 0.51 declares (the legacy CUBLAS_OP_HERMITAN spelling) is a
     5.2 row checked there; later names a facts file lists (compute types, math modes) name it,
