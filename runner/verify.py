@@ -174,6 +174,10 @@ def _build_run_compare(
 
 
 def _run(backend: Backend, source: Path, artifact: Any, spec: RunSpec) -> RunResult:
+    if backend.name == "emulator":
+        from cass.runner.backends.emulator import TIME_SCALE
+
+        spec = spec.replace(timeout_s=spec.timeout_s * TIME_SCALE)
     return backend.run(source, artifact, spec)
 
 

@@ -6,6 +6,8 @@ labels from them.
 
 from __future__ import annotations
 
+from cass.runner.backends.emulator import TIME_SCALE as EMULATOR_TIME_SCALE
+
 DOMAINS: dict[str, str] = {
     "linear_algebra": "linear algebra",
     "reduction_scan": "reduction and scan",
@@ -93,7 +95,7 @@ ROCM_INCLUDE_DIRS = ("/opt/rocm/include", "/usr/include")
 
 # A task's timeout_s is sized for a real GPU; a port backend that runs slower gets this multiple
 # (unless `cass bench run --timeout` sets one limit for every run).
-TIMEOUT_SCALE: dict[str, float] = {"emulator": 5.0, "rocm": 1.0}
+TIMEOUT_SCALE: dict[str, float] = {"emulator": EMULATOR_TIME_SCALE, "rocm": 1.0}
 
 # status -> (meaning, counts as a pass). Order is the order of report columns.
 STATUSES: dict[str, tuple[str, bool]] = {

@@ -27,6 +27,9 @@ from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
 OFFLOAD_ARCH = DEFAULT_GFX_ARCH
 FAULT_PREFIX = "cass-emulator: fault "
+# A run spec's timeout_s is sized for a GPU; the emulator runs the device code on the CPU and
+# gets this multiple of it wherever a port is verified (cass verify, hooks, the editor, the bench).
+TIME_SCALE = 5.0
 
 
 HIP_RUNTIME_HEADER = Path("/usr/include/hip/hip_runtime_api.h")

@@ -128,7 +128,10 @@ def register(app: typer.Typer) -> None:
         runs: Annotated[
             int | None, typer.Option("--runs", help="Runs per side; runtime is their median.")
         ] = None,
-        timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds per run.")] = None,
+        timeout: Annotated[
+            float | None,
+            typer.Option("--timeout", help="Seconds per run on a GPU (the emulator gets 5x)."),
+        ] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
         memory_limit: MemoryLimit = None,
         cpu_limit: CpuLimit = None,
