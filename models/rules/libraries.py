@@ -39,6 +39,7 @@ NOT_CHECKED = "no header here confirms it"
 _HIPBLAS_ONLY = re.compile(
     r"^hipblas(Datatype_t|Complex|DoubleComplex|Half|Bfloat16|Int8|Int8Complex|Stride|Bfdot\w*"
     r"|StatusToString|Xtrmm|\w*Trtri\w*|[SDCZ](getrf|getrs|geqrf|gels|getri)"
+    r"|[SDCZ]trtri|[CZ]spr|H(axpy|dot)"  # hipBLAS's own: HIPIFY's cuBLAS table has none
     r"|\w*TrsmEx|\w*TrsmBatchedEx|\w*TrsmStridedBatchedEx)$"
     r"|^HIPBLAS_([RC]_\d+[FIUB]|SIDE_BOTH|ON_[CN]|CLANG_STATIC|DEPRECATED_MSG|EXPORT|H"
     r"|STATUS_HANDLE_IS_NULLPTR|STATUS_INVALID_ENUM|STATUS_UNKNOWN)$"
@@ -55,6 +56,11 @@ _V2 = re.compile(
     r"|rot|rotg|rotm|rotmg|gemv|gbmv|trmv|tbmv|tpmv|trsv|tpsv|tbsv|symv|hemv|sbmv|hbmv|spmv|hpmv"
     r"|ger|geru|gerc|syr|her|spr|hpr|syr2|her2|spr2|hpr2|gemm|symm|hemm|syrk|herk|syr2k|her2k"
     r"|trmm|trsm)?$"
+)
+# cuBLAS routines with an ILP64 `_64` form (cuBLAS 12): BLAS routines and the Ex extensions, not
+# the handle, copy and mode helpers, types, or rotg/rotmg (HIPIFY's table lists none of those).
+_ILP64 = re.compile(
+    r"^cublas(?!Create|Destroy|[SG]et|\w*_t$|\w*rotm?g(_v2)?$)(I?[SDCZH]|Sc|Dz|Cs|Zd|\w+Ex$)"
 )
 _COMPLEX = re.compile(r"^cublas(?:[CZ](?!reate)[a-z]|I[cz]a|(?:Sc|Dz)(?:asum|nrm2))")
 
@@ -216,7 +222,7 @@ def cublas_rows(header: Path, names: set[str], checked: str) -> dict[str, Row]:
     for cuda, row in list(rows.items()):
         if _V2.match(cuda):
             rows[cuda + "_v2"] = row
-        if re.match(r"cublas(I?[SDCZH]|Sc|Dz|Cs|Zd|\w+Ex$)", cuda) and "Batched" not in cuda:
+        if _ILP64.match(cuda) and "Batched" not in cuda:
             ilp = (
                 row[0] + "_64",
                 "supported",

@@ -297,3 +297,19 @@ def test_cublas_rows_hipify_adds_are_checked_against_the_hipblas_header():
     i8 = family_table("types")["CUDA_R_8I"]
     assert (i8.hip, i8.since) == ("HIP_R_8I", "5.7")
     assert "CUDA_R_8I" not in family_table("cublas")
+
+
+def test_cublas_ilp64_rows_only_for_names_cublas_has(port_snippet):
+    """No `_64` row for the handle, copy and mode helpers, types or rotg (cuBLAS has no
+    cublasCreate_64; hipBLAS no hipblasSetMatrix_64), nor rows for hipBLAS's own routines:
+    such a call is a located CASS082, never a rename to a function hipBLAS lacks."""
+    table = family_table("cublas")
+    for cuda in ("cublasCreate_64", "cublasSetMatrix_64", "cublasSrotg_64", "cublasHaxpy"):
+        assert cuda not in table, cuda
+    assert table["cublasSaxpy_64"].hip == "hipblasSaxpy_64"
+    out, codes = port_snippet(
+        "void f(long n, const void *a, void *b) { cublasSetMatrix_64(n, n, 4, a, n, b, n); }\n",
+        hip_version="6.3",
+    )
+    assert "cublasSetMatrix_64(" in out
+    assert any("cublasSetMatrix_64" in d.message for d in codes["CASS082"])
