@@ -70,6 +70,7 @@ PIPELINE: tuple[Pass, ...] = (
     intrinsics.add_signed_64bit_atomics,
     textures.rewrite_channel_descs,
     textures.rewrite_gather_components,
+    textures.rewrite_surface_calls,
     wavesize.rewrite_warp_size_assumptions,
     names.report_token_pasting,
     library_calls.rewrite_library_enum_arguments,

@@ -160,6 +160,89 @@ __device__ inline void __cass_pipeline_memcpy(void* dst, const void* src, size_t
   for (size_t i = 0; i < size; ++i) d[i] = i + zfill < size ? s[i] : 0;
 }
 """,
+    "surfaces": """\
+// CUDA's surface reads and writes move raw bits; HIP 5.2's convert every component by value
+// through float (an int surface reads 0 for 5 and stores the bits of 5.0f), and its layered forms
+// pass the layer as a mip level. Integral components travel as bits here, the rest as values.
+template <typename T, bool = std::is_scalar<T>::value>
+struct __cass_surf_elem { using V = T; static constexpr int n = 1; };
+template <typename T>
+struct __cass_surf_elem<T, false> {
+  using V = typename T::value_type;
+  static constexpr int n = sizeof(T) / sizeof(V);
+};
+template <typename V> __device__ inline V __cass_surf_lane(float f) {
+  if constexpr (std::is_integral<V>::value) return static_cast<V>(__builtin_bit_cast(int, f));
+  else return static_cast<V>(f);
+}
+template <typename V> __device__ inline float __cass_surf_bits(V v) {
+  if constexpr (std::is_integral<V>::value) return __builtin_bit_cast(float, static_cast<int>(v));
+  else return static_cast<float>(v);
+}
+template <typename T> __device__ inline T __cass_surf_from(const float4::Native_vec_& u) {
+  using E = __cass_surf_elem<T>;
+  if constexpr (std::is_scalar<T>::value) {
+    return __cass_surf_lane<T>(u.x);
+  } else {
+    T t;
+    t.x = __cass_surf_lane<typename E::V>(u.x);
+    if constexpr (E::n > 1) t.y = __cass_surf_lane<typename E::V>(u.y);
+    if constexpr (E::n > 2) t.z = __cass_surf_lane<typename E::V>(u.z);
+    if constexpr (E::n > 3) t.w = __cass_surf_lane<typename E::V>(u.w);
+    return t;
+  }
+}
+template <typename T> __device__ inline float4::Native_vec_ __cass_surf_to(const T& t) {
+  using E = __cass_surf_elem<T>;
+  float4::Native_vec_ u = {0.0f, 0.0f, 0.0f, 0.0f};
+  if constexpr (std::is_scalar<T>::value) {
+    u.x = __cass_surf_bits(t);
+  } else {
+    u.x = __cass_surf_bits(t.x);
+    if constexpr (E::n > 1) u.y = __cass_surf_bits(t.y);
+    if constexpr (E::n > 2) u.z = __cass_surf_bits(t.z);
+    if constexpr (E::n > 3) u.w = __cass_surf_bits(t.w);
+  }
+  return u;
+}
+#define __CASS_SURF_IMAGE(s) ((unsigned int ADDRESS_SPACE_CONSTANT*)(s))
+#define __CASS_SURF_X(i, x, D) __hipGetPixelAddr(x, __ockl_image_channel_data_type_##D(i), __ockl_image_channel_order_##D(i))
+template <typename T> __device__ inline void __cass_surf1Dread(T* d, hipSurfaceObject_t s, int x, int = 0) {
+  auto i = __CASS_SURF_IMAGE(s); *d = __cass_surf_from<T>(__ockl_image_load_1D(i, __CASS_SURF_X(i, x, 1D)));
+}
+template <typename T> __device__ inline void __cass_surf2Dread(T* d, hipSurfaceObject_t s, int x, int y, int = 0) {
+  auto i = __CASS_SURF_IMAGE(s); *d = __cass_surf_from<T>(__ockl_image_load_2D(i, int2(__CASS_SURF_X(i, x, 2D), y).data));
+}
+template <typename T> __device__ inline void __cass_surf3Dread(T* d, hipSurfaceObject_t s, int x, int y, int z, int = 0) {
+  auto i = __CASS_SURF_IMAGE(s); *d = __cass_surf_from<T>(__ockl_image_load_3D(i, int4(__CASS_SURF_X(i, x, 3D), y, z, 0).data));
+}
+template <typename T> __device__ inline void __cass_surf1DLayeredread(T* d, hipSurfaceObject_t s, int x, int layer, int = 0) {
+  auto i = __CASS_SURF_IMAGE(s); *d = __cass_surf_from<T>(__ockl_image_load_1Da(i, int2(__CASS_SURF_X(i, x, 1Da), layer).data));
+}
+template <typename T> __device__ inline void __cass_surf2DLayeredread(T* d, hipSurfaceObject_t s, int x, int y, int layer, int = 0) {
+  auto i = __CASS_SURF_IMAGE(s); *d = __cass_surf_from<T>(__ockl_image_load_2Da(i, int4(__CASS_SURF_X(i, x, 2Da), y, layer, 0).data));
+}
+template <typename T> __device__ inline T __cass_surf1Dread(hipSurfaceObject_t s, int x, int m = 0) { T v; __cass_surf1Dread(&v, s, x, m); return v; }
+template <typename T> __device__ inline T __cass_surf2Dread(hipSurfaceObject_t s, int x, int y, int m = 0) { T v; __cass_surf2Dread(&v, s, x, y, m); return v; }
+template <typename T> __device__ inline T __cass_surf3Dread(hipSurfaceObject_t s, int x, int y, int z, int m = 0) { T v; __cass_surf3Dread(&v, s, x, y, z, m); return v; }
+template <typename T> __device__ inline T __cass_surf1DLayeredread(hipSurfaceObject_t s, int x, int l, int m = 0) { T v; __cass_surf1DLayeredread(&v, s, x, l, m); return v; }
+template <typename T> __device__ inline T __cass_surf2DLayeredread(hipSurfaceObject_t s, int x, int y, int l, int m = 0) { T v; __cass_surf2DLayeredread(&v, s, x, y, l, m); return v; }
+template <typename T> __device__ inline void __cass_surf1Dwrite(T v, hipSurfaceObject_t s, int x, int = 0) {
+  auto i = __CASS_SURF_IMAGE(s); __ockl_image_store_1D(i, __CASS_SURF_X(i, x, 1D), __cass_surf_to(v));
+}
+template <typename T> __device__ inline void __cass_surf2Dwrite(T v, hipSurfaceObject_t s, int x, int y, int = 0) {
+  auto i = __CASS_SURF_IMAGE(s); __ockl_image_store_2D(i, int2(__CASS_SURF_X(i, x, 2D), y).data, __cass_surf_to(v));
+}
+template <typename T> __device__ inline void __cass_surf3Dwrite(T v, hipSurfaceObject_t s, int x, int y, int z, int = 0) {
+  auto i = __CASS_SURF_IMAGE(s); __ockl_image_store_3D(i, int4(__CASS_SURF_X(i, x, 3D), y, z, 0).data, __cass_surf_to(v));
+}
+template <typename T> __device__ inline void __cass_surf1DLayeredwrite(T v, hipSurfaceObject_t s, int x, int layer, int = 0) {
+  auto i = __CASS_SURF_IMAGE(s); __ockl_image_store_1Da(i, int2(__CASS_SURF_X(i, x, 1Da), layer).data, __cass_surf_to(v));
+}
+template <typename T> __device__ inline void __cass_surf2DLayeredwrite(T v, hipSurfaceObject_t s, int x, int y, int layer, int = 0) {
+  auto i = __CASS_SURF_IMAGE(s); __ockl_image_store_2Da(i, int4(__CASS_SURF_X(i, x, 2Da), y, layer, 0).data, __cass_surf_to(v));
+}
+""",
 }
 ORDER = (
     "syncwarp",
@@ -170,6 +253,7 @@ ORDER = (
     "cg_reduce",
     "cg_async",
     "pipeline_copy",
+    "surfaces",
     "rounding",
     "atomic64",
 )

@@ -7,12 +7,13 @@ Supported forms (others are an `unsupported` fault naming the instruction, never
   any dmask; point or bilinear/trilinear filtering, normalized or unnormalized coordinates,
   addressing WRAP, MIRROR, CLAMP_LAST_TEXEL, MIRROR_ONCE_LAST_TEXEL, CLAMP_BORDER (border colour
   transparent black, opaque black or white).
-- `image_load`, `image_load_mip` (mip 0), `image_store`: 32-bit integer coordinates,
-  any dmask; out-of-range loads return 0 and out-of-range stores are dropped, as on gfx11.
+- `image_load`, `image_load_mip` (mip 0), `image_store`: 32-bit integer coordinates, or
+  16-bit ones packed two to a VGPR (`a16`, low half first: clang-16 emits it for small
+  coordinates), any dmask; out-of-range loads return 0 and out-of-range stores are dropped, as on gfx11.
 - `buffer_load_format_{x,xy,xyz,xyzw}` with `idxen`/`offen` (tex1Dfetch of linear memory):
   structured (OOB_SELECT 0) or raw (3) range checking; out-of-range lanes read 0.
 Addresses may be consecutive VGPRs or NSA lists (`[v2, v0, v3]`, which clang-16 emits for gfx11).
-Not supported: a16/d16 (16-bit coordinates or data), tfe/lwe, depth compare
+Not supported: a16 for sampling (16-bit float coordinates), d16 (16-bit data), tfe/lwe, depth compare
 (`_c`), derivatives (`_d`), bias (`_b`), offsets (`_o`), mipmapped or tiled images. The descriptor
 layouts and formats read are in image_formats.py.
 
@@ -57,7 +58,8 @@ def compile_image(ins):
         return _buffer_load_format(ins)
     if not op.startswith("image_"):
         return None
-    if any(mod in ins.modifiers for mod in _UNSUPPORTED_MODIFIERS):
+    a16 = "a16" in ins.modifiers and op in ("image_load", "image_load_mip", "image_store")
+    if any(mod in ins.modifiers for mod in _UNSUPPORTED_MODIFIERS if not (a16 and mod == "a16")):
         return None
     dim = _DIMS.get(ins.modifiers.get("dim", ""))
     if dim is None:
@@ -250,15 +252,21 @@ def _check_dim(img: fmt.Image, name: str) -> None:
 
 
 # --------------------------------------------------------------------------- load / store
-def _int_coords(m, g, img, vaddr, lanes):
-    """(x, y, z, inside) of integer image coordinates."""
+def _int_coords(m, g, img, vaddr, lanes, a16: bool = False):
+    """(x, y, z, inside) of integer image coordinates (`a16`: 16-bit, two to a VGPR)."""
     count = img.dims + (1 if img.arrayed else 0)
-    c = [m.st.V[reg, g.idx].astype(np.int64) for reg in _address_regs(vaddr, count)]
+    if a16:
+        words = [m.st.V[reg, g.idx] for reg in _address_regs(vaddr, (count + 1) // 2)]
+        halves = [h for w in words for h in (w & U32(0xFFFF), w >> U32(16))]
+        c = [h.astype(np.uint16).view(np.int16).astype(np.int64) for h in halves[:count]]
+    else:
+        c = [m.st.V[reg, g.idx].astype(np.int64) for reg in _address_regs(vaddr, count)]
     limits = [img.width, img.height, img.slices]
     x = c[0]
     y = c[1] if img.dims >= 2 else np.zeros_like(x)
     z = c[img.dims] if img.arrayed else (c[2] if img.dims == 3 else np.zeros_like(x))
-    inside = lanes & (x < limits[0]) & (y < limits[1]) & (z < limits[2])
+    inside = lanes & (x >= 0) & (y >= 0) & (z >= 0)
+    inside &= (x < limits[0]) & (y < limits[1]) & (z < limits[2])
     return x, y, z, inside
 
 
@@ -266,8 +274,9 @@ def _load(ins, dim, dmask: int):
     dst, vaddr, rsrc = ins.operands[:3]
     name, _ = dim
     comps = [c for c in range(4) if dmask >> c & 1]
-    if rsrc.count != 8 or not _address_ok(vaddr, dim[1]):  # integer coordinates, `unorm` or not
-        return None
+    a16 = "a16" in ins.modifiers
+    if rsrc.count != 8 or not _address_ok(vaddr, (dim[1] + 1) // 2 if a16 else dim[1]):
+        return None  # integer coordinates, `unorm` or not
 
     def run(m, g):
         mask = m.st.exec_mask(g)
@@ -280,7 +289,7 @@ def _load(ins, dim, dmask: int):
             except fmt.DescriptorError as exc:
                 raise _fault(ins, exc) from None
             lanes = mask & waves[:, None]
-            x, y, z, inside = _int_coords(m, g, img, vaddr, lanes)
+            x, y, z, inside = _int_coords(m, g, img, vaddr, lanes, a16)
             channels = fmt.swizzle(img.fmt, _fetch(m, g, img, x, y, z, inside))
             for d, c in enumerate(comps):
                 value = np.where(inside, _bits32(channels[c]), U32(0))
@@ -293,8 +302,9 @@ def _store(ins, dim, dmask: int):
     data, vaddr, rsrc = ins.operands[:3]
     name, _ = dim
     comps = [c for c in range(4) if dmask >> c & 1]
-    if rsrc.count != 8 or not _address_ok(vaddr, dim[1]):  # integer coordinates, `unorm` or not
-        return None
+    a16 = "a16" in ins.modifiers
+    if rsrc.count != 8 or not _address_ok(vaddr, (dim[1] + 1) // 2 if a16 else dim[1]):
+        return None  # integer coordinates, `unorm` or not
 
     def run(m, g):
         mask = m.st.exec_mask(g)
@@ -306,7 +316,7 @@ def _store(ins, dim, dmask: int):
                 _check_dim(img, name)
             except fmt.DescriptorError as exc:
                 raise _fault(ins, exc) from None
-            x, y, z, inside = _int_coords(m, g, img, vaddr, mask & waves[:, None])
+            x, y, z, inside = _int_coords(m, g, img, vaddr, mask & waves[:, None], a16)
             if not inside.any():
                 continue
             values = [np.zeros((g.k, 32), U32) for _ in range(4)]

@@ -51,3 +51,26 @@ def test_the_ported_program_keeps_cuda_meaning_on_the_emulator(tmp_path, capsys)
     out = capsys.readouterr().out
     assert "case 0: 0.7843 0.3922 0.1961 1.0000" in out  # unsigned normalized, as CUDA reads it
     assert "case 4: 1.0000 1.0000 1.0000 1.0000" in out and "CHECK PASS" in out
+
+
+def test_surface_calls_go_through_helpers_that_move_bits():
+    text = _port(
+        "__global__ void k(cudaSurfaceObject_t s) {\n  int v; surf2Dread(&v, s, 0, 0);\n"
+        "  surf2Dwrite(surf2Dread<int>(s, 4, 0), s, 0, 1);\n  surf2DLayeredwrite(v, s, 0, 0, 1);\n}\n"
+    )
+    assert "__cass_surf2Dread(&v, s, 0, 0)" in text and "__cass_surf2Dread<int>(s, 4, 0)" in text
+    assert "__cass_surf2Dwrite(" in text and "__cass_surf2DLayeredwrite(v, s, 0, 0, 1)" in text
+    assert "CASS_SHIM_SURFACES" in text
+
+
+@pytest.mark.toolchain
+def test_integer_and_layered_surfaces_keep_cuda_meaning_on_the_emulator(tmp_path, capsys):
+    """HIP 5.2's own surface functions read 0 for a stored 5 and store the bits of 5.0f; its
+    layered forms take the layer as a mip level. The emulator runs the a16 image loads and
+    stores clang-16 emits for these small coordinates."""
+    port = tmp_path / "s.hip"
+    assert main(["port", str(PROGRAM.with_name("surface_semantics.cu")), "-o", str(port)]) == 0
+    assert main(["run-hip", str(port)]) == 0
+    out = capsys.readouterr().out
+    assert "read 10 -14 246912 4" in out and "written 51 -69 1234561 21" in out
+    assert "layered 203 204" in out and "CHECK PASS" in out

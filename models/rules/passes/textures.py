@@ -10,6 +10,11 @@ Both are in HIP 5.2.3's headers (Debian) and, for the gather, in later ROCm/clr 
   `(comp + 1) & 3`. HIP's `tex2Dgather(T*, object, ...)` form samples a layered cube map instead
   of gathering, so the port assigns the value form's result.
 
+- `surf*read`/`surf*write` convert every component by value through float (an int surface reads
+  0 for a stored 5 and stores the bits of 5.0f) and the layered forms pass the layer as a mip
+  level: the port calls cass helpers that move integral components as bits (shims.py
+  "surfaces"), as CUDA does.
+
 Texture-reference calls (`tex2Dgather(texRef, x, y)`) are reported elsewhere (CASS071) and left.
 """
 
@@ -119,3 +124,23 @@ def _rewrite_pointer_form(unit: Unit, i: int, args: list[tuple[int, int]], end: 
     unit.report_tokens("CASS060", first, unit.code[end],
                        "tex2Dgather(T*, ...) written as the value form: HIP's pointer form samples a "
                        "layered cube map")  # fmt: skip
+
+
+SURFACE_CALLS = tuple(
+    f"surf{d}{op}" for d in ("1D", "2D", "3D", "1DLayered", "2DLayered") for op in ("read", "write")
+)
+
+
+def rewrite_surface_calls(unit: Unit) -> None:
+    """`surf2Dread(&v, s, x, y)` -> `__cass_surf2Dread(&v, s, x, y)` (and the value form)."""
+    for i in unit.positions(SURFACE_CALLS):
+        tok = unit.code[i]
+        if tok.kind != "ident" or unit.prev_text(i) in (".", "->", "::") or unit.is_edited(tok):
+            continue
+        if unit.next_text(i) not in ("(", "<"):
+            continue
+        if unit.replace(tok.start, tok.end, f"__cass_{tok.text}"):
+            unit.shims.add("surfaces")
+            unit.report("CASS060", tok.start, tok.end,
+                        f"`{tok.text}` -> `__cass_{tok.text}` (helper emitted: HIP's converts "
+                        "each component through float by value, CUDA moves the raw bits)")  # fmt: skip
