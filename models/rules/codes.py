@@ -496,6 +496,17 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "`__pipeline_wait_prior` have nothing left to do."
         ),
     ),
+    (
+        "CASS090",
+        W,
+        "file that is not UTF-8 ported byte for byte",
+        (
+            "A project file holds bytes that are not UTF-8 (Latin-1 comments, say). It is ported "
+            "anyway: those bytes are carried through unchanged, and only the CUDA around them is "
+            "rewritten. The location names the first such byte; saving the file as UTF-8 removes "
+            "the warning."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

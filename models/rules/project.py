@@ -107,6 +107,17 @@ def _unread(relative: str, message: str) -> Diagnostic:
     )
 
 
+def _not_utf8(relative: str, message: str) -> Diagnostic:
+    """CASS090 at the first byte that is not UTF-8 (`path:line:col: invalid UTF-8 ...`)."""
+    where = message.split(": ", 1)[0].rsplit(":", 2)
+    line, column = (
+        (int(where[1]), int(where[2])) if len(where) == 3 and where[1].isdigit() else (1, 1)
+    )
+    detail = message.split(": ", 1)[-1].split(";", 1)[0]
+    return Diagnostic(relative, line, column, Severity.WARNING, "CASS090",
+                      f"{detail}: ported byte for byte (those bytes kept as they were)")  # fmt: skip
+
+
 def _samples_helper(root: Path, path: Path, name: str) -> Diagnostic:
     """CASS084 at the `#include` of a CUDA Samples helper header that no include folder holds."""
     text = path.read_text(encoding="utf-8", errors="replace")
@@ -187,11 +198,16 @@ def translate_project(
     for source in plan.port:  # translate everything first: nothing is written if one is unreadable
         relative = str(source.relative_to(root))
         try:
-            text = read_source(source)
-        except CassError as exc:  # not UTF-8, too large: reported, and copied as it is
+            data = read_input(source, limit=MAX_BYTES)
+        except CassError as exc:  # too large, unreadable: reported, and copied as it is
             plan.copy.append(source)
             result.unread.append(_unread(relative, str(exc)))
             continue
+        try:
+            text = decode_source(data, str(source))
+        except CassError as exc:  # bytes that are not UTF-8 travel through unchanged
+            text = data.decode("utf-8", errors="surrogateescape")
+            result.unread.append(_not_utf8(relative, str(exc)))
         translation = translate_text(text, relative, target, engine)
         result.files.append(PortedFile(source, out / relative, translation, original=text))
         if progress is not None:

@@ -204,8 +204,10 @@ def _port_where_it_is(
         diagnostics = project.diagnostics
     else:
         changes, diagnostics = in_place.file_changes(source, target, engine)
-    if dry_run:
-        sys.stdout.write(in_place.unified_diff(changes))
+    if dry_run:  # bytes that are not UTF-8 in a source go out as they came in
+        sys.stdout.flush()
+        sys.stdout.buffer.write(in_place.unified_diff(changes).encode("utf-8", "surrogateescape"))
+        sys.stdout.buffer.flush()
     elif changes:
         backup = in_place.backup_folder(source)
         in_place.apply_in_place(changes, backup, single_file=not source.is_dir())

@@ -4,6 +4,8 @@ a complete output tree, one process, and a summary of what needs a person."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -104,17 +106,27 @@ def test_the_output_tree_is_complete_and_ported_in_one_process(tmp_path):
     assert "C/C++/CUDA files ported" in table and "needs a person: nothing" in table
 
 
-def test_a_file_that_is_not_utf8_is_reported_and_copied(tmp_path):
+def test_a_file_that_is_not_utf8_is_ported_byte_for_byte(tmp_path):
     root = tmp_path / "proj"
     root.mkdir()
     (root / "ok.cu").write_text("__global__ void k() {}\n")
-    (root / "latin1.h").write_bytes(b"// caf\xe9\n__device__ int f();\n")
+    original = b"// caf\xe9 \xff\n#include <cuda_runtime.h>\nvoid f(float* p) { cudaFree(p); }\n"
+    (root / "latin1.cu").write_bytes(original)
     out = tmp_path / "out"
     result = port_project(root, out, TARGET)
-    assert (out / "latin1.h").read_bytes() == (root / "latin1.h").read_bytes()
-    [found] = [d for d in result.diagnostics if d.code == "CASS076"]
-    assert found.path == "latin1.h" and found.line == 1 and "invalid UTF-8" in found.message
-    assert "latin1.h: 1 error(s)" in summary(result)
+    ported = (out / "latin1.cu").read_bytes()
+    assert ported.startswith(b"// caf\xe9 \xff\n") and b"hipFree(p)" in ported
+    assert b"cudaFree" not in ported and b"hip/hip_runtime.h" in ported
+    [found] = [d for d in result.diagnostics if d.code == "CASS090"]
+    assert found.path == "latin1.cu" and (found.line, found.column) == (1, 7)
+    assert "CASS076" not in {d.code for d in result.diagnostics}
+    # --dry-run prints the same bytes in its diff
+    cmd = [sys.executable, "-m", "cass.server.cli", "port", str(root), "--dry-run"]
+    run = subprocess.run(cmd, capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stderr.decode(errors="replace")
+    assert (
+        b" // caf\xe9 \xff\n" in run.stdout and b"+void f(float* p) { hipFree(p); }" in run.stdout
+    )
 
 
 def test_a_cuda_samples_helper_found_nowhere_is_located_and_one_found_is_ported(tmp_path):
