@@ -45,13 +45,10 @@ def corpus() -> list[str]:
 
 def make_repo(root: Path, count: int) -> list[str]:
     texts = corpus()
-    run = lambda *a: subprocess.run(
-        ["git", *a],
-        cwd=root,
-        check=True,
-        capture_output=True,  # noqa: E731
-        timeout=120,
-    )
+
+    def run(*a: str) -> None:
+        subprocess.run(["git", *a], cwd=root, check=True, capture_output=True, timeout=120)
+
     run("init", "-q", "-b", "main")
     run("config", "user.email", "bench@example.com")
     run("config", "user.name", "bench")

@@ -71,9 +71,7 @@ _FLAG_RULES: tuple[tuple[str, str], ...] = (
 )
 _COMPILED_RULES = tuple((re.compile(rf"(?<![\w-]){p}"), r) for p, r in _FLAG_RULES)
 # nvcc options with no clang counterpart: reported where they appear
-_UNMAPPED = re.compile(
-    r"(?<![\w-])(-dlink|--device-link|-lcudadevrt|-lnppi\w*|-lnvjpeg)(?![\w-])"
-)
+_UNMAPPED = re.compile(r"(?<![\w-])(-dlink|--device-link|-lcudadevrt|-lnppi\w*|-lnvjpeg)(?![\w-])")
 _HOST_COMPILER = re.compile(
     r"(?<![\w/.$(-])((?:[\w./-]*/)?(?:gcc|g\+\+|icc|icpc)(?:-\d+)?)(?![\w.+-])"
 )
