@@ -120,6 +120,14 @@ def write_result(m, g, dst, value, typ, ins, hi=False, mask=None):
 _VOP3SD = {"v_mad_u64_u32", "v_mad_i64_i32"}
 
 
+def op_sel_halves(ins, sources: int) -> tuple[list[bool], bool]:
+    """(high half read, per source; high half written) from a VOP3 op_sel: one flag per source
+    operand as written, then the destination's (`op_sel:[a,b,d]` for two sources)."""
+    sel = _opsel(ins, "op_sel") or []
+    hi = [bool(sel[i]) if i < min(len(sel), sources) else False for i in range(4)]
+    return hi, bool(sel[sources]) if len(sel) > sources else False
+
+
 def _valu(ins, spec):
     dtyp, styps, fn = spec
     ops = list(ins.operands)
@@ -127,10 +135,10 @@ def _valu(ins, spec):
     if ins.op in _VOP3SD:  # carry-out SGPR operand (written as 0: no overflow modelled)
         ops.pop(1)
     srcs = [res(o, t) for o, t in zip(ops[1:], styps)]
+    hi, dst_hi = op_sel_halves(ins, len(ops) - 1)
     if "fmac" in ins.op:
         srcs = srcs[:2] + [dst]
-    sel = _opsel(ins, "op_sel") or [0, 0, 0, 0]
-    hi = [bool(sel[i]) if i < len(sel) else False for i in range(4)]
+        hi[2] = dst_hi  # the accumulator is the destination's half
     fma_rows = _plain_fma_rows(ins, dst, srcs)
 
     def run(m, g):
@@ -139,7 +147,7 @@ def _valu(ins, spec):
         args = [typed(m, o, g, t, hi[i]) for i, (o, t) in enumerate(zip(srcs, styps))]
         with np.errstate(all="ignore"):
             value = fn(*args)
-        write_result(m, g, dst, value, dtyp, ins, hi[3] if len(sel) > 3 else False)
+        write_result(m, g, dst, value, dtyp, ins, dst_hi)
 
     return run
 

@@ -16,6 +16,7 @@ from cass.runner.emulator.jit.operands import (
     typed,
 )
 from cass.runner.emulator.jit.valu_table import CMP_TYPES, PACKED, RELATIONS, VALU
+from cass.runner.emulator.ops_vector import op_sel_halves
 from cass.runner.emulator.state import EXEC, width_of
 
 _CARRIES = {
@@ -45,15 +46,13 @@ def _opsel(ins, key: str) -> list[int] | None:
 
 def valu_expr(ins, hoist: Hoist) -> tuple[str, str, object]:
     """(result type, per-lane C++ result expression, destination operand) of a table op; for
-    16-bit operations, op_sel picks the halves read and (its fourth bit) written."""
+    16-bit operations, op_sel picks the halves read and (its last flag) written."""
     spec = VALU.get(ins.op)
     if spec is None:
         raise Untranslated(ins.op)
     dtyp, styps, template = spec
-    sel = [0, 0, 0, 0]
     if any(t in SIXTEEN for t in (dtyp, *styps)):
         _plain(ins, op_sel=False)
-        sel = _opsel(ins, "op_sel") or sel
     else:
         _plain(ins)
     ops = list(ins.operands)
@@ -61,13 +60,13 @@ def valu_expr(ins, hoist: Hoist) -> tuple[str, str, object]:
     if ins.op in ("v_mad_u64_u32", "v_mad_i64_i32"):
         ops.pop(1)  # carry-out SGPR: not written, as in the interpreter
     srcs = ops[1:]
+    hi, dst_hi = op_sel_halves(ins, len(srcs))
     if "fmac" in ins.op:
         srcs = srcs[:2] + [dst]
+        hi[2] = dst_hi
     if len(srcs) < len(styps) or dst.kind != "v":
         raise Untranslated("operands")
-    hi = [bool(sel[i]) if i < len(sel) else False for i in range(4)]
     args = [typed(lane_bits(o, t, hoist, hi[i]), t) for i, (o, t) in enumerate(zip(srcs, styps))]
-    dst_hi = hi[3] if len(sel) > 3 else False
     if dst_hi and dtyp not in SIXTEEN:
         raise Untranslated("op_sel on a 32-bit result")
     return dtyp + ("_hi" if dst_hi else ""), template.format(*args), dst
