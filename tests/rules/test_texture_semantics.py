@@ -44,13 +44,15 @@ def test_gather_components_follow_hip_numbering():
     text = _port(
         "__global__ void k(cudaTextureObject_t t, float4* o, int c) {\n"
         "  o[0] = tex2Dgather<float4>(t, 1.f, 1.f);\n  o[1] = tex2Dgather<float4>(t, 1.f, 1.f, 3);\n"
-        "  o[2] = tex2Dgather<float4>(t, 1.f, 1.f, c);\n  tex2Dgather(&o[3], t, 1.f, 1.f);\n}\n"
+        "  o[2] = tex2Dgather<float4>(t, 1.f, 1.f, c);\n  tex2Dgather(&o[3], t, 1.f, 1.f);\n"
+        "  tex2Dgather(o + 4, t, 1.f, 1.f, 2);\n}\n"
     )
     assert "tex2Dgather<float4>(t, 1.f, 1.f, 1)" in text
     assert "tex2Dgather<float4>(t, 1.f, 1.f, 0)" in text
     assert "tex2Dgather<float4>(t, 1.f, 1.f, ((c) + 1) & 3)" in text
     assert "(*(&o[3]) = tex2Dgather<std::remove_reference_t<decltype(*(&o[3]))>>(" in text
-    assert text.count("tex2Dgather") == 4
+    assert "(*(o + 4) = tex2Dgather<std::remove_reference_t<decltype(*(o + 4))>>(" in text
+    assert text.count("tex2Dgather") == 5
 
 
 @pytest.mark.toolchain

@@ -73,7 +73,10 @@ def rewrite_gather_components(unit: Unit) -> None:
         if parsed is None:
             continue
         args, end = parsed
-        pointer = len(args) in (4, 5) and unit.arg_text(args[0]).startswith("&") and not template
+        # (T*, object, x, y[, comp]): five arguments, or four with an address first (a texture
+        # reference call takes at most four: (texref, x, y[, comp]))
+        first = unit.arg_text(args[0]).strip()
+        pointer = not template and (len(args) == 5 or (len(args) == 4 and first.startswith("&")))
         if pointer:
             _rewrite_pointer_form(unit, i, args, end)
         elif template and len(args) in (3, 4):
