@@ -5,17 +5,20 @@ runs over the wave's 32 lanes (VGPR rows are contiguous) and keeps inactive lane
 
 from __future__ import annotations
 
+from cass.runner.emulator.jit import vector_forms as forms
 from cass.runner.emulator.jit.operands import (
     SIXTEEN,
     Hoist,
     Untranslated,
-    as_bits,
     lane_bits,
     scalar,
     swrite,
     typed,
 )
 from cass.runner.emulator.jit.valu_table import CMP_TYPES, PACKED, RELATIONS, VALU
+from cass.runner.emulator.jit.vector_common import lane_loop as _lane_loop
+from cass.runner.emulator.jit.vector_common import require_plain as _plain
+from cass.runner.emulator.jit.vector_common import store_lanes as _store
 from cass.runner.emulator.ops_vector import op_sel_halves
 from cass.runner.emulator.state import EXEC, width_of
 
@@ -27,21 +30,6 @@ _CARRIES = {
     "v_sub_co_ci_u32",
     "v_subrev_co_ci_u32",
 }
-
-
-def _plain(ins, op_sel: bool = True) -> None:
-    """Output modifiers and (unless `op_sel` is False) op_sel are left to the interpreter."""
-    for key in ("clamp", "mul", "div"):
-        if key in ins.modifiers:
-            raise Untranslated(key)
-    raw = ins.modifiers.get("op_sel") if op_sel else None
-    if raw and any(x.strip() not in ("0", "") for x in raw.strip("[]").split(",")):
-        raise Untranslated("op_sel")
-
-
-def _opsel(ins, key: str) -> list[int] | None:
-    raw = ins.modifiers.get(key)
-    return [int(x) for x in raw.strip("[]").split(",")] if raw else None
 
 
 def valu_expr(ins, hoist: Hoist) -> tuple[str, str, object]:
@@ -70,37 +58,6 @@ def valu_expr(ins, hoist: Hoist) -> tuple[str, str, object]:
     if dst_hi and dtyp not in SIXTEEN:
         raise Untranslated("op_sel on a 32-bit result")
     return dtyp + ("_hi" if dst_hi else ""), template.format(*args), dst
-
-
-def _store(dtyp: str, dst, result: str, name: str) -> tuple[str, list[str]]:
-    """(declaration of the lane's result bits, its masked writes); a 16-bit result (type
-    suffixed `_hi`: the high half) replaces one half of the destination."""
-    hi = dtyp.endswith("_hi")
-    dtyp = dtyp.removesuffix("_hi")
-    if dtyp in SIXTEEN:
-        i = dst.index
-        bits = as_bits(result, dtyp)
-        merged = (
-            f"(VR({i})[l] & 0xFFFFu) | ({bits} << 16)"
-            if hi
-            else f"(VR({i})[l] & 0xFFFF0000u) | {bits}"
-        )
-        decl = f"const uint32_t {name} = {merged};"
-        return decl, [f"VR({i})[l] = sel(s[126], l, {name}, VR({i})[l]);"]
-    if width_of(dtyp) == 64:
-        i = dst.index
-        decl = f"const uint64_t {name} = {as_bits(result, dtyp)};"
-        writes = [
-            f"VR({i})[l] = sel(s[126], l, (uint32_t){name}, VR({i})[l]);",
-            f"VR({i + 1})[l] = sel(s[126], l, (uint32_t)({name} >> 32), VR({i + 1})[l]);",
-        ]
-        return decl, writes
-    decl = f"const uint32_t {name} = {as_bits(result, dtyp)};"
-    return decl, [f"VR({dst.index})[l] = sel(s[126], l, {name}, VR({dst.index})[l]);"]
-
-
-def _lane_loop(hoist: Hoist, body: list[str]) -> list[str]:
-    return ["{", *hoist.lines, "LANES {", *body, "}", "}"]
 
 
 def _valu(ins) -> list[str]:
@@ -267,10 +224,8 @@ def _div_fmas(ins) -> list[str]:
 def translate_vector(ins) -> list[str]:
     """C++ statements for a vector ALU instruction; raises Untranslated otherwise."""
     op = ins.op
-    from cass.runner.emulator.jit import vector_forms as forms
-
     if ins.mnemonic.endswith(("_dpp", "_sdwa")) or "dpp8" in ins.modifiers:
-        return forms.dpp(ins)
+        return forms.dpp(ins, translate_vector)
     if ins.mnemonic.startswith("v_dual_"):
         return _vopd(ins)
     if op in VALU:

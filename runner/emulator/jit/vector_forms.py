@@ -4,9 +4,15 @@ mixed-precision FMA (v_fma_mix*), WMMA and DPP, each as its interpreter handler 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from cass.runner.emulator.jit.operands import Hoist, Untranslated, as_bits, lane_bits, typed
 from cass.runner.emulator.jit.valu_table import PACKED
-from cass.runner.emulator.jit.vector import _lane_loop, _opsel, _plain, _store, translate_vector
+from cass.runner.emulator.jit.vector_common import lane_loop as _lane_loop
+from cass.runner.emulator.jit.vector_common import modifier_flags as _opsel
+from cass.runner.emulator.jit.vector_common import require_plain as _plain
+from cass.runner.emulator.jit.vector_common import store_lanes as _store
 
 
 def packed_const(op, typ: str):
@@ -137,7 +143,7 @@ def wmma(ins) -> list[str]:
 SPARE = 1 << 20  # stands for the spare VGPR row, v[-1], in generated code: VR(SPARE)
 
 
-def dpp(ins) -> list[str]:
+def dpp(ins, translate_vector: Callable[[Any], list[str]]) -> list[str]:
     """A DPP form as dpp.compile_dpp: src0's permuted lanes into the spare row v[-1] (inactive
     or out-of-row sources 0 unless fetch-inactive), then the plain instruction on it with EXEC
     narrowed to the lanes DPP lets write, EXEC restored after (as the interpreter)."""
