@@ -100,11 +100,16 @@ def _sub_group(g, lanes):
     return sub
 
 
+def _texel_addresses(img: fmt.Image, x, y, z) -> np.ndarray:
+    """Byte addresses of texels (x, y, z) of a linear image."""
+    texel = (z * img.slice_texels + y * img.pitch + x).astype(np.int64)
+    return (U64(img.base) + (texel * img.fmt.texel_bytes).astype(U64)).astype(U64)
+
+
 def _fetch(m, g: Group, img: fmt.Image, x, y, z, lanes) -> list[np.ndarray]:
     """Channel values (lane arrays [k, 32]) of texels (x, y, z) for `lanes`; 0 elsewhere."""
-    texel = (z * img.slice_texels + y * img.pitch + x).astype(np.int64)
     nbytes = img.fmt.texel_bytes
-    addrs = (U64(img.base) + (texel * nbytes).astype(U64)).astype(U64)
+    addrs = _texel_addresses(img, x, y, z)
     nd = max(nbytes // 4, 1)
     full = [np.zeros(lanes.shape, U32) for _ in range(nd)]
     if lanes.any():
@@ -270,25 +275,38 @@ def _int_coords(m, g, img, vaddr, lanes, a16: bool = False):
     return x, y, z, inside
 
 
+def _integer_address_ok(ins, dim) -> bool:
+    """image_load/store operands the emulator reads: an 8-dword descriptor and the address
+    VGPRs of integer coordinates (`unorm` or not), two to a VGPR under `a16`."""
+    vaddr, rsrc = ins.operands[1:3]
+    count = (dim[1] + 1) // 2 if "a16" in ins.modifiers else dim[1]
+    return rsrc.count == 8 and _address_ok(vaddr, count)
+
+
+def _images(ins, m, g, rsrc, name: str):
+    """(image, lanes) for each distinct image descriptor among the group's active lanes; a
+    descriptor the emulator cannot read is a located fault."""
+    mask = m.st.exec_mask(g)
+    if not mask.any():
+        return
+    for words, waves in _descriptors(m, g, rsrc):
+        try:
+            img = fmt.image(words)
+            _check_dim(img, name)
+        except fmt.DescriptorError as exc:
+            raise _fault(ins, exc) from None
+        yield img, mask & waves[:, None]
+
+
 def _load(ins, dim, dmask: int):
     dst, vaddr, rsrc = ins.operands[:3]
-    name, _ = dim
     comps = [c for c in range(4) if dmask >> c & 1]
     a16 = "a16" in ins.modifiers
-    if rsrc.count != 8 or not _address_ok(vaddr, (dim[1] + 1) // 2 if a16 else dim[1]):
-        return None  # integer coordinates, `unorm` or not
+    if not _integer_address_ok(ins, dim):
+        return None
 
     def run(m, g):
-        mask = m.st.exec_mask(g)
-        if not mask.any():
-            return
-        for words, waves in _descriptors(m, g, rsrc):
-            try:
-                img = fmt.image(words)
-                _check_dim(img, name)
-            except fmt.DescriptorError as exc:
-                raise _fault(ins, exc) from None
-            lanes = mask & waves[:, None]
+        for img, lanes in _images(ins, m, g, rsrc, dim[0]):
             x, y, z, inside = _int_coords(m, g, img, vaddr, lanes, a16)
             channels = fmt.swizzle(img.fmt, _fetch(m, g, img, x, y, z, inside))
             for d, c in enumerate(comps):
@@ -300,41 +318,24 @@ def _load(ins, dim, dmask: int):
 
 def _store(ins, dim, dmask: int):
     data, vaddr, rsrc = ins.operands[:3]
-    name, _ = dim
     comps = [c for c in range(4) if dmask >> c & 1]
     a16 = "a16" in ins.modifiers
-    if rsrc.count != 8 or not _address_ok(vaddr, (dim[1] + 1) // 2 if a16 else dim[1]):
-        return None  # integer coordinates, `unorm` or not
+    if not _integer_address_ok(ins, dim):
+        return None
 
     def run(m, g):
-        mask = m.st.exec_mask(g)
-        if not mask.any():
-            return
-        for words, waves in _descriptors(m, g, rsrc):
-            try:
-                img = fmt.image(words)
-                _check_dim(img, name)
-            except fmt.DescriptorError as exc:
-                raise _fault(ins, exc) from None
-            x, y, z, inside = _int_coords(m, g, img, vaddr, mask & waves[:, None], a16)
+        for img, lanes in _images(ins, m, g, rsrc, dim[0]):
+            x, y, z, inside = _int_coords(m, g, img, vaddr, lanes, a16)
             if not inside.any():
                 continue
             values = [np.zeros((g.k, 32), U32) for _ in range(4)]
             for d, c in enumerate(comps):
                 values[c] = m.st.V[data.index + d, g.idx]
             texels = fmt.encode(img.fmt, values)
-            texel = (z * img.slice_texels + y * img.pitch + x).astype(np.int64)
+            addrs = _texel_addresses(img, x, y, z)
             nbytes = img.fmt.texel_bytes
-            addrs = (U64(img.base) + (texel * nbytes).astype(U64)).astype(U64)
-            m.access(
-                "global",
-                addrs,
-                inside,
-                nbytes,
-                "store",
-                _sub_group(g, inside),
-                [t[inside] for t in texels],
-            )
+            sub = _sub_group(g, inside)
+            m.access("global", addrs, inside, nbytes, "store", sub, [t[inside] for t in texels])
 
     return run
 
