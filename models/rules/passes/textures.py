@@ -37,9 +37,7 @@ def rewrite_channel_descs(unit: Unit) -> None:
     for i in unit.positions(("cudaCreateChannelDesc",)):
         if unit.next_text(i) != "<" or unit.prev_text(i) in (".", "->"):
             continue
-        close = next(
-            (j for j in range(i + 2, min(i + 6, len(unit.code))) if unit.code[j].text == ">"), None
-        )
+        close = _closing_angle(unit, i + 1)
         if close is None or unit.next_text(close) != "(" or unit.next_text(close, 2) != ")":
             continue
         element = " ".join(unit.code[j].text for j in range(i + 2, close))
