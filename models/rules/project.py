@@ -91,12 +91,15 @@ class ProjectPort:
         return self.unread + found + [d for b in self.build for d in b.diagnostics]
 
 
+def _message_place(message: str) -> tuple[int, int]:
+    """(line, column) of a `path:line:col: ...` message, else (1, 1)."""
+    where = message.split(": ", 1)[0].rsplit(":", 2)
+    return (int(where[1]), int(where[2])) if len(where) == 3 and where[1].isdigit() else (1, 1)
+
+
 def _unread(relative: str, message: str) -> Diagnostic:
     """CASS076 at the place `read_source` named (`path:line:col: ...`), else at line 1."""
-    where = message.split(": ", 1)[0].rsplit(":", 2)
-    line, column = (
-        (int(where[1]), int(where[2])) if len(where) == 3 and where[1].isdigit() else (1, 1)
-    )
+    line, column = _message_place(message)
     return Diagnostic(
         relative,
         line,
@@ -109,10 +112,7 @@ def _unread(relative: str, message: str) -> Diagnostic:
 
 def _not_utf8(relative: str, message: str) -> Diagnostic:
     """CASS090 at the first byte that is not UTF-8 (`path:line:col: invalid UTF-8 ...`)."""
-    where = message.split(": ", 1)[0].rsplit(":", 2)
-    line, column = (
-        (int(where[1]), int(where[2])) if len(where) == 3 and where[1].isdigit() else (1, 1)
-    )
+    line, column = _message_place(message)
     detail = message.split(": ", 1)[-1].split(";", 1)[0]
     return Diagnostic(relative, line, column, Severity.WARNING, "CASS090",
                       f"{detail}: ported byte for byte (those bytes kept as they were)")  # fmt: skip
