@@ -7,12 +7,15 @@ the program (`build_hip_program` adds it), checked against numpy in tests/emulat
 the real libraries are linked instead; a verdict that used one of these says so.
 
     needed(source_text) -> tuple[Reference, ...]   # the implementations a HIP program calls
-    Reference.source, .covers                      # the HIP file and what it implements
+    Reference.source, .covers                      # the HIP file (or header folder), what it has
+    Reference.compile_args                         # what the emulator build adds for it
 
 Covered today: hipBLAS (`hipblas.hip`), hipFFT (`hipfft.hip`), hipRAND's host API
-(`hiprand.hip`), hipSPARSE's generic SpMV and SpMM (`hipsparse.hip`) and hipSOLVER's common dense
-solvers (`hipsolver.hip`). hipRAND's device API needs nothing here: Debian's hiprand_kernel.h
-(rocRAND's header-only generators) compiles for gfx1100 as it is.
+(`hiprand.hip`), hipSPARSE's generic SpMV and SpMM (`hipsparse.hip`), hipSOLVER's common dense
+solvers (`hipsolver.hip`) and rocWMMA, a header-only library, as a header of our own
+(`include/rocwmma/rocwmma.hpp`, first on the include path) on gfx11's WMMA builtins. hipRAND's
+device API needs nothing here: Debian's hiprand_kernel.h (rocRAND's header-only generators)
+compiles for gfx1100 as it is.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).parent
+INCLUDE = HERE / "include"  # header-only libraries: this folder goes first on the include path
 TITLE = "cass's reference implementations for emulated verification"
 
 
@@ -33,6 +37,13 @@ class Reference:
     include: re.Pattern[str]  # an #include that makes a program need it
     task_library: str  # the benchmark's name for the CUDA library (task.toml `libraries`)
     header: str  # the HIP header it needs, found through `hip_clang_command`'s include path
+
+    @property
+    def compile_args(self) -> tuple[str, ...]:
+        """A HIP source compiled with the program, or a header folder searched before any other."""
+        if self.source.is_dir():
+            return ("-I", str(self.source))
+        return (str(self.source),)
 
 
 REFERENCES: tuple[Reference, ...] = (
@@ -85,6 +96,18 @@ REFERENCES: tuple[Reference, ...] = (
         "cusolver",
         "hipsolver/hipsolver.h",
     ),
+    Reference(
+        "rocWMMA",
+        INCLUDE,
+        "fragment (matrix_a, matrix_b, accumulator; row_major, col_major), fill_fragment, "
+        "load_matrix_sync and store_matrix_sync (with layout_t mem_row_major/mem_col_major), "
+        "mma_sync, synchronize_workgroup; 16x16x16 blocks of f16 (__half, _Float16) or bf16 inputs "
+        "with f32 or same-type accumulators, int8/uint8 inputs with int32 accumulators; gfx11's "
+        "v_wmma_* instructions",
+        re.compile(r"^\s*#\s*include\s*[<\"]rocwmma/rocwmma\.hpp[>\"]", re.MULTILINE),
+        "wmma",
+        "rocwmma/rocwmma.hpp",
+    ),
 )
 
 
@@ -94,7 +117,7 @@ def provided() -> frozenset[str]:
 
     headers = rocm_api_headers.installed()
     folders = [headers.include_dir] if headers else []
-    folders.append(Path("/usr/include"))  # Debian's hipRAND
+    folders += [Path("/usr/include"), INCLUDE]  # Debian's hipRAND; cass's own headers
     return frozenset(
         ref.task_library for ref in REFERENCES if any((f / ref.header).is_file() for f in folders)
     )

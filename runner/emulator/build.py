@@ -254,7 +254,7 @@ def build_hip_program(
     output.parent.mkdir(parents=True, exist_ok=True)
     # a program that includes a HIP math library gets cass's reference implementation of it
     references = emulated_libraries.needed(source.read_text(encoding="utf-8", errors="replace"))
-    extra = (*extra_args, *(str(ref.source) for ref in references))
+    extra = (*extra_args, *(arg for ref in references for arg in ref.compile_args))
     cmd = hip_compile_command(source, output, offload_arch, extra)
     cmd += [f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}", "-lcasship", "-lm"]
     # contained like every run: killed as a tree on timeout or Ctrl-C (stop_all_runs)
