@@ -15,7 +15,9 @@ Covered today: hipBLAS (`hipblas.hip`), hipFFT (`hipfft.hip`), hipRAND's host AP
 solvers (`hipsolver.hip`) and rocWMMA, a header-only library, as a header of our own
 (`include/rocwmma/rocwmma.hpp`, first on the include path) on gfx11's WMMA builtins. hipRAND's
 device API needs nothing here: Debian's hiprand_kernel.h (rocRAND's header-only generators)
-compiles for gfx1100 as it is.
+compiles for gfx1100 as it is. MIOpen's common layer operations (`miopen.hip`) are declared by a
+header of our own (`include/miopen/miopen.h`: AMD's names, enumerator values and signatures,
+declaring only what `miopen.hip` implements), since no MIOpen header or package is available here.
 """
 
 from __future__ import annotations
@@ -37,13 +39,15 @@ class Reference:
     include: re.Pattern[str]  # an #include that makes a program need it
     task_library: str  # the benchmark's name for the CUDA library (task.toml `libraries`)
     header: str  # the HIP header it needs, found through `hip_clang_command`'s include path
+    include_dir: Path | None = None  # a folder of cass's own headers for it, searched first
 
     @property
     def compile_args(self) -> tuple[str, ...]:
         """A HIP source compiled with the program, or a header folder searched before any other."""
         if self.source.is_dir():
             return ("-I", str(self.source))
-        return (str(self.source),)
+        headers = ("-I", str(self.include_dir)) if self.include_dir else ()
+        return (*headers, str(self.source))
 
 
 REFERENCES: tuple[Reference, ...] = (
@@ -107,6 +111,21 @@ REFERENCES: tuple[Reference, ...] = (
         re.compile(r"^\s*#\s*include\s*[<\"]rocwmma/rocwmma\.hpp[>\"]", re.MULTILINE),
         "wmma",
         "rocwmma/rocwmma.hpp",
+    ),
+    Reference(
+        "MIOpen",
+        HERE / "miopen.hip",
+        "handle/stream; tensor descriptors of 3-5 dimensions (half/float/double, strided); "
+        "convolution descriptors of 1-3 spatial dimensions (padding, stride, dilation, groups); "
+        "output dims, workspace queries and find steps; convolution forward, backward data and "
+        "weights, forward/backward bias; pooling forward (max, average excluding or including "
+        "padding); activation forward (ReLU, logistic, tanh, clipped ReLU, ELU, leaky ReLU, soft "
+        "ReLU, abs, power); softmax forward (fast/accurate/log, instance/channel); batch-norm "
+        "forward inference (spatial/per activation)",
+        re.compile(r"^\s*#\s*include\s*[<\"]miopen/miopen\.h[>\"]", re.MULTILINE),
+        "cudnn",
+        "miopen/miopen.h",
+        INCLUDE,  # include/miopen/miopen.h: cass's own declarations (no MIOpen header here)
     ),
 )
 

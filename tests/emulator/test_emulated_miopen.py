@@ -1,0 +1,202 @@
+"""cass's reference MIOpen (runner/emulated_libraries/miopen.hip) on the emulator, against numpy:
+grouped, strided, dilated 2-D convolution forward/backward data/backward weights and bias, a 3-D
+double convolution with alpha/beta, half data, pooling (max, average with and without padding),
+ten activation modes, softmax (accurate/log/fast, channel/instance, alpha/beta blending), batch
+normalization inference (spatial, per activation), and the statuses MIOpen returns for
+parameters it refuses. One program runs everything (tests/emulator/programs/miopen_reference.hip)."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from cass.runner import emulated_libraries
+from cass.runner.emulator import build_hip_program, run_program
+
+PROGRAM = Path(__file__).parent / "programs" / "miopen_reference.hip"
+NOT_IMPLEMENTED, BAD_PARM, UNKNOWN_ERROR = 6, 3, 7
+
+
+def values(n: int, seed: int) -> np.ndarray:
+    i = np.arange(n)
+    return ((i * 37 + seed * 11) % 19 - 9) / 8.0
+
+
+def conv(x, w, pad, stride, dil, groups=1):
+    """Cross-correlation of x (N, C, *S) with w (K, C/groups, *R), MIOpen's output size."""
+    spatial = x.ndim - 2
+    xp = np.pad(x, [(0, 0), (0, 0), *[(p, p) for p in pad]])
+    out_shape = [
+        (x.shape[2 + i] + 2 * pad[i] - dil[i] * (w.shape[2 + i] - 1) - 1) // stride[i] + 1
+        for i in range(spatial)
+    ]
+    k_per, c_per = w.shape[0] // groups, w.shape[1]
+    y = np.zeros((x.shape[0], w.shape[0], *out_shape))
+    for tap in np.ndindex(*w.shape[2:]):
+        sl = tuple(
+            slice(tap[i] * dil[i], tap[i] * dil[i] + stride[i] * (out_shape[i] - 1) + 1, stride[i])
+            for i in range(spatial)
+        )
+        patch = xp[(slice(None), slice(None), *sl)]
+        for g in range(groups):
+            ks, cs = slice(g * k_per, (g + 1) * k_per), slice(g * c_per, (g + 1) * c_per)
+            y[:, ks] += np.einsum("nc...,kc->nk...", patch[:, cs], w[(ks, slice(None), *tap)])
+    return y
+
+
+def conv_grads(x, w, dy, pad, stride, dil, groups):
+    """dx and dw of conv by its linearity: each is a sum over the taps of the forward map."""
+    dx, dw = np.zeros_like(x), np.zeros_like(w)
+    for index in np.ndindex(*x.shape):
+        e = np.zeros_like(x)
+        e[index] = 1
+        dx[index] = (conv(e, w, pad, stride, dil, groups) * dy).sum()
+    for index in np.ndindex(*w.shape):
+        e = np.zeros_like(w)
+        e[index] = 1
+        dw[index] = (conv(x, e, pad, stride, dil, groups) * dy).sum()
+    return dx, dw
+
+
+def pool(x, window, pad, stride, mode):
+    n, c, h, w = x.shape
+    oh, ow = [(s + 2 * p - k) // st + 1 for s, p, k, st in zip((h, w), pad, window, stride)]
+    y = np.zeros((n, c, oh, ow))
+    for i, j in np.ndindex(oh, ow):
+        h0, w0 = i * stride[0] - pad[0], j * stride[1] - pad[1]
+        h1, w1 = min(h0 + window[0], h), min(w0 + window[1], w)
+        h0, w0 = max(h0, 0), max(w0, 0)
+        patch = x[:, :, h0:h1, w0:w1].reshape(n, c, -1)
+        if mode == "max":
+            y[:, :, i, j] = patch.max(-1)
+        else:
+            count = patch.shape[-1] if mode == "exclude" else window[0] * window[1]
+            y[:, :, i, j] = patch.sum(-1) / count
+    return y
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> dict[str, np.ndarray]:
+    exe = build_hip_program(PROGRAM, tmp_path_factory.mktemp("miopen") / "prog")
+    run = run_program(exe, timeout_s=600)
+    assert run.exit_code == 0, run.stdout + run.stderr
+    rows = [line.split() for line in run.stdout.splitlines() if line.strip()]
+    found = {row[0]: np.array([float(v) for v in row[1:]]) for row in rows}
+    found["stderr"] = run.stderr  # type: ignore[assignment]
+    return found
+
+
+def test_the_reference_is_used_for_miopen_ports():
+    refs = emulated_libraries.needed("#include <miopen/miopen.h>\n")
+    assert [r.library for r in refs] == ["MIOpen"]
+    assert "-I" in refs[0].compile_args and str(refs[0].source) in refs[0].compile_args
+    assert "cudnn" in emulated_libraries.provided()
+    assert emulated_libraries.needed("// #include <miopen/miopen.h>\n") == ()
+
+
+def test_grouped_strided_dilated_conv2d(results):
+    x, w = (
+        values(2 * 4 * 7 * 6, 1).reshape(2, 4, 7, 6),
+        values(6 * 2 * 3 * 2, 2).reshape(6, 2, 3, 2),
+    )
+    args = ((1, 0), (2, 1), (1, 2), 2)
+    y = conv(x, w, *args)
+    np.testing.assert_array_equal(results["conv2d_dims"], y.shape)
+    np.testing.assert_array_equal(results["conv2d_find"], [1, 1, 0])  # one result: direct, 0 B
+    np.testing.assert_array_equal(results["conv2d_fwd"], y.ravel())
+    dx, dw = conv_grads(x, w, y, *args)
+    np.testing.assert_allclose(results["conv2d_bwd_data"], dx.ravel(), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(results["conv2d_bwd_weights"], dw.ravel(), rtol=1e-6, atol=1e-5)
+    b = values(6, 3)
+    biased = y + b[None, :, None, None]
+    np.testing.assert_array_equal(results["conv2d_bias"], biased.ravel())
+    np.testing.assert_allclose(results["conv2d_bias_bwd"], biased.sum((0, 2, 3)), rtol=1e-6)
+
+
+def test_refused_parameters_get_miopens_statuses_and_a_line(results):
+    assert results["conv2d_beta_status"][0] == NOT_IMPLEMENTED  # 2-D: alpha = 1, beta = 0 only
+    assert results["conv2d_bad_output_status"][0] == BAD_PARM
+    assert results["conv2d_transpose_status"][0] == NOT_IMPLEMENTED  # not covered here
+    assert results["pool_beta_status"][0] == UNKNOWN_ERROR
+    assert results["bad_dims_status"][0] == BAD_PARM
+    stderr = str(results["stderr"])
+    assert "miopenConvolutionForward: MIOpen supports only alpha = 1 and beta = 0" in stderr
+    assert "transposed convolution (miopenStatusNotImplemented)" in stderr
+
+
+def test_conv3d_double_blends_alpha_and_beta(results):
+    x, w = values(96, 4).reshape(1, 2, 4, 4, 3), values(32, 5).reshape(2, 2, 2, 2, 2)
+    y = conv(x, w, (1, 1, 1), (1, 2, 1), (1, 1, 1))
+    np.testing.assert_array_equal(results["conv3d_dims"], [5, *y.shape])
+    want = 0.5 * y.ravel() + 2.0 * values(y.size, 6)
+    np.testing.assert_allclose(results["conv3d_fwd"], want, rtol=1e-15)
+
+
+def test_half_convolution(results):
+    x, w = values(50, 7).reshape(1, 2, 5, 5), values(54, 8).reshape(3, 2, 3, 3)
+    y = conv(x, w, (0, 0), (1, 1), (1, 1))
+    np.testing.assert_allclose(results["conv_half"], y.ravel().astype(np.float16), rtol=1e-3)
+
+
+@pytest.mark.parametrize("mode", ["max", "avg_exclude", "avg_include"])
+def test_pooling_modes(results, mode):
+    x = values(2 * 3 * 7 * 6, 9).reshape(2, 3, 7, 6)
+    y = pool(x, (3, 2), (1, 1), (2, 2), mode.removeprefix("avg_"))
+    np.testing.assert_array_equal(results["pool_dims"], y.shape)
+    np.testing.assert_allclose(results[f"pool_{mode}"], y.ravel(), rtol=1e-6)
+
+
+ACTIVATIONS = {
+    "relu": lambda x: np.maximum(x, 0),
+    "logistic": lambda x: 1 / (1 + np.exp(-x)),
+    "tanh": np.tanh,
+    "clipped": lambda x: np.minimum(0.7, np.maximum(0, x)),
+    "elu": lambda x: np.where(x > 0, x, 0.4 * np.expm1(x)),
+    "leaky": lambda x: np.where(x > 0, x, 0.1 * x),
+    "softrelu": lambda x: np.log1p(np.exp(x)),
+    "abs": np.abs,
+    "power": lambda x: (0.5 + 0.25 * x) ** 2,
+    "passthru": lambda x: x,
+}
+
+
+@pytest.mark.parametrize("name", ACTIVATIONS)
+def test_activation_modes(results, name):
+    x = values(30, 10).astype(np.float32).astype(np.float64)
+    np.testing.assert_allclose(results[f"act_{name}"], ACTIVATIONS[name](x), rtol=2e-6, atol=1e-7)
+
+
+def softmax(x, axes, log=False):
+    shifted = x - x.max(axis=axes, keepdims=True)
+    total = np.exp(shifted).sum(axis=axes, keepdims=True)
+    return shifted - np.log(total) if log else np.exp(shifted) / total
+
+
+def test_softmax_algorithms_and_modes(results):
+    x = values(60, 11).reshape(2, 5, 2, 3)
+    np.testing.assert_allclose(
+        results["softmax_accurate_channel"], softmax(x, 1).ravel(), rtol=2e-6
+    )
+    log_instance = softmax(x, (1, 2, 3), log=True)
+    np.testing.assert_allclose(results["softmax_log_instance"], log_instance.ravel(), rtol=2e-6)
+    blend = 2 * softmax(x, 1) + 0.5 * log_instance  # alpha = 2, beta = 0.5 onto the previous y
+    np.testing.assert_allclose(results["softmax_fast_channel_blend"], blend.ravel(), rtol=5e-6)
+    instance = softmax(x, (1, 2, 3)).ravel()
+    np.testing.assert_allclose(results["softmax_double_instance"], instance, rtol=1e-14)
+
+
+@pytest.mark.parametrize("mode", ["spatial", "per_activation"])
+def test_batchnorm_inference(results, mode):
+    x = values(48, 13).reshape(2, 3, 2, 4)
+    shape = (1, 3, 1, 1) if mode == "spatial" else (1, 3, 2, 4)
+    np.testing.assert_array_equal(results[f"bn_{mode}_dims"], shape)
+    count = int(np.prod(shape))
+    scale, bias = values(count, 14).reshape(shape), values(count, 15).reshape(shape)
+    mean, var = values(count, 17).reshape(shape), values(count, 16).reshape(shape) ** 2 + 0.25
+    y = scale * (x - mean) / np.sqrt(var + 1e-3) + bias
+    np.testing.assert_allclose(results[f"bn_{mode}"], y.ravel(), rtol=2e-6, atol=1e-6)
+
+
+def test_strided_descriptor_bytes(results):
+    # the furthest element of a 2x3x4x5 double tensor with strides 100, 30, 6, 1, plus one
+    assert results["strided_bytes"][0] == (100 + 2 * 30 + 3 * 6 + 4 + 1) * 8
+    assert results["stream_kept"][0] == 1
