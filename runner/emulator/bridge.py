@@ -73,3 +73,22 @@ def device_ns() -> float:
 
 def finish() -> None:
     DEVICE.finish()
+
+
+def rtc_compile(source: bytes, name: bytes, headers, options, expressions):
+    """hiprtcCompileProgram: (status, log, code object, lowered name per expression)."""
+    from cass.runner.emulator import hiprtc
+
+    def text(b: bytes) -> str:
+        return b.decode("utf-8", "replace")
+
+    program = hiprtc.Program(
+        text(source),
+        text(name) or hiprtc.DEFAULT_NAME,
+        tuple((text(n), text(h)) for n, h in headers),
+        tuple(map(text, options)),
+        tuple(map(text, expressions)),
+    )
+    done = hiprtc.compile_program(program)
+    lowered = [done.lowered.get(e, "").encode() for e in program.name_expressions]
+    return done.status, done.log.encode(), done.code, lowered

@@ -5,6 +5,8 @@
 #include <hip/hip_runtime_api.h>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 struct ihipStream_t {
     unsigned flags;
@@ -48,6 +50,19 @@ int cass_bridge_launch(int module_id, const char* kernel, dim3 grid, dim3 block,
 int cass_bridge_symbol(int module_id, const char* name, uint64_t* address, uint64_t* size);
 int cass_bridge_kernel_attrs(int module_id, const char* name, hipFuncAttributes* attrs);
 double cass_bridge_device_ns(void);
+struct CassRtcRequest {  // one hiprtcCompileProgram call (runtime_rtc.cpp)
+    const char* source;
+    const char* name;
+    int num_headers;
+    const char* const* headers;
+    const char* const* include_names;
+    int num_options;
+    const char* const* options;
+    std::vector<std::string> name_expressions;
+};
+// Compiles through cass.runner.emulator.hiprtc; returns a hiprtcResult value.
+int cass_bridge_rtc_compile(const CassRtcRequest& request, std::string* log, std::string* code,
+                            std::vector<std::string>* lowered);
 [[noreturn]] void cass_fatal(const char* what, const char* detail);
 
 // Error bookkeeping (runtime_api.cpp).

@@ -160,3 +160,47 @@ double cass_bridge_device_ns(void) {
     PyGILState_Release(gil);
     return v;
 }
+
+static PyObject* bytes_list(int count, const char* const* items) {
+    PyObject* list = PyList_New(count);
+    for (int i = 0; i < count; ++i)
+        PyList_SET_ITEM(list, i, PyBytes_FromString(items && items[i] ? items[i] : ""));
+    return list;
+}
+
+int cass_bridge_rtc_compile(const CassRtcRequest& rq, std::string* log, std::string* code,
+                            std::vector<std::string>* lowered) {
+    std::lock_guard<std::recursive_mutex> guard(g_lock);
+    if (!g_bridge) start_python();
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject* headers = PyList_New(rq.num_headers);
+    for (int i = 0; i < rq.num_headers; ++i)
+        PyList_SET_ITEM(headers, i,
+                        Py_BuildValue("(yy)", rq.include_names[i] ? rq.include_names[i] : "",
+                                      rq.headers[i] ? rq.headers[i] : ""));
+    PyObject* options = bytes_list(rq.num_options, rq.options);
+    std::vector<const char*> names;
+    for (const std::string& n : rq.name_expressions) names.push_back(n.c_str());
+    PyObject* exprs = bytes_list((int)names.size(), names.data());
+    PyObject* r = PyObject_CallMethod(g_bridge, "rtc_compile", "(yyNNN)", rq.source, rq.name,
+                                      headers, options, exprs);
+    int status = 11;  // HIPRTC_ERROR_INTERNAL_ERROR
+    if (r && PyTuple_Check(r) && PyTuple_Size(r) == 4) {
+        status = (int)PyLong_AsLong(PyTuple_GetItem(r, 0));
+        PyObject* lg = PyTuple_GetItem(r, 1);
+        PyObject* cd = PyTuple_GetItem(r, 2);
+        PyObject* lw = PyTuple_GetItem(r, 3);
+        log->assign(PyBytes_AsString(lg), PyBytes_Size(lg));
+        code->assign(PyBytes_AsString(cd), PyBytes_Size(cd));
+        lowered->clear();
+        for (Py_ssize_t i = 0; i < PyList_Size(lw); ++i)
+            lowered->push_back(PyBytes_AsString(PyList_GetItem(lw, i)));
+    } else {
+        fflush(stdout);
+        PyErr_Print();
+        log->assign("cass emulator: internal error in hipRTC (see stderr)\n");
+    }
+    Py_XDECREF(r);
+    PyGILState_Release(gil);
+    return status;
+}
