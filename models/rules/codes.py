@@ -507,6 +507,19 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "the warning."
         ),
     ),
+    (
+        "CASS091",
+        W,
+        "NVRTC program text not in this file",
+        (
+            "`nvrtcCreateProgram` compiles a program text when the program runs; after the port "
+            "hipRTC compiles it as HIP. cass ports that text where the file holds it as a string "
+            "literal (in the call, or as the initializer of the variable the call names); this "
+            "one comes from elsewhere (a file read at run time, a string built by the program). "
+            "Port the CUDA in it where it is written: `cass port` on that file, or move the text "
+            "into a literal here."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

@@ -24,6 +24,7 @@ from cass.models.rules.passes import (
     order,
     preprocessor,
     ptx,
+    runtime_sources,
     signatures,
     textures,
     warp,
@@ -41,6 +42,7 @@ Pass = Callable[[Unit], None]
 
 PIPELINE: tuple[Pass, ...] = (
     checks.report_lex_problems,
+    runtime_sources.port_runtime_sources,
     checks.join_spaced_launch_brackets,
     checks.check_launch_brackets,
     checks.check_device_side_synchronize,
@@ -118,11 +120,14 @@ def cycle_collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def port_unit(text: str, path: str, target: Target) -> Unit:
-    """Run the whole pipeline over one file; the result is in `unit.render()` / `unit.diagnostics`."""
+def port_unit(
+    text: str, path: str, target: Target, steps: tuple[Pass, ...] = PIPELINE
+) -> Unit:
+    """Run the whole pipeline (or `steps` of it) over one file; the result is in `unit.render()` /
+    `unit.diagnostics`."""
     with cycle_collector_paused():
         unit = Unit(path=path, text=text, target=target)
-        for step in PIPELINE:
+        for step in steps:
             step(unit)
         unit.diagnostics.sort(key=lambda d: (d.line, d.column, d.code))
     return unit

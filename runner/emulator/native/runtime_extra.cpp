@@ -2,6 +2,8 @@
 // stream-ordered allocation, driver-style allocation, context queries, host functions.
 #include "runtime.h"
 
+#include <vector>
+
 hipError_t hipMallocAsync(void** ptr, size_t size, hipStream_t) { return hipMalloc(ptr, size); }
 hipError_t hipFreeAsync(void* ptr, hipStream_t) { return hipFree(ptr); }
 hipError_t hipMemAllocHost(void** ptr, size_t size) { return hipHostMalloc(ptr, size, 0); }
@@ -59,5 +61,86 @@ hipError_t hipFuncGetAttribute(int* value, hipFunction_attribute attrib, hipFunc
         case HIP_FUNC_ATTRIBUTE_NUM_REGS: *value = attrs.numRegs; break;
         default: *value = 0; break;
     }
+    return hipSuccess;
+}
+
+// --- driver-API contexts: one emulated device has one context (its primary one); the calls
+// keep the current-context stack a program can observe and check the device number.
+struct ihipCtx_t {
+    unsigned flags;
+    int retained;
+};
+static ihipCtx_t g_primary{0, 0};
+static std::vector<hipCtx_t> g_ctx_stack;
+
+hipError_t hipDevicePrimaryCtxRetain(hipCtx_t* ctx, hipDevice_t device) {
+    if (!ctx) return cass_set_error(hipErrorInvalidValue);
+    if (device != 0) return cass_set_error(hipErrorInvalidDevice);
+    ++g_primary.retained;
+    *ctx = &g_primary;
+    return hipSuccess;
+}
+
+hipError_t hipDevicePrimaryCtxRelease(hipDevice_t device) {
+    if (device != 0) return cass_set_error(hipErrorInvalidDevice);
+    if (g_primary.retained > 0) --g_primary.retained;
+    return hipSuccess;
+}
+
+hipError_t hipDevicePrimaryCtxGetState(hipDevice_t device, unsigned int* flags, int* active) {
+    if (device != 0) return cass_set_error(hipErrorInvalidDevice);
+    if (flags) *flags = g_primary.flags;
+    if (active) *active = g_primary.retained > 0;
+    return hipSuccess;
+}
+
+hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t device, unsigned int flags) {
+    if (device != 0) return cass_set_error(hipErrorInvalidDevice);
+    g_primary.flags = flags;
+    return hipSuccess;
+}
+
+hipError_t hipDevicePrimaryCtxReset(hipDevice_t device) {
+    return device == 0 ? hipSuccess : cass_set_error(hipErrorInvalidDevice);
+}
+
+hipError_t hipCtxCreate(hipCtx_t* ctx, unsigned int flags, hipDevice_t device) {
+    if (!ctx) return cass_set_error(hipErrorInvalidValue);
+    if (device != 0) return cass_set_error(hipErrorInvalidDevice);
+    g_primary.flags = flags;
+    *ctx = &g_primary;
+    g_ctx_stack.push_back(&g_primary);
+    return hipSuccess;
+}
+
+hipError_t hipCtxDestroy(hipCtx_t ctx) {
+    if (ctx != &g_primary) return cass_set_error(hipErrorInvalidContext);
+    if (!g_ctx_stack.empty()) g_ctx_stack.pop_back();
+    return hipSuccess;
+}
+
+hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
+    if (ctx && ctx != &g_primary) return cass_set_error(hipErrorInvalidContext);
+    if (g_ctx_stack.empty()) g_ctx_stack.push_back(ctx);
+    else g_ctx_stack.back() = ctx;
+    return hipSuccess;
+}
+
+hipError_t hipCtxGetCurrent(hipCtx_t* ctx) {
+    if (!ctx) return cass_set_error(hipErrorInvalidValue);
+    *ctx = g_ctx_stack.empty() ? nullptr : g_ctx_stack.back();
+    return hipSuccess;
+}
+
+hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
+    if (ctx != &g_primary) return cass_set_error(hipErrorInvalidContext);
+    g_ctx_stack.push_back(ctx);
+    return hipSuccess;
+}
+
+hipError_t hipCtxPopCurrent(hipCtx_t* ctx) {
+    if (g_ctx_stack.empty()) return cass_set_error(hipErrorInvalidContext);
+    if (ctx) *ctx = g_ctx_stack.back();
+    g_ctx_stack.pop_back();
     return hipSuccess;
 }
