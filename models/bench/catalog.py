@@ -81,6 +81,7 @@ LIBRARIES: dict[str, tuple[tuple[str, ...], str]] = {
     "cufft": (("-lcufft",), "hipfft/hipfft.h"),
     "cusparse": (("-lcusparse",), "hipsparse/hipsparse.h"),
     "cusolver": (("-lcusolver",), "hipsolver/hipsolver.h"),
+    "cudnn": (("-lcudnn",), "miopen/miopen.h"),
     "thrust": ((), "thrust/system/hip/vector.h"),
     "cub": ((), "hipcub/hipcub.hpp"),
 }

@@ -65,15 +65,42 @@ class NvidiaBackend:
 LIBRARY_HEADERS = {
     "cublas_v2.h": "-lcublas", "cublas.h": "-lcublas", "cublasLt.h": "-lcublasLt",
     "curand.h": "-lcurand", "cufft.h": "-lcufft", "cusparse.h": "-lcusparse",
-    "cusolverDn.h": "-lcusolver",
+    "cusolverDn.h": "-lcusolver", "cudnn.h": "-lcudnn",
 }  # fmt: skip
+# libraries that ship apart from the toolkit, as NVIDIA's PyPI wheels: -lNAME -> the wheel's package
+WHEELS = {"-lcudnn": "nvidia.cudnn"}
 
 
 def library_link_flags(source: Path) -> list[str]:
     """Link flags for the CUDA math libraries the program includes (nvcc links none by itself)."""
     text = source.read_text(encoding="utf-8", errors="replace")
     included = set(re.findall(r"^\s*#\s*include\s*[<\"]([\w.]+)[>\"]", text, re.MULTILINE))
-    return sorted({flag for header, flag in LIBRARY_HEADERS.items() if header in included})
+    flags = sorted({flag for header, flag in LIBRARY_HEADERS.items() if header in included})
+    return [arg for flag in flags for arg in wheel_flags(flag)]
+
+
+def wheel_flags(flag: str) -> list[str]:
+    """`-lNAME`, or for a library installed as an NVIDIA wheel (cuDNN: nvidia-cudnn-cu13) the flags
+    that find its header and library there, with an rpath (the wheel holds only libNAME.so.N)."""
+    root = _wheel_root(WHEELS.get(flag, ""))
+    name = flag.removeprefix("-l")
+    libs = sorted(root.glob(f"lib/lib{name}.so*"), key=lambda p: len(p.name)) if root else []
+    if root is None or not libs:
+        return [flag]
+    lib_dir = libs[0].parent.resolve()
+    link = flag if libs[0].name == f"lib{name}.so" else f"-l:{libs[0].name}"
+    return [f"-I{root / 'include'}", f"-L{lib_dir}", "-Xlinker", f"-rpath={lib_dir}", link]
+
+
+def _wheel_root(package: str) -> Path | None:
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(package) if package else None
+    except ModuleNotFoundError:  # no `nvidia` namespace at all
+        return None
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    return Path(folders[0]) if folders else None
 
 
 def shared_cudart_flags() -> list[str]:

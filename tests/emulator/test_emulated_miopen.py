@@ -200,3 +200,21 @@ def test_strided_descriptor_bytes(results):
     # the furthest element of a 2x3x4x5 double tensor with strides 100, 30, 6, 1, plus one
     assert results["strided_bytes"][0] == (100 + 2 * 30 + 3 * 6 + 4 + 1) * 8
     assert results["stream_kept"][0] == 1
+
+
+def test_a_ported_cudnn_program_runs_on_the_emulator(tmp_path):
+    """The rules engine's port of a bench task's cuDNN layers (find step, convolution, a bias
+    kernel of its own, ReLU, max and average pooling) builds with this MIOpen and passes the
+    program's own host-reference check."""
+    from cass.models.engine import Target
+    from cass.models.rules import port_unit
+
+    task = Path(__file__).parents[2] / "models/bench/tasks/ml_operators/cudnn_conv_bias_relu_pool"
+    unit = port_unit((task / "main.cu").read_text(), "main.cu", Target())
+    assert not [d for d in unit.diagnostics if d.severity.value == "error"]
+    port = tmp_path / "main.hip"
+    port.write_text(unit.render())
+    run = run_program(build_hip_program(port, tmp_path / "prog"), timeout_s=600)
+    assert run.exit_code == 0, run.stdout + run.stderr
+    assert "shapes: conv1 2x8x16x16 pool1 2x8x8x8 conv2 2x8x8x8 pool2 2x8x4x4" in run.stdout
+    assert run.stdout.rstrip().endswith("CHECK PASS")
