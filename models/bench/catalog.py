@@ -81,6 +81,8 @@ LIBRARIES: dict[str, tuple[tuple[str, ...], str]] = {
     "cufft": (("-lcufft",), "hipfft/hipfft.h"),
     "cusparse": (("-lcusparse",), "hipsparse/hipsparse.h"),
     "cusolver": (("-lcusolver",), "hipsolver/hipsolver.h"),
+    "nvrtc": (("-lnvrtc", "-lcuda"), "hip/hiprtc.h"),  # its programs load code with the driver API
+    "nvtx": ((), "roctracer/roctx.h"),  # NVTX3 is header-only
     "cudnn": (("-lcudnn",), "miopen/miopen.h"),
     "thrust": ((), "thrust/system/hip/vector.h"),
     "cub": ((), "hipcub/hipcub.hpp"),

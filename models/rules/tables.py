@@ -49,7 +49,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("cub", "CUB -> hipCUB", (), unpackaged="hipcub"),
     Family("nccl", "NCCL -> RCCL", (), unpackaged="rccl"),
     Family("nvrtc", "NVRTC -> hipRTC", ("hip",)),
-    Family("nvtx", "NVTX -> roctx", (), unpackaged="roctracer"),
+    Family("nvtx", "NVTX -> roctx", (), unpackaged="roctracer", facts="roctx.h@7910a996.ids"),
     Family("cudnn", "cuDNN -> MIOpen", (), unpackaged="miopen", facts="miopen.h@3f329dff.ids"),
     Family(
         "wmma",

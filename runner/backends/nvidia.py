@@ -65,7 +65,7 @@ class NvidiaBackend:
 LIBRARY_HEADERS = {
     "cublas_v2.h": "-lcublas", "cublas.h": "-lcublas", "cublasLt.h": "-lcublasLt",
     "curand.h": "-lcurand", "cufft.h": "-lcufft", "cusparse.h": "-lcusparse",
-    "cusolverDn.h": "-lcusolver", "cudnn.h": "-lcudnn",
+    "cusolverDn.h": "-lcusolver", "cudnn.h": "-lcudnn", "nvrtc.h": "-lnvrtc", "cuda.h": "-lcuda",
 }  # fmt: skip
 # libraries that ship apart from the toolkit, as NVIDIA's PyPI wheels: -lNAME -> the wheel's package
 WHEELS = {"-lcudnn": "nvidia.cudnn"}

@@ -18,6 +18,8 @@ device API needs nothing here: Debian's hiprand_kernel.h (rocRAND's header-only 
 compiles for gfx1100 as it is. MIOpen's common layer operations (`miopen.hip`) are declared by a
 header of our own (`include/miopen/miopen.h`: AMD's names, enumerator values and signatures,
 declaring only what `miopen.hip` implements), since no MIOpen header or package is available here.
+roctx (`roctx.hip`) likewise has its header in `include/roctracer/` (Debian has no roctracer).
+hipRTC (NVRTC's counterpart) is not here: the emulator runtime implements it (RUNTIME_PROVIDED).
 """
 
 from __future__ import annotations
@@ -127,7 +129,22 @@ REFERENCES: tuple[Reference, ...] = (
         "miopen/miopen.h",
         INCLUDE,  # include/miopen/miopen.h: cass's own declarations (no MIOpen header here)
     ),
+    Reference(
+        "roctx",
+        HERE / "roctx.hip",
+        "roctxMarkA, roctxRangePushA/Pop (per-thread levels), roctxRangeStartA/Stop (process-wide "
+        "ids), the version queries; nothing is recorded, and each call goes to stderr when "
+        "CASS_ROCTX_TRACE is set",
+        re.compile(r"^\s*#\s*include\s*[<\"]roctracer/roctx\.h[>\"]", re.MULTILINE),
+        "nvtx",
+        "roctracer/roctx.h",
+        INCLUDE,  # include/roctracer/roctx.h: AMD's ROC-TX 1.0 API (Debian has no roctracer)
+    ),
 )
+
+# Libraries the emulator runtime implements itself (task.toml name -> its HIP header): hipRTC
+# compiles with the real clang-16 (cass.runner.emulator.hiprtc), so a build adds nothing for it.
+RUNTIME_PROVIDED = {"nvrtc": "hip/hiprtc.h"}
 
 
 def provided() -> frozenset[str]:
@@ -137,9 +154,12 @@ def provided() -> frozenset[str]:
     headers = rocm_api_headers.installed()
     folders = [headers.include_dir] if headers else []
     folders += [Path("/usr/include"), INCLUDE]  # Debian's hipRAND; cass's own headers
-    return frozenset(
+    found = {
         ref.task_library for ref in REFERENCES if any((f / ref.header).is_file() for f in folders)
-    )
+    }
+    system = Path("/usr/include")
+    found |= {lib for lib, header in RUNTIME_PROVIDED.items() if (system / header).is_file()}
+    return frozenset(found)
 
 
 def needed(source_text: str) -> tuple[Reference, ...]:
