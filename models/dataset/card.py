@@ -68,6 +68,9 @@ def statistics(
     sass_ops = Counter(m for k in kernels for m in SASS_OPCODE.findall(k["sass"]))
     amd_ops = Counter(m for k in kernels for m in RDNA3_OPCODE.findall(k["rdna3"]))
     fresh = [r for r in rows if r["seconds"] and r["verification"] != "not-run"]
+    synthesis = getattr(funnel, "synthesis", {})
+    if synthesis:  # the model's programs through the later stages
+        synthesis = {**synthesis, **_stage_counts([r for r in rows if r["origin"] == "model"])}
     return {
         "stages": stages, "dropped": {k: len(v) for k, v in funnel.dropped.items()},
         "dropped_examples": {k: v[:5] for k, v in funnel.dropped.items()},
@@ -80,9 +83,10 @@ def statistics(
         "sass_opcodes": dict(sass_ops.most_common(40)), "rdna3_opcodes": dict(amd_ops.most_common(40)),
         "programs": len(rows), "kernels": len(kernels), "instructions": {"source": n_source, "assembly": n_assembly},
         "splits": dict(Counter(r["split"] for r in rows)), "elapsed_s": round(elapsed_s, 1),
-        "program_seconds_median": st.median([r["seconds"] for r in fresh]) if fresh else None,
+        "program_seconds_median": st.median([r["seconds"] for r in fresh]) if fresh else None, "synthesis": synthesis,
         "options": {"synthetic": options.synthetic, "seed": options.seed, "archs": list(options.archs), "engine": options.engine,
-                    "sources": list(options.sources), "references": str(options.references or ""), "ray": options.ray or ""},
+                    "sources": list(options.sources), "references": str(options.references or ""), "ray": options.ray or "",
+                    "synthesise_with": getattr(options, "synthesise_with", ""), "prompts": getattr(options, "prompts", 0)},
     }  # fmt: skip
 
 
@@ -127,7 +131,8 @@ def write_plots(folder: Path, rows, kernels, stats: dict[str, Any]) -> list[str]
     ax.set_ylabel("programs")
     ax.set_title("Verification outcome per domain")
     ax.tick_params(axis="x", rotation=60)
-    ax.legend(fontsize=7)
+    if outcomes:  # an empty dataset has no outcome to name
+        ax.legend(fontsize=7)
     save("domains.png", fig)
 
     fig, axes = plt.subplots(1, 4, figsize=(13, 3))
@@ -206,7 +211,9 @@ arch: arch, status, error, sass, host_asm), port_status/error, engine, cuda_comp
 hip_compile_status/error, verification, verification_detail, port_stdout, reference_stdout,
 reference_gpu, kernels, cache_hits (stages reused from the cache), worker (host:pid that built it), tokens_{cuda,hip,sass,rdna3,cuda_host_asm,hip_host_asm} (code tokens:
 identifiers, numbers and punctuation marks; not a model tokenizer's count), blocks, features,
-value_type (synthetic programs), runnable, seconds. `data/kernels-*.parquet`: id, program_id,
+value_type (synthetic and model-written programs), runnable, seconds; for programs a model wrote
+(origin `model`): prompt (the templated prompt sent), prompt_spec (its placeholders, JSON),
+synthesiser (the model's identity), extraction (fenced, cut-off or unfenced), generation_seconds. `data/kernels-*.parquet`: id, program_id,
 domain, split, kernel, demangled, arch, sass, rdna3, tokens_sass, tokens_rdna3, nv_registers,
 amd_vgprs, nv_shared_bytes, amd_lds_bytes, verification."""
 
@@ -236,20 +243,48 @@ def _yield_rows(stats: dict[str, Any]) -> list[list[Any]]:
     return rows
 
 
+SYNTHESIS_STAGES = ("prompts", "answered", "code", "unique", "decontaminated", "ported", "compiled-nvidia",
+                    "compiled-amd", "aligned", "ran", "accepted")  # fmt: skip
+
+
+def _synthesis_lines(stats: dict[str, Any]) -> list[str]:
+    """The model-written programs: prompts -> answers -> code -> the later stages (of the prompts)."""
+    s = stats.get("synthesis") or {}
+    if not s:
+        return []
+    prompts = s["prompts"] or 1
+    rows = [
+        [name, s.get(name, 0), f"{100 * s.get(name, 0) / prompts:.1f}%"]
+        for name in SYNTHESIS_STAGES
+    ]
+    return ["## Programs written by a model", "",
+            f"`--synthesise-with {s['model']}` (`{s['identity']}`): {s['prompts']} templated prompts, "
+            f"{s['cached']} answers from the cache, {s['generation_s']} s and {s['completion_tokens']} tokens of generation. "
+            f"Code: {s['fenced']} fenced, {s['cut-off']} cut off, {s['unfenced']} unfenced; no code: {s['no-code']}; "
+            f"time limit: {s['timeout']}; looping: {s['loop']}; prompt too long: {s['too-long']}. Share = of the prompts.",
+            "", _table(["stage", "programs", "share"], rows), ""]  # fmt: skip
+
+
+def _model_clause(options: dict[str, Any]) -> str:
+    if not options.get("synthesise_with"):
+        return ""
+    return f"; programs a model (`{options['synthesise_with']}`) wrote for {options['prompts']} templated prompts"
+
+
 def render_card(stats: dict[str, Any], plots: list[str], out: Path) -> str:
     """Size: the card reads top to bottom; each section is a few lines of this function."""
     header = YAML.format(programs=_files(out, "programs"), kernels=_files(out, "kernels"))
     o = stats["options"]
     sources = ", ".join(o["sources"]) or "none"
     lines = [header, "# Aligned CUDA / HIP / SASS / RDNA3 records", "",
-             f"Built by `cass dataset build` from: synthetic programs {o['synthetic']} (seed {o['seed']}); folders/repositories: {sources}. "
+             f"Built by `cass dataset build` from: synthetic programs {o['synthetic']} (seed {o['seed']}); folders/repositories: {sources}{_model_clause(o)}. "
              f"SASS for {', '.join(o['archs'])}, RDNA3 for gfx1100; port engine `{o['engine']}`; "
              f"NVIDIA references: {o['references'] or 'none'}. {stats['programs']} programs, {stats['kernels']} aligned kernels, "
              f"{stats['instructions']['source']} source and {stats['instructions']['assembly']} assembly instruction examples; "
              f"splits {stats['splits']}. Run time {stats['elapsed_s']} s.", "",
              "## Yields per stage", "", "Share = of the stage before (verified: of accepted).", "",
              _table(["stage", "programs", "share"], _yield_rows(stats)), "",
-             f"Dropped: {stats['dropped']}.", "",
+             f"Dropped: {stats['dropped']}.", "", *_synthesis_lines(stats),
              "## Verification", "", VERIFICATION_TEXT, "", _table(["outcome", "programs"], sorted(stats["verification"].items())), "",
              "## Per domain", "",
              _table(["domain", "programs", "kernels", "verified", "self-checked", "other"],

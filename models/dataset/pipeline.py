@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cass.models.dataset import dedup
 from cass.models.dataset.collect import collect
@@ -26,6 +26,9 @@ from cass.models.dataset.stages import Config, Unit, process_unit
 from cass.runner.diagnostics import CassError
 from cass.runner.outputs import OutputError, write_atomic
 from cass.runner.process import pool_worker_started
+
+if TYPE_CHECKING:
+    from cass.models.dataset.prompted import Synthesiser
 
 MARKER = ".cass-dataset"
 
@@ -47,6 +50,11 @@ class BuildOptions:
     limit: int = 0  # process at most this many programs (after deduplication); 0: all
     test_fraction: float = 0.05
     force: bool = False
+    synthesise_with: str = ""  # a model that writes programs from templated prompts (prompted.py)
+    prompts: int = 0
+    synthesis_temperature: float = 0.7
+    synthesis_max_tokens: int = 2048
+    synthesis_timeout_s: float = 600.0
 
 
 @dataclass
@@ -55,6 +63,7 @@ class Funnel:
 
     counts: dict[str, int] = field(default_factory=dict)
     dropped: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    synthesis: dict[str, Any] = field(default_factory=dict)  # the model's prompts and answers
 
     def add(self, stage: str, n: int) -> None:
         self.counts[stage] = n
@@ -118,6 +127,8 @@ def select(units: list[Unit], funnel: Funnel) -> list[Unit]:
     ]
     kept = [units[i] for i in result.kept]
     funnel.add("unique", len(kept))
+    if funnel.synthesis:
+        funnel.synthesis["unique"] = sum(u.origin == "model" for u in kept)
     checker = dedup.Decontaminator(dedup.benchmark_tasks())
     clean: list[Unit] = []
     contaminated: list[dict[str, str]] = []
@@ -129,7 +140,39 @@ def select(units: list[Unit], funnel: Funnel) -> list[Unit]:
             clean.append(unit)
     funnel.dropped["benchmark-overlap"] = contaminated
     funnel.add("decontaminated", len(clean))
+    if funnel.synthesis:
+        funnel.synthesis["decontaminated"] = sum(u.origin == "model" for u in clean)
     return clean
+
+
+def open_model(options: BuildOptions) -> Synthesiser | None:
+    """The synthesising model, its name checked before anything is written (None without one)."""
+    if not options.synthesise_with:
+        return None
+    from cass.models.dataset.prompted import open_synthesiser
+    from cass.models.llm.backend import ModelOptions
+
+    limits = ModelOptions(
+        max_tokens=options.synthesis_max_tokens, timeout_s=options.synthesis_timeout_s
+    )
+    return open_synthesiser(options.synthesise_with, limits)
+
+
+def synthesise_units(model, options: BuildOptions, cache: Path, funnel: Funnel,
+                     report: Callable[[str, dict[str, Any] | None], None]) -> list[Unit]:  # fmt: skip
+    """The programs the model wrote for `options.prompts` templated prompts (its answers cached)."""
+    from cass.models.dataset.prompted import synthesise
+    from cass.models.dataset.prompts import prompt_specs
+    from cass.models.llm.backend import Sampling
+
+    sampling = Sampling(
+        temperature=options.synthesis_temperature, max_tokens=options.synthesis_max_tokens
+    )
+    units, summary = synthesise(
+        model, prompt_specs(options.prompts, options.seed), cache, sampling, report
+    )
+    funnel.synthesis = summary
+    return units
 
 
 def run_units(units: list[Unit], config: Config, options: BuildOptions,
@@ -162,9 +205,12 @@ def _run_local(units: list[Unit], config: Config, workers: int,
 
 
 def build(
-    options: BuildOptions, progress: Callable[[str, dict[str, Any] | None], None] | None = None
+    options: BuildOptions,
+    progress: Callable[[str, dict[str, Any] | None], None] | None = None,
+    model: Synthesiser | None = None,
 ) -> dict[str, Any]:
-    """Run the pipeline; the summary (counts per stage, paths written)."""
+    """Run the pipeline; the summary (counts per stage, paths written). `model`: the synthesising
+    model `open_model(options)` opened (opened here when not given)."""
     import datasets
 
     datasets.disable_progress_bars()
@@ -172,9 +218,12 @@ def build(
 
     started = time.time()
     report = progress or (lambda _stage, _record: None)
+    model = model or open_model(options)
     prepare_out(options.out, options.force)
     cache = options.out / "cache"
     references = load_references(options.references)
+    funnel = Funnel()
+    prompted = synthesise_units(model, options, cache, funnel, report) if model else []
     units = collect(
         options.sources,
         cache,
@@ -182,7 +231,7 @@ def build(
         seed=options.seed,
         include_dirs=options.include_dirs,
     )
-    funnel = Funnel()
+    units += prompted
     units = select(units, funnel)
     if options.limit:
         units = units[: options.limit]

@@ -71,6 +71,9 @@ def program_row(record: dict[str, Any], split: str) -> dict[str, Any]:
         "blocks": list(record.get("blocks", [])), "features": list(record.get("features", [])),
         "value_type": record.get("value_type", ""), "runnable": record["runnable"], "seconds": record.get("seconds", 0.0),
         "cache_hits": record.get("cache_hits", 0), "worker": record.get("worker", ""),
+        "prompt": record.get("prompt", ""), "prompt_spec": record.get("prompt_spec", ""),
+        "synthesiser": record.get("synthesiser", ""), "extraction": record.get("extraction", ""),
+        "generation_seconds": float(record.get("generation_seconds", 0.0)),
     }  # fmt: skip
 
 

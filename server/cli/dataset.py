@@ -3,6 +3,7 @@
 cass dataset build --synthetic 2000 --seed 1 -o data/
 cass dataset build ../corpus/rodinia/ https://github.com/org/repo -o data/ -I include/
 cass dataset build --synthetic 200 --references refs.json --ray local -o data/
+cass dataset build --synthesise-with model.gguf --prompts 100 --seed 1 --run-unreferenced -o data/
 cass dataset generate --synthetic 20 --seed 1 -o programs/     # the synthetic programs alone
 """
 
@@ -27,37 +28,72 @@ out = Console(emoji=False, highlight=False, soft_wrap=True)
 err = Console(emoji=False, stderr=True, highlight=False, soft_wrap=True)
 
 
+def _synthesis_options(synthesise_with: str, prompts: int, temperature: float, max_tokens: int,
+                       timeout: float) -> dict[str, Any]:  # fmt: skip
+    """--synthesise-with and its settings, checked (one line each)."""
+    if prompts and not synthesise_with:
+        raise CassError(
+            "--prompts needs --synthesise-with MODEL (bundled, a .gguf file, a checkpoint folder or a URL)"
+        )
+    if synthesise_with and prompts <= 0:
+        raise CassError(
+            "--synthesise-with needs --prompts N (how many templated prompts to ask the model)"
+        )
+    if not 0.0 <= temperature <= 2.0:
+        raise CassError(f"--synthesis-temperature takes 0 to 2, got {temperature}")
+    if max_tokens < 64 or timeout <= 0:
+        raise CassError(
+            "--synthesis-max-tokens takes 64 or more and --synthesis-timeout a positive number of seconds"
+        )
+    return {"synthesise_with": synthesise_with, "prompts": prompts, "synthesis_temperature": temperature,
+            "synthesis_max_tokens": max_tokens, "synthesis_timeout_s": timeout}  # fmt: skip
+
+
 def _build(sources: list[str], output: Path, synthetic: int, seed: int, arch: list[str], engine: str,
            references: Path | None, include: list[Path], workers: int, ray: str | None, no_verify: bool,
-           run_unreferenced: bool, limit: int, force: bool) -> None:  # fmt: skip
-    from cass.models.dataset.pipeline import BuildOptions, build
+           run_unreferenced: bool, limit: int, force: bool, synthesis: dict[str, Any]) -> None:  # fmt: skip
+    from cass.models.dataset.pipeline import BuildOptions, build, open_model
 
-    if not sources and not synthetic:
+    if not sources and not synthetic and not synthesis["synthesise_with"]:
         raise CassError(
-            "nothing to build from: give folders or git repositories of CUDA code, or --synthetic N"
+            "nothing to build from: give folders or git repositories of CUDA code, --synthetic N, "
+            "or --synthesise-with MODEL --prompts N"
         )
     if synthetic < 0 or workers < 0 or limit < 0:
         raise CassError("--synthetic, --workers and --limit take a count of 0 or more")
     options = BuildOptions(list(sources), output, synthetic, seed, tuple(arch or ["sm_80"]), engine, references,
-                           list(include), workers, ray, not no_verify, run_unreferenced, limit, force=force)  # fmt: skip
+                           list(include), workers, ray, not no_verify, run_unreferenced, limit, force=force,
+                           **synthesis)  # fmt: skip
+    model = open_model(options)  # a bad model name fails here, before any output
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
                TextColumn("{task.fields[tally]}"))  # fmt: skip
     tally: dict[str, int] = {}
+    answers: dict[str, int] = {}
     with Progress(*columns, console=err, transient=False) as progress:
-        task = progress.add_task("collecting", total=None, tally="")
+        tasks = {"programs": progress.add_task("collecting", total=None, tally="")}
 
         def report(stage: str, data: dict[str, Any] | None) -> None:
-            if stage == "selected" and data:
-                progress.update(task, description="programs", total=data["programs"])
+            if stage == "synthesis" and data:  # the model's prompts get a bar of their own
+                tasks["prompts"] = progress.add_task("prompts", total=data["prompts"], tally="")
+            elif stage == "answer" and data:
+                outcome = (
+                    data["extraction"] if data["finish"] in ("stop", "length") else data["finish"]
+                )
+                answers[outcome] = answers.get(outcome, 0) + 1
+                progress.update(tasks["prompts"], advance=1, tally=_tally(answers))
+            elif stage == "selected" and data:
+                progress.update(tasks["programs"], description="programs", total=data["programs"])
             elif stage == "record" and data:
                 status = data["verification"]["status"]
                 tally[status] = tally.get(status, 0) + 1
-                progress.update(
-                    task, advance=1, tally=" ".join(f"{k} {v}" for k, v in sorted(tally.items()))
-                )
+                progress.update(tasks["programs"], advance=1, tally=_tally(tally))
 
-        stats = build(options, report)
+        stats = build(options, report, model)
     _summary(stats, output)
+
+
+def _tally(counts: dict[str, int]) -> str:
+    return " ".join(f"{k} {v}" for k, v in sorted(counts.items()))
 
 
 def _summary(stats: dict[str, Any], output: Path) -> None:
@@ -69,6 +105,12 @@ def _summary(stats: dict[str, Any], output: Path) -> None:
     for stage, count in stats["stages"].items():
         table.add_row(stage, str(count))
     out.print(table)
+    synthesis = stats.get("synthesis") or {}
+    if synthesis:
+        out.print(f"model {synthesis['model']}: {synthesis['prompts']} prompts, {synthesis['answered']} answered, "
+                  f"{synthesis['code']} with code ({synthesis['cached']} from the cache), {synthesis['compiled-nvidia']} "
+                  f"compiled with nvcc, {synthesis['compiled-amd']} ported and compiled for gfx1100, "
+                  f"{synthesis['accepted']} accepted")  # fmt: skip
     out.print(f"{stats['kernels']} aligned kernels; instructions: {stats['instructions']['source']} source, "
               f"{stats['instructions']['assembly']} assembly; card: {output / 'README.md'}")  # fmt: skip
 
@@ -144,10 +186,32 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option("--force", help="Write into a non-empty folder that is no cass dataset."),
         ] = False,
+        synthesise_with: Annotated[
+            str,
+            typer.Option(
+                "--synthesise-with",
+                help="A model that writes programs from templated prompts: bundled, a .gguf file, "
+                "a checkpoint folder or an http(s):// server URL.",
+            ),
+        ] = "",
+        prompts: Annotated[
+            int, typer.Option("--prompts", help="How many templated prompts to ask it (by --seed).")
+        ] = 0,
+        synthesis_temperature: Annotated[
+            float, typer.Option("--synthesis-temperature", help="Its sampling temperature.")
+        ] = 0.7,
+        synthesis_max_tokens: Annotated[
+            int, typer.Option("--synthesis-max-tokens", help="Tokens per answer at most.")
+        ] = 2048,
+        synthesis_timeout: Annotated[
+            float, typer.Option("--synthesis-timeout", help="Seconds per answer at most.")
+        ] = 600.0,
     ) -> None:
         """Collect, deduplicate, decontaminate, port, compile, align, verify and write a dataset."""
+        synthesis = _synthesis_options(synthesise_with, prompts, synthesis_temperature, synthesis_max_tokens,
+                                       synthesis_timeout)  # fmt: skip
         _build(list(sources or []), output, synthetic, seed, list(arch or []), engine, references, list(include or []),
-               workers, ray, no_verify, run_unreferenced, limit, force)  # fmt: skip
+               workers, ray, no_verify, run_unreferenced, limit, force, synthesis)  # fmt: skip
 
     @group.command("generate")
     def generate_cmd(
