@@ -24,9 +24,11 @@ bool tracing() {
 }
 
 void trace(const char* what, const char* message, long long number) {
-    if (tracing())
-        fprintf(stderr, "cass roctx: %s %s%s%s %lld\n", what, message ? "\"" : "",
-                message ? message : "", message ? "\"" : "", number);
+    if (!tracing()) return;
+    if (message)
+        fprintf(stderr, "cass roctx: %s \"%s\" %lld\n", what, message, number);
+    else
+        fprintf(stderr, "cass roctx: %s %lld\n", what, number);
 }
 
 }  // namespace
