@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import tomllib
 from collections import Counter
 from pathlib import Path
 
@@ -152,9 +153,52 @@ def support_matrix() -> str:
         *_coverage_rows(entries),
         "",
     ]
+    lines += _emulated_section()
     for family in FAMILIES:
         lines += _family_section(family, entries)
     return "\n".join(lines)
+
+
+def _library_tasks() -> dict[str, list[str]]:
+    """CUDA library (a bench task's `libraries` name) -> the bench tasks that call it."""
+    found: dict[str, list[str]] = {}
+    for meta in sorted(
+        (Path(__file__).resolve().parents[1] / "bench" / "tasks").glob("*/*/task.toml")
+    ):
+        libraries = tomllib.loads(meta.read_text(encoding="utf-8")).get("libraries", [])
+        for library in libraries:
+            found.setdefault(library, []).append(f"{meta.parent.parent.name}/{meta.parent.name}")
+    return found
+
+
+def _emulated_section() -> list[str]:
+    """What of each library's port runs without an AMD GPU, and the bench tasks that show it."""
+    from cass.runner import emulated_libraries
+
+    tasks = _library_tasks()
+    rows = [
+        f"| {ref.task_library} | {ref.library} | {_cell(ref.covers)} | "
+        f"{', '.join(f'`{t}`' for t in tasks.get(ref.task_library, [])) or '—'} |"
+        for ref in emulated_libraries.REFERENCES
+    ]
+    return [
+        "## What runs on the emulator",
+        "",
+        (
+            "Without an AMD GPU a port that calls a library runs on the cass RDNA3 emulator with "
+            f"{emulated_libraries.TITLE} (`cass.runner.emulated_libraries`: HIP compiled for "
+            "gfx1100 with the program, tested against numpy), and the verdict says so; on an AMD "
+            "GPU the real library is linked. The bench tasks calling each library are recorded on "
+            "an NVIDIA H200 and their rules-engine ports are compared with those records "
+            "(`cass bench run --task NAME`). cuRAND's device API needs no implementation: "
+            "Debian's hiprand_kernel.h compiles for gfx1100 as it is."
+        ),
+        "",
+        "| CUDA library | emulated with | what it covers | bench tasks |",
+        "| --- | --- | --- | --- |",
+        *rows,
+        "",
+    ]
 
 
 def diagnostics_table() -> str:
