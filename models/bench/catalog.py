@@ -86,6 +86,7 @@ LIBRARIES: dict[str, tuple[tuple[str, ...], str]] = {
     "cudnn": (("-lcudnn",), "miopen/miopen.h"),
     "thrust": ((), "thrust/system/hip/vector.h"),
     "cub": ((), "hipcub/hipcub.hpp"),
+    "wmma": ((), "rocwmma/rocwmma.hpp"),  # mma.h: header-only on both sides
 }
 
 # Libraries each port backend can provide. The emulator links only the cass HIP runtime; a ROCm
@@ -130,4 +131,9 @@ RUN_KEYS = frozenset({
     "stdin", "ignore_lines", "output_files", "runs",
 })  # fmt: skip
 TASK_KEYS = frozenset({"name", "domain", "description", "features", "libraries", "run"})
+# Optional: `[port] hip_version = "5.5"`: the HIP version the task is ported for (default 5.2, the
+# engines' default), for tasks whose CUDA library has an AMD counterpart only from a later ROCm
+# (rocWMMA on gfx11: 5.5).
+OPTIONAL_TASK_KEYS = frozenset({"port"})
+PORT_KEYS = frozenset({"hip_version"})
 LINES = (70, 330)  # a task's main.cu has roughly 80-300 lines; outside this it is reported

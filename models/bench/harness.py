@@ -46,7 +46,8 @@ def step_translate(a: Attempt) -> None:
     start = time.perf_counter()
     try:
         text = a.task.source.read_text(encoding="utf-8")
-        request = TranslationRequest(a.config.level, text, str(a.task.source), Target())
+        target = Target(hip_version=a.task.hip_version)  # the task's [port] table, else 5.2
+        request = TranslationRequest(a.config.level, text, str(a.task.source), target)
         translation = get_engine(a.engine, a.config.model).translate(request)
     except CassError as exc:
         a.translate_s = time.perf_counter() - start

@@ -17,7 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cass.models.bench.catalog import DOMAINS, FEATURES, LIBRARIES, LINES, RUN_KEYS, TASK_KEYS
+from cass.models.bench.catalog import (
+    DOMAINS,
+    FEATURES,
+    LIBRARIES,
+    LINES,
+    OPTIONAL_TASK_KEYS,
+    PORT_KEYS,
+    RUN_KEYS,
+    TASK_KEYS,
+)
 from cass.runner.diagnostics import CassError
 from cass.runner.recorded import record_path
 from cass.runner.spec import RunSpec
@@ -36,6 +45,7 @@ class Task:
     libraries: tuple[str, ...]
     run: dict[str, Any]
     directory: Path
+    hip_version: str = "5.2"  # `[port] hip_version`: the HIP version the task is ported for
 
     @property
     def ident(self) -> str:
@@ -90,7 +100,13 @@ def load_task(directory: Path) -> Task:
         libraries=tuple(meta.get("libraries", ())),
         run=dict(meta.get("run", {})),
         directory=directory,
+        hip_version=_port_hip_version(meta.get("port")),
     )
+
+
+def _port_hip_version(port: Any) -> str:
+    """The task's `[port] hip_version` ("5.2" when absent; a malformed one `validate_task` reports)."""
+    return str(port.get("hip_version", "5.2")) if isinstance(port, dict) else "5.2"
 
 
 def task_dirs(root: Path = TASKS_ROOT) -> list[Path]:
@@ -141,8 +157,9 @@ def _meta_problems(directory: Path, meta: dict[str, Any], text: str) -> list[Pro
 
     for key in sorted(TASK_KEYS - set(meta)):
         bad(key, f"missing key `{key}`")
-    for key in sorted(set(meta) - TASK_KEYS):
-        bad(key, f"unknown key `{key}` (allowed: {', '.join(sorted(TASK_KEYS))})")
+    for key in sorted(set(meta) - TASK_KEYS - OPTIONAL_TASK_KEYS):
+        allowed = ", ".join(sorted(TASK_KEYS | OPTIONAL_TASK_KEYS))
+        bad(key, f"unknown key `{key}` (allowed: {allowed})")
     if meta.get("name", directory.name) != directory.name:
         bad("name", f"name {meta.get('name')!r} differs from the folder name {directory.name!r}")
     domain = meta.get("domain", directory.parent.name)
@@ -155,7 +172,23 @@ def _meta_problems(directory: Path, meta: dict[str, Any], text: str) -> list[Pro
     out += _list_problems(meta, "features", FEATURES, bad)
     out += _list_problems(meta, "libraries", frozenset(LIBRARIES), bad)
     out += _run_problems(meta.get("run"), path, text)
+    _port_problems(meta.get("port", {}), bad)
     return out
+
+
+def _port_problems(port: Any, bad: Any) -> None:
+    """`[port]`: only `hip_version`, a version such as "5.5"."""
+    if not isinstance(port, dict):
+        bad("port", '`port` must be a table: [port] hip_version = "5.5"')
+        return
+    for key in sorted(set(port) - PORT_KEYS):
+        bad(
+            key,
+            f"[port] key `{key}` is not used by tasks (allowed: {', '.join(sorted(PORT_KEYS))})",
+        )
+    version = port.get("hip_version", "5.2")
+    if not (isinstance(version, str) and re.fullmatch(r"\d+\.\d+", version)):
+        bad("hip_version", f'[port] hip_version {version!r}: write it as a string such as "5.5"')
 
 
 def _list_problems(

@@ -56,13 +56,20 @@ def _record(original: Path, spec: RunSpec, as_json: bool) -> int:
 
 
 def _port_then_verify(
-    original: Path, spec: RunSpec, backends: tuple, engine: str, port_out: Path | None
+    original: Path,
+    spec: RunSpec,
+    backends: tuple,
+    engine: str,
+    port_out: Path | None,
+    hip_version: str,
 ):
+    from cass.models.engine import Target
     from cass.models.workflow.porting import port_and_verify
 
+    target = Target(hip_version=hip_version)
     with err.status(f"porting {original} with the {engine} engine, then verifying"):
         outcome = port_and_verify(
-            original, engine=engine, output=port_out, spec=spec, backends=backends
+            original, engine=engine, output=port_out, spec=spec, backends=backends, target=target
         )
     for d in outcome.translation.diagnostics:
         err.print(d.render(), markup=False)
@@ -96,6 +103,13 @@ def register(app: typer.Typer) -> None:
             Path | None,
             typer.Option("--port-out", help="Where to write the port when PORT is omitted."),
         ] = None,
+        hip_version: Annotated[
+            str,
+            typer.Option(
+                "--hip-version",
+                help="HIP version ORIGINAL is ported for when PORT is omitted (as `cass port`).",
+            ),
+        ] = "5.2",
         arg: Annotated[
             list[str],
             typer.Option("--arg", help="Program argument (repeatable; replaces the spec's)."),
@@ -150,7 +164,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(_record(original, spec, as_json))
         backends = (reference, port_backend)
         if port is None:
-            verdict = _port_then_verify(original, spec, backends, engine, port_out)
+            verdict = _port_then_verify(original, spec, backends, engine, port_out, hip_version)
         else:
             from cass.runner.verify import verify
 

@@ -1,5 +1,5 @@
-"""The library bench tasks (cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE; recorded on the H200) are
-well-formed tasks, every library family has at least two, and ports by the rules engine verify end
+"""The library bench tasks (cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE, WMMA; recorded on the H200)
+are well-formed tasks, every library family has at least two, and ports by the rules engine verify end
 to end with `cass verify`: a cuBLAS and a cuSPARSE program run on the emulator with cass's
 reference implementations and match their NVIDIA records; the cuRAND device-API program matches
 its record's statistics within the tolerance its task declares."""
@@ -25,6 +25,8 @@ LIBRARY_TASKS = {
     "sparse_linear_algebra/cusparse_spmm_banded": "cusparse",
     "signal_processing/cufft_2d_r2c_lowpass": "cufft",
     "monte_carlo/curand_device_pi": "curand",
+    "linear_algebra/wmma_hgemm_tiled": "wmma",
+    "ml_operators/wmma_attention_block": "wmma",
 }
 
 
@@ -57,6 +59,7 @@ def test_every_library_family_has_two_recorded_tasks():
         "curand": 2,
         "cusolver": 2,
         "cusparse": 2,
+        "wmma": 2,
     }
 
 

@@ -80,9 +80,15 @@ def _target_problem(unit: Unit) -> str:
             f"{', '.join(ROCWMMA_SINCE)}): port for one of them or rewrite without wmma"
         )
     if parse_version(version) < parse_version(since):
+        emulated = (
+            " (`cass verify --hip-version` too: without an AMD GPU the port runs on the emulator "
+            "with cass's reference rocWMMA)"
+            if arch.startswith("gfx11")
+            else ""
+        )
         return (
             f"rocWMMA supports {arch} from ROCm {since} (target is HIP {version}): port with "
-            f"--hip-version {since} or later"
+            f"--hip-version {since} or later{emulated}"
         )
     return ""
 
