@@ -5,6 +5,7 @@ ten activation modes, softmax (accurate/log/fast, channel/instance, alpha/beta b
 normalization inference (spatial, per activation), and the statuses MIOpen returns for
 parameters it refuses. One program runs everything (tests/emulator/programs/miopen_reference.hip)."""
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -91,6 +92,20 @@ def test_the_reference_is_used_for_miopen_ports():
     assert "-I" in refs[0].compile_args and str(refs[0].source) in refs[0].compile_args
     assert "cudnn" in emulated_libraries.provided()
     assert emulated_libraries.needed("// #include <miopen/miopen.h>\n") == ()
+
+
+def test_the_header_is_miopens_names_and_each_function_is_implemented():
+    from cass.models.rules import cudnn
+
+    header = (emulated_libraries.INCLUDE / "miopen" / "miopen.h").read_text()
+    code = re.sub(r"/\*.*?\*/", "", header, flags=re.DOTALL)
+    names = set(re.findall(r"\b(?:miopen|MIOPEN_)\w+", code))
+    assert len(names) > 150
+    assert names <= cudnn.miopen_identifiers().keys()  # every name is one AMD's miopen.h declares
+    declared = set(re.findall(r"^miopenStatus_t (\w+)\(", code, re.MULTILINE))
+    source = (emulated_libraries.HERE / "miopen.hip").read_text()
+    defined = set(re.findall(r'^extern "C" [\w* ]+? (\w+)\(', source, re.MULTILINE))
+    assert len(declared) > 50 and declared | {"miopenGetErrorString"} == defined
 
 
 def test_grouped_strided_dilated_conv2d(results):
