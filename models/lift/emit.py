@@ -1,8 +1,12 @@
 """The LLVM IR builder the semantic passes write into: register file, operands, blocks.
 
-Every R/UR register is an `alloca i32` and every P/UP an `alloca i1` in the entry block: a read
-is a load, a write a store; RZ/URZ read 0, PT/UPT read true, writes to them vanish. `opt -O3`
-turns it all into SSA. 64-bit values are register pairs {Rn+1:Rn}; floats are bitcasts at use.
+Every R/UR register is an `alloca i32` and every P/UP an `alloca i1` in the entry block; RZ/URZ
+read 0, PT/UPT read true, writes to them vanish. Within a basic block the builder keeps each
+register's current value: a register is loaded at its first read in the block (if not written
+before it there), and stored once, before the block's terminator, if the block wrote it; mem2reg
+turns the rest into SSA. (One load per read and one store per write made SHA-512's 10,000-line
+blocks three times longer, and mem2reg scans a block once per register.)
+64-bit values are register pairs {Rn+1:Rn}; floats are bitcasts at use.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ class LiftError(Exception):
         self.message = message
 
 
+TERMINATORS = ("br ", "switch ", "ret ", "unreachable", "indirectbr ")
 # c[0x0][off] below the parameters: driver-filled values (design brief §3.2).
 CBANK0_SPECIALS = {0x0: "ntid.x", 0x4: "ntid.y", 0x8: "ntid.z", 0xC: "nctaid.x", 0x10: "nctaid.y",
                    0x14: "nctaid.z"}  # fmt: skip
@@ -54,6 +59,8 @@ class Emitter:
     imm_regs: dict = field(default_factory=dict)
     handle_regs: dict = field(default_factory=dict)  # register -> c[0x0] offset (textures.track)
     constants: object = None  # ConstantBanks: c[0x2]/c[0x3] contents from the cubin, when known
+    values: dict = field(default_factory=dict)  # register -> its value in the current block
+    dirty: dict = field(default_factory=dict)  # register -> type: written in this block, unstored
 
     # ---------------------------------------------------------------- basics
     def tmp(self, hint: str = "t") -> str:
@@ -61,7 +68,15 @@ class Emitter:
         return f"%{hint}{self.counter}"
 
     def emit(self, line: str) -> None:
+        if self.values and line.startswith(TERMINATORS):
+            self.flush_registers()
         self.body.append("  " + line)
+
+    def flush_registers(self) -> None:
+        """At the end of a block: store the registers it wrote, forget the values it read."""
+        for name, ty in self.dirty.items():
+            self.body.append(f"  store {ty} {self.values[name]}, {self.pspace} %r.{name}")
+        self.values, self.dirty = {}, {}
 
     def op(self, expr: str, hint: str = "t") -> str:
         """Emit `%tN = expr` and return %tN."""
@@ -95,10 +110,6 @@ class Emitter:
         return self.target.ptr(self.target.private_as)
 
     # ---------------------------------------------------------------- registers
-    def slot(self, reg: Reg) -> str:
-        self.regs.add(reg.name)
-        return f"%r.{reg.name}"
-
     def load_reg(self, reg: Reg) -> str:
         if reg.is_zero:
             return "0"
@@ -106,17 +117,30 @@ class Emitter:
             return "true"
         if reg.kind == "SR":
             raise self.fail(f"special register {reg.name} read as an ordinary operand")
-        ty = "i1" if reg.is_pred else "i32"
-        return self.op(f"load {ty}, {self.pspace} {self.slot(reg)}")
+        return self.read_slot(reg.name, "i1" if reg.is_pred else "i32")
 
     def store_reg(self, reg: Reg, value: str) -> None:
         if reg.is_zero or reg.is_true:
             return
         ty = "i1" if reg.is_pred else "i32"
         if self.guard_value is not None:  # predicated ALU instruction: keep the old value when off
-            old = self.op(f"load {ty}, {self.pspace} {self.slot(reg)}")
+            old = self.read_slot(reg.name, ty)
             value = self.op(f"select i1 {self.guard_value}, {ty} {value}, {ty} {old}")
-        self.emit(f"store {ty} {value}, {self.pspace} {self.slot(reg)}")
+        self.write_slot(reg.name, ty, value)
+
+    def read_slot(self, name: str, ty: str) -> str:
+        """The register's value: the one this block wrote or read last, else a load."""
+        value = self.values.get(name)
+        if value is None:
+            self.regs.add(name)
+            value = self.values[name] = self.op(f"load {ty}, {self.pspace} %r.{name}")
+        return value
+
+    def write_slot(self, name: str, ty: str, value: str) -> None:
+        """The register's new value; stored at the end of the block (flush_registers)."""
+        self.regs.add(name)
+        self.values[name] = value
+        self.dirty[name] = ty
 
     # ---------------------------------------------------------------- integer operands
     def raw32(self, o: Operand) -> str:

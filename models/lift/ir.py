@@ -12,6 +12,15 @@ ZERO_REGS = frozenset({"RZ", "URZ", "SRZ"})
 TRUE_PREDS = frozenset({"PT", "UPT"})
 
 
+def register_kind(name: str) -> str:
+    if name.startswith("SR"):
+        return "SR"
+    return name.rstrip("0123456789Z").rstrip("T") or name
+
+
+_KINDS: dict[str, str] = {}  # register name -> kind (a lifted kernel asks for each many times)
+
+
 @dataclass(frozen=True)
 class Reg:
     """A register: R, UR (uniform), P, UP (predicates), B (barrier) or SR_* (special)."""
@@ -25,9 +34,10 @@ class Reg:
 
     @property
     def kind(self) -> str:
-        if self.name.startswith("SR"):
-            return "SR"
-        return self.name.rstrip("0123456789Z").rstrip("T") or self.name
+        kind = _KINDS.get(self.name)
+        if kind is None:
+            kind = _KINDS[self.name] = register_kind(self.name)
+        return kind
 
     @property
     def is_pred(self) -> bool:
@@ -114,7 +124,10 @@ class Instruction:
         return ".".join((self.opcode, *self.mods))
 
     def has(self, *mods: str) -> bool:
-        return any(m in self.mods for m in mods)
+        for m in mods:
+            if m in self.mods:
+                return True
+        return False
 
 
 @dataclass

@@ -42,16 +42,12 @@ class Outlined:
         """At a call site: the registers in, the call, the written registers back."""
         args = []
         for reg in self.params:
-            e.regs.add(reg)
             ty = reg_type(reg)
-            args.append(f"{ty} " + e.op(f"load {ty}, {e.pspace} %r.{reg}"))
+            args.append(f"{ty} " + e.read_slot(reg, ty))
         ret = self.struct_type()
         value = e.op(f'call {ret} @"{self.name}"({", ".join(args)})')
         for k, reg in enumerate(self.results):
-            ty = reg_type(reg)
-            part = e.op(f"extractvalue {ret} {value}, {k}")
-            e.regs.add(reg)
-            e.emit(f"store {ty} {part}, {e.pspace} %r.{reg}")
+            e.write_slot(reg, reg_type(reg), e.op(f"extractvalue {ret} {value}, {k}"))
 
     def struct_type(self) -> str:
         return "{ " + ", ".join(reg_type(r) for r in self.results) + " }"

@@ -11,6 +11,7 @@ does not parse is a located `CassError`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from cass.models.lift.ir import (
     CBank,
@@ -163,6 +164,7 @@ def split_operands(rest: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)  # operands repeat: the parse dominated lifting a large kernel
 def parse_operand(tok: str) -> Operand:
     tok = tok.strip().replace(".reuse", "")
     if tok.startswith("`(") and tok.endswith(")"):

@@ -39,22 +39,55 @@ def split_preds(ops: tuple[Operand, ...]) -> tuple[list[Operand], list[Operand],
 
 # ---------------------------------------------------------------- adds and multiplies
 def iadd3(e: Emitter, ins: Instruction) -> None:
+    """The sum S of up to three words, `-x` as ~x + 1 (so -0 carries; in .X forms `-`/`~` are
+    bitwise not) and the carry-ins of .X forms; the carry-outs are c0 = S >= 2^32 and
+    c1 = S >= 2^33 (c0 + c1 is the carry, 0..2). Lifted in 32 bits: each partial sum through
+    llvm.uadd.with.overflow (v_add_co_u32 / v_add_co_ci_u32), S >> 32 the number of overflows.
+    (An i64 sum made opt fold the words of a 64-bit add chain into i64 values, whose long chains
+    SCEV-based codegen passes and instruction selection walked super-linearly: SHA-512's rounds.)"""
     couts, srcs, cins = split_preds(ins.operands)
-    total = "0"
-    for s in srcs:  # `-x` adds ~x + 1 (so -0 carries); in .X forms `-`/`~` are bitwise not
+    terms: list[str] = []
+    for s in srcs:
         flip = isinstance(s, (Reg, CBank)) and (s.neg or s.invert)
         raw = e.raw32(s)
         raw = e.op(f"xor i32 {raw}, -1") if flip else raw
-        term = e.op(f"zext i32 {raw} to i64")
+        if raw != "0":
+            terms.append(raw)
         if flip and s.neg and not ins.has("X"):
-            term = e.op(f"add i64 {term}, 1")
-        total = e.op(f"add i64 {total}, {term}")
+            terms.append("1")
     for c in cins if ins.has("X") else []:
-        z = e.op(f"zext i1 {e.pred(c)} to i64")
-        total = e.op(f"add i64 {total}, {z}")
-    e.write(ins.operands[0], e.op(f"trunc i64 {total} to i32"))
-    for k, cout in enumerate(couts):  # c0 = S >= 2^32, c1 = S >= 2^33: c0 + c1 is the carry (0..2)
-        e.set_pred(cout, e.op(f"icmp uge i64 {total}, {1 << (32 + k)}"))
+        terms.append(e.op(f"zext i1 {e.pred(c)} to i32"))
+    if not couts:
+        total = terms[0] if terms else "0"
+        for t in terms[1:]:
+            total = e.op(f"add i32 {total}, {t}")
+        e.write(ins.operands[0], total)
+        return
+    total, overflows = (terms[0] if terms else "0"), []
+    for t in terms[1:]:
+        pair = e.op(f"call {{i32, i1}} @llvm.uadd.with.overflow.i32(i32 {total}, i32 {t})")
+        total = e.op(f"extractvalue {{i32, i1}} {pair}, 0")
+        overflows.append(e.op(f"extractvalue {{i32, i1}} {pair}, 1"))
+    e.write(ins.operands[0], total)
+    for k, cout in enumerate(couts):
+        e.set_pred(cout, _at_least(e, overflows, k + 1))
+
+
+def _at_least(e: Emitter, flags: list[str], n: int) -> str:
+    """i1: at least n of the i1 values are true."""
+    if len(flags) < n:
+        return "false"
+    if n == 1:
+        value = flags[0]
+        for f in flags[1:]:
+            value = e.op(f"or i1 {value}, {f}")
+        return value
+    if len(flags) == n == 2:
+        return e.op(f"and i1 {flags[0]}, {flags[1]}")
+    count = "0"
+    for f in flags:
+        count = e.op(f"add i32 {count}, {e.op(f'zext i1 {f} to i32')}")
+    return e.op(f"icmp uge i32 {count}, {n}")
 
 
 def viadd(e: Emitter, ins: Instruction) -> None:
