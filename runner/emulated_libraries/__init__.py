@@ -121,9 +121,10 @@ REFERENCES: tuple[Reference, ...] = (
         "convolution descriptors of 1-3 spatial dimensions (padding, stride, dilation, groups); "
         "output dims, workspace queries and find steps; convolution forward, backward data and "
         "weights, forward/backward bias; pooling forward (max, average excluding or including "
-        "padding); activation forward (ReLU, logistic, tanh, clipped ReLU, ELU, leaky ReLU, soft "
-        "ReLU, abs, power); softmax forward (fast/accurate/log, instance/channel); batch-norm "
-        "forward inference (spatial/per activation)",
+        "padding); activation forward and backward (ReLU, logistic, tanh, clipped ReLU, ELU, "
+        "leaky ReLU, soft ReLU, abs, power); softmax forward and backward (fast/accurate/log, "
+        "instance/channel); OpTensor (add/mul/min/max, B broadcast); batch-norm forward inference "
+        "(spatial/per activation)",
         re.compile(r"^\s*#\s*include\s*[<\"]miopen/miopen\.h[>\"]", re.MULTILINE),
         "cudnn",
         "miopen/miopen.h",

@@ -13,9 +13,10 @@
 //   backward data and backward weights; forward and backward bias;
 // - pooling (max, average excluding or including the padding) of 1-3 spatial dimensions,
 //   forward only (do_backward is accepted; no workspace is written);
-// - activation forward (pass-through, logistic, tanh, ReLU, soft ReLU, abs, power, clipped ReLU,
-//   leaky ReLU, ELU: MIOpen's formulas over its alpha, beta, gamma);
-// - softmax forward (fast, accurate, log; instance or channel mode, alpha/beta blending);
+// - activation forward and backward (pass-through, logistic, tanh, ReLU, soft ReLU, abs, power,
+//   clipped ReLU, leaky ReLU, ELU: MIOpen's formulas over its alpha, beta, gamma);
+// - softmax forward and backward (fast, accurate, log; instance or channel mode, alpha/beta);
+// - miopenOpTensor (add, mul, min, max; B broadcast along its dimensions of length 1);
 // - batch normalization forward inference (spatial or per activation) and the derived
 //   descriptor of its scale/bias/mean/variance.
 //
@@ -360,34 +361,117 @@ __global__ void activation_forward(Geo x, Geo y, miopenActivationMode_t mode, do
     Y[at(y, n, c, d, h, w)] = (T)activate<A>(mode, v, (A)alpha, (A)beta, (A)gamma);
 }
 
-// One thread per softmax row: an image (instance mode) or a spatial position (channel mode).
+// The derivative of activate() at x (y = activate(x)), times dy: MIOpen's backward formulas.
+template <typename A>
+__device__ A activate_backward(miopenActivationMode_t mode, A x, A y, A dy, A alpha, A beta,
+                               A gamma) {
+    switch (mode) {
+        case miopenActivationLOGISTIC: return dy * y * (A(1) - y);
+        case miopenActivationTANH: return dy * alpha * (beta - y * y / beta);
+        case miopenActivationRELU: return x > A(0) ? dy : A(0);
+        case miopenActivationSOFTRELU: return dy / (A(1) + exp(-x));
+        case miopenActivationABS: return x > A(0) ? dy : x < A(0) ? -dy : A(0);
+        case miopenActivationPOWER: return dy * gamma * beta * pow(alpha + beta * x, gamma - A(1));
+        case miopenActivationCLIPPEDRELU: return x > A(0) && x <= alpha ? dy : A(0);
+        case miopenActivationLEAKYRELU: return x > A(0) ? dy : alpha * dy;
+        case miopenActivationELU: return x > A(0) ? dy : dy * (y + alpha);
+        default: return dy;
+    }
+}
+
+template <typename T>
+__global__ void activation_backward(Geo y, Geo dy, Geo x, Geo dx, miopenActivationMode_t mode,
+                                    double alpha, double beta, double gamma, const T* Y,
+                                    const T* DY, const T* X, T* DX) {
+    using A = typename Acc<T>::type;
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= elements(dx)) return;
+    int n, c, d, h, w;
+    coords(dx, i, &n, &c, &d, &h, &w);
+    A g = activate_backward<A>(mode, (A)X[at(x, n, c, d, h, w)], (A)Y[at(y, n, c, d, h, w)],
+                               (A)DY[at(dy, n, c, d, h, w)], (A)alpha, (A)beta, (A)gamma);
+    DX[at(dx, n, c, d, h, w)] = (T)g;
+}
+
+// One softmax row: an image (instance mode) or a spatial position of one image (channel mode).
+struct SoftmaxRow {
+    bool channel;
+    int n;
+    long long pos, spatial, len;
+
+    __device__ long long at(const Geo& g, long long j) const {
+        long long s = channel ? pos : j % spatial;
+        int c = (int)(channel ? j : j / spatial);
+        return ::at(g, n, c, (int)(s / (g.h * g.w)), (int)(s / g.w % g.h), (int)(s % g.w));
+    }
+};
+
+// Row `row` of x for one thread, or false past the last row.
+__device__ bool softmax_row(const Geo& x, bool channel, long long row, SoftmaxRow* r) {
+    long long spatial = (long long)x.d * x.h * x.w;
+    if (row >= (channel ? x.n * spatial : x.n)) return false;
+    *r = SoftmaxRow{channel, (int)(channel ? row / spatial : row), channel ? row % spatial : 0,
+                    spatial, channel ? x.c : x.c * spatial};
+    return true;
+}
+
 template <typename T>
 __global__ void softmax_forward(Geo x, Geo y, miopenSoftmaxAlgorithm_t algo, bool channel,
                                 const T* X, T* Y, typename Acc<T>::type alpha,
                                 typename Acc<T>::type beta) {
     using A = typename Acc<T>::type;
-    long long row = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-    long long spatial = (long long)x.d * x.h * x.w;
-    long long rows = channel ? x.n * spatial : x.n, len = channel ? x.c : x.c * spatial;
-    if (row >= rows) return;
-    int n = (int)(channel ? row / spatial : row);
-    long long pos = channel ? row % spatial : 0;
-    auto index = [&](const Geo& g, long long j) {
-        long long s = channel ? pos : j % spatial;
-        int c = (int)(channel ? j : j / spatial);
-        return at(g, n, c, (int)(s / (g.h * g.w)), (int)(s / g.w % g.h), (int)(s % g.w));
-    };
-    A top = algo == MIOPEN_SOFTMAX_FAST ? A(0) : (A)X[index(x, 0)];
-    for (long long j = 1; j < len && algo != MIOPEN_SOFTMAX_FAST; ++j)
-        top = fmax(top, (A)X[index(x, j)]);
+    SoftmaxRow r;
+    if (!softmax_row(x, channel, (long long)blockIdx.x * blockDim.x + threadIdx.x, &r)) return;
+    A top = algo == MIOPEN_SOFTMAX_FAST ? A(0) : (A)X[r.at(x, 0)];
+    for (long long j = 1; j < r.len && algo != MIOPEN_SOFTMAX_FAST; ++j)
+        top = fmax(top, (A)X[r.at(x, j)]);
     A sum = 0;
-    for (long long j = 0; j < len; ++j) sum += exp((A)X[index(x, j)] - top);
-    for (long long j = 0; j < len; ++j) {
-        A v = (A)X[index(x, j)] - top;
+    for (long long j = 0; j < r.len; ++j) sum += exp((A)X[r.at(x, j)] - top);
+    for (long long j = 0; j < r.len; ++j) {
+        A v = (A)X[r.at(x, j)] - top;
         A out = algo == MIOPEN_SOFTMAX_LOG ? v - log(sum) : exp(v) / sum;
-        long long o = index(y, j);
+        long long o = r.at(y, j);
         Y[o] = (T)(alpha * out + (beta != A(0) ? beta * (A)Y[o] : A(0)));
     }
+}
+
+// dx = y * (dy - sum(dy * y)), or for log-softmax dx = dy - exp(y) * sum(dy).
+template <typename T>
+__global__ void softmax_backward(Geo y, Geo dy, Geo dx, miopenSoftmaxAlgorithm_t algo,
+                                 bool channel, const T* Y, const T* DY, T* DX,
+                                 typename Acc<T>::type alpha, typename Acc<T>::type beta) {
+    using A = typename Acc<T>::type;
+    SoftmaxRow r;
+    if (!softmax_row(y, channel, (long long)blockIdx.x * blockDim.x + threadIdx.x, &r)) return;
+    bool log_form = algo == MIOPEN_SOFTMAX_LOG;
+    A dot = 0;
+    for (long long j = 0; j < r.len; ++j)
+        dot += (A)DY[r.at(dy, j)] * (log_form ? A(1) : (A)Y[r.at(y, j)]);
+    for (long long j = 0; j < r.len; ++j) {
+        A yv = (A)Y[r.at(y, j)], g = (A)DY[r.at(dy, j)];
+        A out = log_form ? g - exp(yv) * dot : yv * (g - dot);
+        long long o = r.at(dx, j);
+        DX[o] = (T)(alpha * out + (beta != A(0) ? beta * (A)DX[o] : A(0)));
+    }
+}
+
+// C = op(alpha1 * A, alpha2 * B) + beta * C, B broadcast along its dimensions of length 1.
+template <typename T>
+__global__ void op_tensor(Geo a, Geo b, Geo c, miopenTensorOp_t op, const T* PA, const T* PB,
+                          T* PC, typename Acc<T>::type alpha1, typename Acc<T>::type alpha2,
+                          typename Acc<T>::type beta) {
+    using A = typename Acc<T>::type;
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= elements(c)) return;
+    int n, ch, d, h, w;
+    coords(c, i, &n, &ch, &d, &h, &w);
+    A u = alpha1 * (A)PA[at(a, n, ch, d, h, w)];
+    A v = alpha2 * (A)PB[at(b, b.n > 1 ? n : 0, b.c > 1 ? ch : 0, b.d > 1 ? d : 0,
+                            b.h > 1 ? h : 0, b.w > 1 ? w : 0)];
+    A r = op == miopenTensorOpAdd ? u + v : op == miopenTensorOpMul ? u * v
+        : op == miopenTensorOpMin ? fmin(u, v) : fmax(u, v);
+    long long o = at(c, n, ch, d, h, w);
+    PC[o] = (T)(r + (beta != A(0) ? beta * (A)PC[o] : A(0)));
 }
 
 template <typename T>
@@ -631,6 +715,34 @@ extern "C" miopenStatus_t miopenScaleTensor(miopenHandle_t handle,
                                             const miopenTensorDescriptor_t yDesc, void* y,
                                             const void* alpha) {
     return fill(handle, yDesc, y, alpha, true, "miopenScaleTensor");
+}
+
+extern "C" miopenStatus_t miopenOpTensor(miopenHandle_t handle, miopenTensorOp_t tensorOp,
+                                         const void* alpha1, const miopenTensorDescriptor_t aDesc,
+                                         const void* A, const void* alpha2,
+                                         const miopenTensorDescriptor_t bDesc, const void* B,
+                                         const void* beta, const miopenTensorDescriptor_t cDesc,
+                                         void* C) {
+    const char* call = "miopenOpTensor";
+    if (!handle || !alpha1 || !alpha2 || !beta || !A || !B || !C || !is_set(aDesc) ||
+        !is_set(bDesc) || !same_shape(aDesc, cDesc) || bDesc->nd != cDesc->nd ||
+        bDesc->type != cDesc->type)
+        return refuse(miopenStatusBadParm, call, "A and C must match, B have C's rank and type");
+    for (int i = 0; i < cDesc->nd; ++i)
+        if (bDesc->dims[i] != 1 && bDesc->dims[i] != cDesc->dims[i])
+            return refuse(miopenStatusBadParm, call, "each dimension of B must be C's or 1");
+    if (tensorOp < miopenTensorOpAdd || tensorOp > miopenTensorOpMax)
+        return refuse(miopenStatusBadParm, call, "not a tensor operation");
+    Geo ga = geo(aDesc), gb = geo(bDesc), gc = geo(cDesc);
+    miopenDataType_t t = cDesc->type;
+    double a1 = scalar(alpha1, t), a2 = scalar(alpha2, t), be = scalar(beta, t);
+    return by_type(t, call, [&](auto* tag) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        using Ac = typename Acc<T>::type;
+        hipLaunchKernelGGL(op_tensor<T>, dim3(blocks(elements(gc))), dim3(kThreads), 0,
+                           handle->stream, ga, gb, gc, tensorOp, static_cast<const T*>(A),
+                           static_cast<const T*>(B), static_cast<T*>(C), (Ac)a1, (Ac)a2, (Ac)be);
+    });
 }
 
 // ------------------------------------------------------------------ convolution
@@ -1110,6 +1222,29 @@ extern "C" miopenStatus_t miopenActivationForward(miopenHandle_t handle,
     });
 }
 
+extern "C" miopenStatus_t miopenActivationBackward(
+    miopenHandle_t handle, const miopenActivationDescriptor_t activDesc, const void* alpha,
+    const miopenTensorDescriptor_t yDesc, const void* y, const miopenTensorDescriptor_t dyDesc,
+    const void* dy, const miopenTensorDescriptor_t xDesc, const void* x, const void* beta,
+    const miopenTensorDescriptor_t dxDesc, void* dx) {
+    const char* call = "miopenActivationBackward";
+    if (!handle || !activDesc || !y || !dy || !x || !dx || !is_set(xDesc) || !is_set(yDesc) ||
+        !is_set(dyDesc) || !is_set(dxDesc) || !same_shape(xDesc, yDesc) ||
+        !same_shape(xDesc, dyDesc) || !same_shape(xDesc, dxDesc))
+        return refuse(miopenStatusBadParm, call, "y, dy, x and dx must have the same dimensions and type");
+    if (*unit_scaling(alpha, beta, xDesc->type))
+        return refuse(miopenStatusUnknownError, call, unit_scaling(alpha, beta, xDesc->type));
+    Geo gy = geo(yDesc), gdy = geo(dyDesc), gx = geo(xDesc), gdx = geo(dxDesc);
+    miopenActivationDescriptor a = *activDesc;
+    return by_type(xDesc->type, call, [&](auto* tag) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        hipLaunchKernelGGL(activation_backward<T>, dim3(blocks(elements(gdx))), dim3(kThreads), 0,
+                           handle->stream, gy, gdy, gx, gdx, a.mode, a.alpha, a.beta, a.gamma,
+                           static_cast<const T*>(y), static_cast<const T*>(dy),
+                           static_cast<const T*>(x), static_cast<T*>(dx));
+    });
+}
+
 extern "C" miopenStatus_t miopenDestroyActivationDescriptor(miopenActivationDescriptor_t desc) {
     delete desc;
     return miopenStatusSuccess;
@@ -1149,6 +1284,42 @@ extern "C" miopenStatus_t miopenSoftmaxForward(miopenHandle_t handle, const void
                                                const miopenTensorDescriptor_t yDesc, void* y) {
     return miopenSoftmaxForward_V2(handle, alpha, xDesc, x, beta, yDesc, y,
                                    MIOPEN_SOFTMAX_ACCURATE, MIOPEN_SOFTMAX_MODE_CHANNEL);
+}
+
+extern "C" miopenStatus_t miopenSoftmaxBackward_V2(
+    miopenHandle_t handle, const void* alpha, const miopenTensorDescriptor_t yDesc, const void* y,
+    const miopenTensorDescriptor_t dyDesc, const void* dy, const void* beta,
+    const miopenTensorDescriptor_t dxDesc, void* dx, miopenSoftmaxAlgorithm_t algorithm,
+    miopenSoftmaxMode_t mode) {
+    const char* call = "miopenSoftmaxBackward_V2";
+    if (!handle || !alpha || !beta || !y || !dy || !dx || !is_set(yDesc) || !is_set(dyDesc) ||
+        !is_set(dxDesc) || !same_shape(yDesc, dyDesc) || !same_shape(yDesc, dxDesc))
+        return refuse(miopenStatusBadParm, call, "y, dy and dx must have the same dimensions and type");
+    if (algorithm < MIOPEN_SOFTMAX_FAST || algorithm > MIOPEN_SOFTMAX_LOG ||
+        (mode != MIOPEN_SOFTMAX_MODE_INSTANCE && mode != MIOPEN_SOFTMAX_MODE_CHANNEL))
+        return refuse(miopenStatusBadParm, call, "not a softmax algorithm or mode");
+    Geo gy = geo(yDesc), gdy = geo(dyDesc), gdx = geo(dxDesc);
+    long long spatial = (long long)gy.d * gy.h * gy.w;
+    long long rows = mode == MIOPEN_SOFTMAX_MODE_CHANNEL ? gy.n * spatial : gy.n;
+    double al = scalar(alpha, yDesc->type), be = scalar(beta, yDesc->type);
+    return by_type(yDesc->type, call, [&](auto* tag) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        using A = typename Acc<T>::type;
+        hipLaunchKernelGGL(softmax_backward<T>, dim3(blocks(rows)), dim3(kThreads), 0,
+                           handle->stream, gy, gdy, gdx, algorithm,
+                           mode == MIOPEN_SOFTMAX_MODE_CHANNEL, static_cast<const T*>(y),
+                           static_cast<const T*>(dy), static_cast<T*>(dx), (A)al, (A)be);
+    });
+}
+
+extern "C" miopenStatus_t miopenSoftmaxBackward(miopenHandle_t handle, const void* alpha,
+                                                const miopenTensorDescriptor_t yDesc,
+                                                const void* y,
+                                                const miopenTensorDescriptor_t dyDesc,
+                                                const void* dy, const void* beta,
+                                                const miopenTensorDescriptor_t dxDesc, void* dx) {
+    return miopenSoftmaxBackward_V2(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx,
+                                    MIOPEN_SOFTMAX_ACCURATE, MIOPEN_SOFTMAX_MODE_CHANNEL);
 }
 
 // ------------------------------------------------------------------ batch normalization

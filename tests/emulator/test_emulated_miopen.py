@@ -1,8 +1,8 @@
 """cass's reference MIOpen (runner/emulated_libraries/miopen.hip) on the emulator, against numpy:
 grouped, strided, dilated 2-D convolution forward/backward data/backward weights and bias, a 3-D
 double convolution with alpha/beta, half data, pooling (max, average with and without padding),
-ten activation modes, softmax (accurate/log/fast, channel/instance, alpha/beta blending), batch
-normalization inference (spatial, per activation), and the statuses MIOpen returns for
+ten activation modes forward and backward, softmax forward and backward (accurate/log/fast,
+channel/instance, alpha/beta blending), OpTensor with broadcasting, batch normalization inference (spatial, per activation), and the statuses MIOpen returns for
 parameters it refuses. One program runs everything (tests/emulator/programs/miopen_reference.hip)."""
 
 import re
@@ -180,6 +180,36 @@ def test_activation_modes(results, name):
     np.testing.assert_allclose(results[f"act_{name}"], ACTIVATIONS[name](x), rtol=2e-6, atol=1e-7)
 
 
+BACKWARD = {  # d activation / dx at x (y the forward value), MIOpen's formulas
+    "relu": lambda x, y: (x > 0) * 1.0,
+    "logistic": lambda x, y: y * (1 - y),
+    "tanh": lambda x, y: 1 - y * y,
+    "clipped": lambda x, y: ((x > 0) & (x <= 0.7)) * 1.0,
+    "elu": lambda x, y: np.where(x > 0, 1, y + 0.4),
+    "leaky": lambda x, y: np.where(x > 0, 1, 0.1),
+    "softrelu": lambda x, y: 1 / (1 + np.exp(-x)),
+    "abs": lambda x, y: np.sign(x),
+    "power": lambda x, y: 2 * 0.25 * (0.5 + 0.25 * x),
+    "passthru": lambda x, y: np.ones_like(x),
+}
+
+
+@pytest.mark.parametrize("name", BACKWARD)
+def test_activation_backward(results, name):
+    x = values(30, 10).astype(np.float32).astype(np.float64)
+    y, dy = results[f"act_{name}"], values(30, 18)
+    want = dy * BACKWARD[name](x, y)
+    np.testing.assert_allclose(results[f"backward_act_{name}"], want, rtol=2e-6, atol=1e-6)
+
+
+def test_op_tensor_broadcasts_b(results):
+    a, c = values(24, 21).reshape(2, 3, 2, 2), values(24, 23).reshape(2, 3, 2, 2)
+    b, m = values(3, 22).reshape(1, 3, 1, 1), values(4, 24).reshape(1, 1, 2, 2)
+    np.testing.assert_allclose(results["optensor_add"], (a + 2 * b + 0.5 * c).ravel(), rtol=1e-6)
+    np.testing.assert_allclose(results["optensor_mul"], (a * m).ravel(), rtol=1e-6)
+    np.testing.assert_allclose(results["optensor_max"], np.maximum(a, 0.5 * b).ravel(), rtol=1e-6)
+
+
 def softmax(x, axes, log=False):
     shifted = x - x.max(axis=axes, keepdims=True)
     total = np.exp(shifted).sum(axis=axes, keepdims=True)
@@ -197,6 +227,19 @@ def test_softmax_algorithms_and_modes(results):
     np.testing.assert_allclose(results["softmax_fast_channel_blend"], blend.ravel(), rtol=5e-6)
     instance = softmax(x, (1, 2, 3)).ravel()
     np.testing.assert_allclose(results["softmax_double_instance"], instance, rtol=1e-14)
+
+
+def test_softmax_backward(results):
+    x, dy = values(60, 11).reshape(2, 5, 2, 3), values(60, 19).reshape(2, 5, 2, 3)
+    y = softmax(x, 1)
+    dx = y * (dy - (dy * y).sum(axis=1, keepdims=True))
+    np.testing.assert_allclose(results["softmax_bwd_channel"], dx.ravel(), rtol=1e-5, atol=1e-6)
+    log_y = softmax(x, (1, 2, 3), log=True)
+    dx_log = dy - np.exp(log_y) * dy.sum(axis=(1, 2, 3), keepdims=True)
+    blend = 2 * dx_log + 0.5 * values(60, 20).reshape(2, 5, 2, 3)
+    np.testing.assert_allclose(
+        results["softmax_bwd_log_blend"], blend.ravel(), rtol=1e-5, atol=1e-6
+    )
 
 
 @pytest.mark.parametrize("mode", ["spatial", "per_activation"])

@@ -169,6 +169,7 @@ int pooling(miopenHandle_t h) {
 int activation(miopenHandle_t h) {
     auto d = tensor(miopenFloat, {1, 3, 2, 5});
     auto x = device(values<float>(30, 10)), y = device(std::vector<float>(30, 0.f));
+    auto dy = device(values<float>(30, 18)), dx = device(std::vector<float>(30, 0.f));
     struct Case {
         const char* name;
         miopenActivationMode_t mode;
@@ -190,6 +191,9 @@ int activation(miopenHandle_t h) {
         CHECK(miopenSetActivationDescriptor(a, k.mode, k.a, k.b, k.g));
         CHECK(miopenActivationForward(h, a, &one, d, x, &zero, d, y));
         print(k.name, y, 30);
+        CHECK(miopenActivationBackward(h, a, &one, d, y, d, dy, d, x, &zero, d, dx));
+        std::printf("backward_");
+        print(k.name, dx, 30);
         miopenDestroyActivationDescriptor(a);
     }
     return 0;
@@ -215,6 +219,18 @@ int softmax(miopenHandle_t h) {
     CHECK(miopenSoftmaxForward_V2(h, &done, dd, xd, &dzero, dd, yd, MIOPEN_SOFTMAX_ACCURATE,
                                   MIOPEN_SOFTMAX_MODE_INSTANCE));
     print("softmax_double_instance", yd, 60);
+    auto dy = device(values<float>(60, 19)), dx = device(values<float>(60, 20));
+    CHECK(miopenSoftmaxForward_V2(h, &one, d, x, &zero, d, y, MIOPEN_SOFTMAX_ACCURATE,
+                                  MIOPEN_SOFTMAX_MODE_CHANNEL));
+    CHECK(miopenSoftmaxBackward_V2(h, &one, d, y, d, dy, &zero, d, dx, MIOPEN_SOFTMAX_ACCURATE,
+                                   MIOPEN_SOFTMAX_MODE_CHANNEL));
+    print("softmax_bwd_channel", dx, 60);
+    CHECK(miopenSoftmaxForward_V2(h, &one, d, x, &zero, d, y, MIOPEN_SOFTMAX_LOG,
+                                  MIOPEN_SOFTMAX_MODE_INSTANCE));
+    auto dx2 = device(values<float>(60, 20));
+    CHECK(miopenSoftmaxBackward_V2(h, &two, d, y, d, dy, &half, d, dx2, MIOPEN_SOFTMAX_LOG,
+                                   MIOPEN_SOFTMAX_MODE_INSTANCE));
+    print("softmax_bwd_log_blend", dx2, 60);
     return 0;
 }
 
@@ -244,6 +260,21 @@ int batchnorm(miopenHandle_t h) {
     return 0;
 }
 
+int op_tensor(miopenHandle_t h) {
+    auto ad = tensor(miopenFloat, {2, 3, 2, 2}), bd = tensor(miopenFloat, {1, 3, 1, 1});
+    auto md = tensor(miopenFloat, {1, 1, 2, 2});
+    auto a = device(values<float>(24, 21)), b = device(values<float>(3, 22));
+    auto m = device(values<float>(4, 24)), c = device(values<float>(24, 23));
+    float one = 1.f, two = 2.f, half = 0.5f, zero = 0.f;
+    CHECK(miopenOpTensor(h, miopenTensorOpAdd, &one, ad, a, &two, bd, b, &half, ad, c));
+    print("optensor_add", c, 24);
+    CHECK(miopenOpTensor(h, miopenTensorOpMul, &one, ad, a, &one, md, m, &zero, ad, c));
+    print("optensor_mul", c, 24);
+    CHECK(miopenOpTensor(h, miopenTensorOpMax, &one, ad, a, &half, bd, b, &zero, ad, c));
+    print("optensor_max", c, 24);
+    return 0;
+}
+
 int descriptors() {
     miopenTensorDescriptor_t t;
     miopenCreateTensorDescriptor(&t);
@@ -264,7 +295,7 @@ int main() {
     CHECK(miopenGetStream(h, &got));
     std::printf("stream_kept %d\n", got == stream ? 1 : 0);
     if (conv2d(h) || conv3d_double(h) || conv_half(h) || pooling(h) || activation(h) ||
-        softmax(h) || batchnorm(h) || descriptors())
+        softmax(h) || batchnorm(h) || op_tensor(h) || descriptors())
         return 1;
     hipStreamSynchronize(stream);
     CHECK(miopenDestroy(h));

@@ -63,6 +63,13 @@ typedef enum {
 } miopenTensorLayout_t;
 
 typedef enum {
+  miopenTensorOpAdd = 0,
+  miopenTensorOpMul = 1,
+  miopenTensorOpMin = 2,
+  miopenTensorOpMax = 3,
+} miopenTensorOp_t;
+
+typedef enum {
   miopenConvolution = 0,
   miopenTranspose = 1,
   miopenGroupConv = 2,
@@ -182,6 +189,11 @@ miopenStatus_t miopenSetTensor(miopenHandle_t handle, const miopenTensorDescript
                                void* y, const void* alpha);
 miopenStatus_t miopenScaleTensor(miopenHandle_t handle, const miopenTensorDescriptor_t yDesc,
                                  void* y, const void* alpha);
+miopenStatus_t miopenOpTensor(miopenHandle_t handle, miopenTensorOp_t tensorOp,
+                              const void* alpha1, const miopenTensorDescriptor_t aDesc,
+                              const void* A, const void* alpha2,
+                              const miopenTensorDescriptor_t bDesc, const void* B,
+                              const void* beta, const miopenTensorDescriptor_t cDesc, void* C);
 
 /* convolution */
 miopenStatus_t miopenCreateConvolutionDescriptor(miopenConvolutionDescriptor_t* convDesc);
@@ -321,6 +333,13 @@ miopenStatus_t miopenActivationForward(miopenHandle_t handle,
                                        const void* alpha, const miopenTensorDescriptor_t xDesc,
                                        const void* x, const void* beta,
                                        const miopenTensorDescriptor_t yDesc, void* y);
+miopenStatus_t miopenActivationBackward(miopenHandle_t handle,
+                                        const miopenActivationDescriptor_t activDesc,
+                                        const void* alpha, const miopenTensorDescriptor_t yDesc,
+                                        const void* y, const miopenTensorDescriptor_t dyDesc,
+                                        const void* dy, const miopenTensorDescriptor_t xDesc,
+                                        const void* x, const void* beta,
+                                        const miopenTensorDescriptor_t dxDesc, void* dx);
 miopenStatus_t miopenDestroyActivationDescriptor(miopenActivationDescriptor_t activDesc);
 
 /* softmax */
@@ -333,6 +352,17 @@ miopenStatus_t miopenSoftmaxForward_V2(miopenHandle_t handle, const void* alpha,
                                        const void* beta, const miopenTensorDescriptor_t yDesc,
                                        void* y, miopenSoftmaxAlgorithm_t algorithm,
                                        miopenSoftmaxMode_t mode);
+miopenStatus_t miopenSoftmaxBackward(miopenHandle_t handle, const void* alpha,
+                                     const miopenTensorDescriptor_t yDesc, const void* y,
+                                     const miopenTensorDescriptor_t dyDesc, const void* dy,
+                                     const void* beta, const miopenTensorDescriptor_t dxDesc,
+                                     void* dx);
+miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t handle, const void* alpha,
+                                        const miopenTensorDescriptor_t yDesc, const void* y,
+                                        const miopenTensorDescriptor_t dyDesc, const void* dy,
+                                        const void* beta, const miopenTensorDescriptor_t dxDesc,
+                                        void* dx, miopenSoftmaxAlgorithm_t algorithm,
+                                        miopenSoftmaxMode_t mode);
 
 /* batch normalization (inference) */
 miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_t derivedBnDesc,
