@@ -35,8 +35,8 @@ def test_a_malformed_port_table_is_located(tmp_path):
     assert any(":7: [port] hip_version 5.5: write it as a string" in p for p in problems)
 
 
-def test_at_the_default_target_the_port_is_refused_with_the_way_on(capsys):
-    assert main(["port", str(GEMM / "main.cu"), "-o", "-"]) == 1
+def test_at_the_default_target_the_port_is_refused_with_the_way_on(capsys, tmp_path):
+    assert main(["port", str(GEMM / "main.cu"), "-o", str(tmp_path / "main.hip")]) == 1
     err = capsys.readouterr().err
     assert "main.cu:11:10: error: <mma.h>: rocWMMA supports gfx1100 from ROCm 5.5" in err
     assert "--hip-version 5.5 or later" in err and "cass's reference rocWMMA" in err
