@@ -520,6 +520,19 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "into a literal here."
         ),
     ),
+    (
+        "CASS092",
+        W,
+        "NVRTC option naming an NVIDIA architecture",
+        (
+            "An option string of a file that calls `nvrtcCompileProgram` names an NVIDIA "
+            "architecture (`--gpu-architecture=compute_90`, `-arch=sm_80`). hipRTC compiles for "
+            "an AMD GPU: a whole option becomes `--gpu-architecture=` the port's target (`cass "
+            "port --arch`, gfx1100 by default); one the program completes at run time "
+            '(`"-arch=sm_" + ...`) is left as it is and must be changed to pass the AMD GPU\'s '
+            "gfx name (`hipDeviceProp_t::gcnArchName`)."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

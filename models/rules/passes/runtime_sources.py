@@ -18,6 +18,10 @@ import re
 from cass.models.rules.unit import Unit
 
 CREATE = frozenset(("nvrtcCreateProgram",))
+COMPILE = frozenset(("nvrtcCompileProgram",))
+# An NVRTC option naming an NVIDIA architecture: whole (rewritten) or the start of one the program
+# completes at run time (reported).
+_ARCH_OPTION = re.compile(r"^(?:--gpu-architecture|-arch)[= ]?(?:compute|sm|lto)_(\d*)[a-z]?$")
 _ESCAPE = re.compile(r"\\(x[0-9a-fA-F]+|[0-7]{1,3}|.)", re.DOTALL)
 _SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 _RAW = re.compile(r'^(?:u8|u|U|L)?R"([^(]*)\(', re.DOTALL)
@@ -144,7 +148,10 @@ def _inner_port(unit: Unit, text: str):
 
 
 def port_runtime_sources(unit: Unit) -> None:
-    """Port the CUDA in the program text each `nvrtcCreateProgram` call compiles."""
+    """Port the CUDA in the program text each `nvrtcCreateProgram` call compiles, and the NVIDIA
+    architecture options of a file that calls `nvrtcCompileProgram`."""
+    if unit.positions(COMPILE):
+        _port_arch_options(unit)
     done: set[int] = set()
     for i in unit.positions(CREATE):
         if unit.code[i].kind != "ident" or unit.next_text(i) != "(":
@@ -193,3 +200,34 @@ def _port_literal(unit: Unit, pieces: list[int]) -> None:
     unit.replace(
         first.start, last.end, encode(ported, [unit.code[k].text for k in pieces], separator)
     )
+
+
+def _port_arch_options(unit: Unit) -> None:
+    """`"--gpu-architecture=compute_90"` -> `"--gpu-architecture=gfx1100"` (the target's gfx name:
+    hipRTC compiles for an AMD GPU); a literal the program completes (`"-arch=sm_" + ...`) is
+    reported, as the program cannot compile its kernels for an AMD GPU with it."""
+    gfx = unit.target.gfx_arch
+    for tok in unit.code:
+        if tok.kind != "string" or not tok.text.startswith('"'):
+            continue
+        m = _ARCH_OPTION.match(tok.text[1:-1])
+        if m is None:
+            continue
+        if m.group(1):  # the whole option
+            if unit.replace(tok.start, tok.end, f'"--gpu-architecture={gfx}"'):
+                unit.report(
+                    "CASS092",
+                    tok.start,
+                    tok.end,
+                    f'NVRTC option {tok.text} -> "--gpu-architecture={gfx}": hipRTC compiles '
+                    f"for the AMD target (cass port --arch)",
+                )
+            continue
+        unit.report(
+            "CASS092",
+            tok.start,
+            tok.end,
+            f"NVRTC option {tok.text} is completed with an NVIDIA architecture when the program "
+            f'runs; hipRTC needs an AMD one: pass "--gpu-architecture={gfx}" (or the gfx name '
+            "hipDeviceProp_t::gcnArchName gives) instead",
+        )
