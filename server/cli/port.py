@@ -80,7 +80,9 @@ def port(
     ] = None,
     output: Annotated[
         Path | None,
-        typer.Option("-o", "--output", help="Output file (or directory for a project)."),
+        typer.Option(
+            "-o", "--output", help="Output file (or directory for a project); - for stdout."
+        ),
     ] = None,
     hip_version: Annotated[
         str, typer.Option("--hip-version", help="Target HIP version: 5.2 (Debian), 6.x, 7.x.")
@@ -138,6 +140,10 @@ def port(
     )
     check_target(target)
     source = None if path is None or str(path) == "-" else path
+    if output is not None and str(output) == "-":  # `-o -`: the port goes to stdout
+        if source is not None and source.is_dir():
+            raise CassError(f"{source}: a project's port is a directory: give -o OUTDIR, not -o -")
+        output = None
     if in_place or dry_run:
         raise typer.Exit(
             _port_where_it_is(

@@ -23,6 +23,16 @@ def test_file_to_stdout(cu, capsys):
     assert "#include <hip/hip_runtime.h>" in out and "hipMalloc(&d, 4)" in out
 
 
+def test_dash_output_is_stdout(cu, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["port", str(cu), "-o", "-"]) == 0
+    assert "hipMalloc(&d, 4)" in capsys.readouterr().out
+    assert not (tmp_path / "-").exists()
+    assert main(["port", str(tmp_path), "-o", "-"]) == 2
+    assert "-o OUTDIR" in capsys.readouterr().err
+    assert not (tmp_path / "-").exists()
+
+
 def test_file_to_output_and_no_silent_overwrite(cu, tmp_path, capsys):
     out = tmp_path / "k.hip"
     assert main(["port", str(cu), "-o", str(out)]) == 0
