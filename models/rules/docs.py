@@ -52,6 +52,8 @@ HIPIFY_MAPPED: dict[str, tuple[tuple[str, ...], int]] = {
     "cuSPARSE": (("cusparse",), 684),
     "cuSOLVER": (("cusolver",), 342),
     "NVRTC": (("nvrtc",), 27),
+    # HIPIFY's tables have no NVTX section: it maps only the header nvToolsExt.h -> roctx.h.
+    "NVTX -> roctx": (("nvtx",), 0),
     "CUB": (("cub",), 11),
     "cuDNN -> MIOpen": (("cudnn",), 556),  # at 0244dd39 (tables/facts/hipify_cudnn.tsv)
 }
@@ -171,6 +173,17 @@ def _library_tasks() -> dict[str, list[str]]:
     return found
 
 
+# What the emulator runtime's own implementations of a library cover (emulated_libraries.RUNTIME_PROVIDED).
+RUNTIME_COVERS = {
+    "nvrtc": (
+        "every function of HIP 5.2's hiprtc.h: programs with in-memory headers, name expressions "
+        "and their lowered names, NVRTC options translated (-D, -I, -std, --use_fast_math, --fmad, "
+        "-G) or refused with the log saying why (an NVIDIA architecture), clang's diagnostics as "
+        "the log, a 120 s limit; the code object loads with hipModuleLoadData"
+    ),
+}
+
+
 def _emulated_section() -> list[str]:
     """What of each library's port runs without an AMD GPU, and the bench tasks that show it."""
     from cass.runner import emulated_libraries
@@ -180,6 +193,14 @@ def _emulated_section() -> list[str]:
         f"| {ref.task_library} | {ref.library} | {_cell(ref.covers)} | "
         f"{', '.join(f'`{t}`' for t in tasks.get(ref.task_library, [])) or '—'} |"
         for ref in emulated_libraries.REFERENCES
+    ]
+    runtime = (
+        "the emulator runtime itself (hipRTC: the program text compiled by clang-16 for gfx1100)"
+    )
+    rows += [
+        f"| {lib} | {runtime} | {_cell(RUNTIME_COVERS[lib])} | "
+        f"{', '.join(f'`{t}`' for t in tasks.get(lib, [])) or '—'} |"
+        for lib in emulated_libraries.RUNTIME_PROVIDED
     ]
     return [
         "## What runs on the emulator",
