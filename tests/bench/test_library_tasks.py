@@ -27,6 +27,10 @@ LIBRARY_TASKS = {
     "monte_carlo/curand_device_pi": "curand",
     "linear_algebra/wmma_hgemm_tiled": "wmma",
     "ml_operators/wmma_attention_block": "wmma",
+    "numerical_methods/nvrtc_templated_axpy_reduce": "nvrtc",
+    "linear_algebra/nvrtc_specialized_matmul": "nvrtc",
+    "image_processing/nvtx_annotated_edge_pipeline": "nvtx",
+    "statistics/nvtx_streamed_moments": "nvtx",
 }
 
 
@@ -60,6 +64,8 @@ def test_every_library_family_has_two_recorded_tasks():
         "cusolver": 2,
         "cusparse": 2,
         "wmma": 2,
+        "nvrtc": 2,
+        "nvtx": 2,
     }
 
 
@@ -70,9 +76,12 @@ def test_every_library_family_has_two_recorded_tasks():
     [
         ("sparse_linear_algebra/cusparse_spmm_banded", "hipSPARSE ran as"),
         ("monte_carlo/curand_device_pi", "atol=0.02"),  # statistics, not cuRAND's numbers
+        ("numerical_methods/nvrtc_templated_axpy_reduce", "in the program text compiled"),
+        ("image_processing/nvtx_annotated_edge_pipeline", "roctx ran as"),
     ],
 )
 def test_library_ports_verify_end_to_end(capsys, task, note):
     assert main(["verify", str(ROOT / task / "main.cu"), "--port-backend", "emulator"]) == 0
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    out = captured.out + captured.err  # the port's diagnostics are on stderr
     assert "MATCH" in out and "MISMATCH" not in out and note in out

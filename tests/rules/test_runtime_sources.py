@@ -151,3 +151,16 @@ def test_nvidia_architecture_options_become_the_target_or_are_reported(port_snip
 def test_architecture_strings_are_left_alone_without_nvrtc(port_snippet):
     text, codes = port_snippet('const char* a = "-arch=sm_80";\n')
     assert '"-arch=sm_80"' in text and "CASS092" not in codes
+
+
+def test_nvtx_rows_name_roctx_facts_that_declare_their_hip_names():
+    from cass.models.rules.tables import TABLE_DIR, family_table
+
+    facts = (TABLE_DIR / "facts" / "roctx.h@7910a996.ids").read_text(encoding="utf-8")
+    assert "# commit: 7910a99682e33db47dca6d274a9a8dbf93a416fb" in facts
+    declared = {ln for ln in facts.splitlines() if ln and not ln.startswith("#")}
+    rows = family_table("nvtx").values()
+    mapped = [e for e in rows if e.status != "unsupported"]
+    assert len(mapped) == 9 and all(e.hip in declared for e in mapped)
+    assert all("tables/facts/roctx.h@7910a996.ids" in e.checked for e in rows)
+    assert all(e.note for e in rows if e.status == "unsupported")
