@@ -123,8 +123,9 @@ REFERENCES: tuple[Reference, ...] = (
         "weights, forward/backward bias; pooling forward (max, average excluding or including "
         "padding); activation forward and backward (ReLU, logistic, tanh, clipped ReLU, ELU, "
         "leaky ReLU, soft ReLU, abs, power); softmax forward and backward (fast/accurate/log, "
-        "instance/channel); OpTensor (add/mul/min/max, B broadcast); batch-norm forward inference "
-        "(spatial/per activation)",
+        "instance/channel); OpTensor (add/mul/min/max, B broadcast); batch norm (spatial/per "
+        "activation): forward inference, forward training with running and saved statistics, "
+        "backward",
         re.compile(r"^\s*#\s*include\s*[<\"]miopen/miopen\.h[>\"]", re.MULTILINE),
         "cudnn",
         "miopen/miopen.h",

@@ -17,8 +17,10 @@
 //   clipped ReLU, leaky ReLU, ELU: MIOpen's formulas over its alpha, beta, gamma);
 // - softmax forward and backward (fast, accurate, log; instance or channel mode, alpha/beta);
 // - miopenOpTensor (add, mul, min, max; B broadcast along its dimensions of length 1);
-// - batch normalization forward inference (spatial or per activation) and the derived
-//   descriptor of its scale/bias/mean/variance.
+// - batch normalization (spatial or per activation): forward inference, forward training (batch
+//   statistics; running mean and unbiased variance averaged by expAvgFactor; saved mean and
+//   inverse standard deviation), backward (dx, dscale, dbias; from the saved statistics or
+//   recomputed when they are null), and the derived scale/bias/mean/variance descriptor.
 //
 // Scaling factors are read as double for double data and as float otherwise. Where MIOpen
 // refuses parameters this returns what MIOpen returns: miopenStatusBadParm for null or
@@ -487,6 +489,113 @@ __global__ void batchnorm_inference(Geo x, Geo y, Geo p, bool spatial, const T* 
     A inv = A(1) / sqrt((A)var[q] + (A)epsilon);
     A v = ((A)X[at(x, n, c, d, h, w)] - (A)mean[q]) * inv;
     Y[at(y, n, c, d, h, w)] = (T)((A)scale[q] * v + (A)bias[q]);
+}
+
+// Batch-norm statistics slots: a channel (spatial mode) or a (c, d, h, w) position (per
+// activation); its members are the elements normalised together.
+struct BnSlots {
+    bool spatial;
+    long long sp;  // d * h * w
+
+    __host__ __device__ long long count(const Geo& x) const { return spatial ? x.c : x.c * sp; }
+    __host__ __device__ long long members(const Geo& x) const { return spatial ? x.n * sp : x.n; }
+    // member m of slot q -> its coordinates
+    __device__ void member(const Geo& x, long long q, long long m, int* n, int* c, int* d, int* h,
+                           int* w) const {
+        long long s = spatial ? m % sp : q % sp;
+        *n = (int)(spatial ? m / sp : m);
+        *c = (int)(spatial ? q : q / sp);
+        *d = (int)(s / (x.h * x.w)), *h = (int)(s / x.w % x.h), *w = (int)(s % x.w);
+    }
+    __device__ long long param(const Geo& p, const Geo& x, long long q) const {
+        int n, c, d, h, w;
+        member(x, q, 0, &n, &c, &d, &h, &w);
+        return spatial ? at(p, 0, c, 0, 0, 0) : at(p, 0, c, d, h, w);
+    }
+};
+
+// Mean and biased variance of slot q (two passes).
+template <typename T, typename A>
+__device__ void bn_moments(const Geo& x, const BnSlots& slots, long long q, const T* X, A* mean,
+                           A* var) {
+    long long count = slots.members(x);
+    int n, c, d, h, w;
+    A sum = 0, sq = 0;
+    for (long long m = 0; m < count; ++m) {
+        slots.member(x, q, m, &n, &c, &d, &h, &w);
+        sum += (A)X[at(x, n, c, d, h, w)];
+    }
+    *mean = sum / (A)(int)count;  // via int: a 64-bit integer -> float conversion compiles to s_cls_i32, which the emulator lacks
+    for (long long m = 0; m < count; ++m) {
+        slots.member(x, q, m, &n, &c, &d, &h, &w);
+        A e = (A)X[at(x, n, c, d, h, w)] - *mean;
+        sq += e * e;
+    }
+    *var = sq / (A)(int)count;
+}
+
+template <typename T>
+__global__ void batchnorm_training(Geo x, Geo y, Geo p, BnSlots slots, const T* X, T* Y,
+                                   const T* scale, const T* bias, double factor, T* run_mean,
+                                   T* run_var, double epsilon, T* save_mean, T* save_inv) {
+    using A = typename Acc<T>::type;
+    long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= slots.count(x)) return;
+    A mean, var;
+    bn_moments(x, slots, q, X, &mean, &var);
+    A inv = A(1) / sqrt(var + (A)epsilon);
+    long long k = slots.param(p, x, q), count = slots.members(x);
+    int n, c, d, h, w;
+    for (long long m = 0; m < count; ++m) {
+        slots.member(x, q, m, &n, &c, &d, &h, &w);
+        A v = ((A)X[at(x, n, c, d, h, w)] - mean) * inv;
+        Y[at(y, n, c, d, h, w)] = (T)((A)scale[k] * v + (A)bias[k]);
+    }
+    if (run_mean && run_var) {  // the running variance is the unbiased one, as cuDNN's and MIOpen's
+        A unbiased = count > 1 ? var * (A)(int)count / (A)(int)(count - 1) : var;
+        run_mean[k] = (T)((A(1) - (A)factor) * (A)run_mean[k] + (A)factor * mean);
+        run_var[k] = (T)((A(1) - (A)factor) * (A)run_var[k] + (A)factor * unbiased);
+    }
+    if (save_mean && save_inv) {
+        save_mean[k] = (T)mean;
+        save_inv[k] = (T)inv;
+    }
+}
+
+template <typename T>
+__global__ void batchnorm_backward(Geo x, Geo dy, Geo dx, Geo p, BnSlots slots, const T* X,
+                                   const T* DY, T* DX, const T* scale, T* dscale, T* dbias,
+                                   double epsilon, const T* saved_mean, const T* saved_inv) {
+    using A = typename Acc<T>::type;
+    long long q = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= slots.count(x)) return;
+    long long k = slots.param(p, x, q), count = slots.members(x);
+    A mean, inv;
+    if (saved_mean && saved_inv) {
+        mean = (A)saved_mean[k];
+        inv = (A)saved_inv[k];
+    } else {
+        A var;
+        bn_moments(x, slots, q, X, &mean, &var);
+        inv = A(1) / sqrt(var + (A)epsilon);
+    }
+    int n, c, d, h, w;
+    A sum_dy = 0, sum_dy_xhat = 0;
+    for (long long m = 0; m < count; ++m) {
+        slots.member(x, q, m, &n, &c, &d, &h, &w);
+        A g = (A)DY[at(dy, n, c, d, h, w)];
+        sum_dy += g;
+        sum_dy_xhat += g * ((A)X[at(x, n, c, d, h, w)] - mean) * inv;
+    }
+    for (long long m = 0; m < count; ++m) {
+        slots.member(x, q, m, &n, &c, &d, &h, &w);
+        A xhat = ((A)X[at(x, n, c, d, h, w)] - mean) * inv;
+        A g = (A)DY[at(dy, n, c, d, h, w)];
+        DX[at(dx, n, c, d, h, w)] =
+            (T)((A)scale[k] * inv * (g - (sum_dy + xhat * sum_dy_xhat) / (A)(int)count));
+    }
+    dscale[k] = (T)sum_dy_xhat;
+    dbias[k] = (T)sum_dy;
 }
 
 template <typename T>
@@ -1368,5 +1477,70 @@ extern "C" miopenStatus_t miopenBatchNormalizationForwardInference(
                            static_cast<const T*>(x), static_cast<T*>(y),
                            static_cast<const T*>(scale), static_cast<const T*>(bias),
                            static_cast<const T*>(mean), static_cast<const T*>(var), epsilon);
+    });
+}
+
+
+// x, y and the scale/bias/mean/variance descriptor of a batch-norm call: '' when they fit.
+static const char* bn_problem(miopenBatchNormMode_t mode, const miopenTensorDescriptor_t x,
+                              const miopenTensorDescriptor_t y, const miopenTensorDescriptor_t p) {
+    if (!is_set(x) || !is_set(y) || !same_shape(x, y) ||
+        (mode != miopenBNSpatial && mode != miopenBNPerActivation) || !bn_fits(p, x, mode))
+        return "x, y and the derived scale/bias/mean/variance descriptor do not fit together";
+    return "";
+}
+
+extern "C" miopenStatus_t miopenBatchNormalizationForwardTraining(
+    miopenHandle_t handle, miopenBatchNormMode_t bn_mode, void* alpha, void* beta,
+    const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t yDesc,
+    void* y, const miopenTensorDescriptor_t pDesc, void* scale, void* bias, double expAvgFactor,
+    void* runMean, void* runVar, double epsilon, void* saveMean, void* saveInv) {
+    const char* call = "miopenBatchNormalizationForwardTraining";
+    if (!handle || !x || !y || !scale || !bias)
+        return refuse(miopenStatusBadParm, call, "a null handle or tensor");
+    if (*bn_problem(bn_mode, xDesc, yDesc, pDesc))
+        return refuse(miopenStatusBadParm, call, bn_problem(bn_mode, xDesc, yDesc, pDesc));
+    if (*unit_scaling(alpha, beta, xDesc->type))
+        return refuse(miopenStatusUnknownError, call, unit_scaling(alpha, beta, xDesc->type));
+    Geo gx = geo(xDesc), gy = geo(yDesc), gp = geo(pDesc);
+    BnSlots slots{bn_mode == miopenBNSpatial, (long long)gx.d * gx.h * gx.w};
+    return by_type(xDesc->type, call, [&](auto* tag) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        hipLaunchKernelGGL(batchnorm_training<T>, dim3(blocks(slots.count(gx))), dim3(kThreads),
+                           0, handle->stream, gx, gy, gp, slots, static_cast<const T*>(x),
+                           static_cast<T*>(y), static_cast<const T*>(scale),
+                           static_cast<const T*>(bias), expAvgFactor, static_cast<T*>(runMean),
+                           static_cast<T*>(runVar), epsilon, static_cast<T*>(saveMean),
+                           static_cast<T*>(saveInv));
+    });
+}
+
+extern "C" miopenStatus_t miopenBatchNormalizationBackward(
+    miopenHandle_t handle, miopenBatchNormMode_t bn_mode, const void* alphaDataDiff,
+    const void* betaDataDiff, const void* alphaParamDiff, const void* betaParamDiff,
+    const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t dyDesc,
+    const void* dy, const miopenTensorDescriptor_t dxDesc, void* dx,
+    const miopenTensorDescriptor_t pDesc, const void* scale, void* dscale, void* dbias,
+    double epsilon, const void* savedMean, const void* savedInv) {
+    const char* call = "miopenBatchNormalizationBackward";
+    if (!handle || !x || !dy || !dx || !scale || !dscale || !dbias || !is_set(dyDesc) ||
+        !is_set(xDesc) || !same_shape(xDesc, dyDesc))
+        return refuse(miopenStatusBadParm, call, "a null handle or tensor, or dy unlike x");
+    if (*bn_problem(bn_mode, xDesc, dxDesc, pDesc))
+        return refuse(miopenStatusBadParm, call, bn_problem(bn_mode, xDesc, dxDesc, pDesc));
+    if (*unit_scaling(alphaDataDiff, betaDataDiff, xDesc->type) ||
+        *unit_scaling(alphaParamDiff, betaParamDiff, xDesc->type))
+        return refuse(miopenStatusNotImplemented, call,
+                      "only alpha = 1 and beta = 0 (data and parameter gradients) are covered here");
+    Geo gx = geo(xDesc), gdy = geo(dyDesc), gdx = geo(dxDesc), gp = geo(pDesc);
+    BnSlots slots{bn_mode == miopenBNSpatial, (long long)gx.d * gx.h * gx.w};
+    return by_type(xDesc->type, call, [&](auto* tag) {
+        using T = std::remove_pointer_t<decltype(tag)>;
+        hipLaunchKernelGGL(batchnorm_backward<T>, dim3(blocks(slots.count(gx))), dim3(kThreads),
+                           0, handle->stream, gx, gdy, gdx, gp, slots, static_cast<const T*>(x),
+                           static_cast<const T*>(dy), static_cast<T*>(dx),
+                           static_cast<const T*>(scale), static_cast<T*>(dscale),
+                           static_cast<T*>(dbias), epsilon, static_cast<const T*>(savedMean),
+                           static_cast<const T*>(savedInv));
     });
 }

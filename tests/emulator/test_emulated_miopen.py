@@ -2,7 +2,7 @@
 grouped, strided, dilated 2-D convolution forward/backward data/backward weights and bias, a 3-D
 double convolution with alpha/beta, half data, pooling (max, average with and without padding),
 ten activation modes forward and backward, softmax forward and backward (accurate/log/fast,
-channel/instance, alpha/beta blending), OpTensor with broadcasting, batch normalization inference (spatial, per activation), and the statuses MIOpen returns for
+channel/instance, alpha/beta blending), OpTensor with broadcasting, batch normalization inference, training and backward (spatial, per activation), and the statuses MIOpen returns for
 parameters it refuses. One program runs everything (tests/emulator/programs/miopen_reference.hip)."""
 
 import re
@@ -252,6 +252,36 @@ def test_batchnorm_inference(results, mode):
     mean, var = values(count, 17).reshape(shape), values(count, 16).reshape(shape) ** 2 + 0.25
     y = scale * (x - mean) / np.sqrt(var + 1e-3) + bias
     np.testing.assert_allclose(results[f"bn_{mode}"], y.ravel(), rtol=2e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("mode", ["spatial", "per_activation"])
+def test_batchnorm_training_and_backward(results, mode):
+    x, dy = values(48, 13).reshape(2, 3, 2, 4), values(48, 25).reshape(2, 3, 2, 4)
+    shape = (1, 3, 1, 1) if mode == "spatial" else (1, 3, 2, 4)
+    axes = (0, 2, 3) if mode == "spatial" else (0,)
+    count = int(np.prod(shape))
+    scale, bias = values(count, 14).reshape(shape), values(count, 15).reshape(shape)
+    mean0, var0 = values(count, 17).reshape(shape), values(count, 16).reshape(shape) ** 2 + 0.25
+    mean, var = x.mean(axis=axes, keepdims=True), x.var(axis=axes, keepdims=True)
+    inv = 1 / np.sqrt(var + 1e-3)
+    xhat = (x - mean) * inv
+    got = {k: results[f"bn_{mode}_{k}"] for k in ("train", "running_mean", "running_var")}
+    np.testing.assert_allclose(got["train"], (scale * xhat + bias).ravel(), rtol=1e-5, atol=1e-5)
+    members = x.size // count
+    unbiased = var * members / (members - 1)
+    np.testing.assert_allclose(got["running_mean"], (0.75 * mean0 + 0.25 * mean).ravel(), rtol=1e-6)
+    np.testing.assert_allclose(
+        got["running_var"], (0.75 * var0 + 0.25 * unbiased).ravel(), rtol=1e-5
+    )
+    np.testing.assert_allclose(results[f"bn_{mode}_saved_inv"], inv.ravel(), rtol=1e-5)
+    dbias, dscale = dy.sum(axis=axes, keepdims=True), (dy * xhat).sum(axis=axes, keepdims=True)
+    dx = scale * inv * (dy - dbias / members - xhat * dscale / members)
+    np.testing.assert_allclose(results[f"bn_{mode}_dbias"], dbias.ravel(), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(results[f"bn_{mode}_dscale"], dscale.ravel(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(results[f"bn_{mode}_dx"], dx.ravel(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        results[f"bn_{mode}_dx_recomputed"], dx.ravel(), rtol=1e-4, atol=1e-5
+    )
 
 
 def test_strided_descriptor_bytes(results):

@@ -256,6 +256,37 @@ int batchnorm(miopenHandle_t h) {
         CHECK(miopenBatchNormalizationForwardInference(h, modes[m], &one, &zero, xd, x, xd, y, pd,
                                                        scale, bias, mean, var, 1e-3));
         print(names[m], y, 48);
+        // training: batch statistics, running averages (factor 0.25), saved mean / inverse std
+        auto save_mean = device(std::vector<float>(count, 0.f));
+        auto save_inv = device(std::vector<float>(count, 0.f));
+        CHECK(miopenBatchNormalizationForwardTraining(h, modes[m], &one, &zero, xd, x, xd, y, pd,
+                                                      scale, bias, 0.25, mean, var, 1e-3,
+                                                      save_mean, save_inv));
+        std::printf("%s_", names[m]);
+        print("train", y, 48);
+        std::printf("%s_", names[m]);
+        print("running_mean", mean, count);
+        std::printf("%s_", names[m]);
+        print("running_var", var, count);
+        std::printf("%s_", names[m]);
+        print("saved_inv", save_inv, count);
+        auto dy = device(values<float>(48, 25)), dx = device(std::vector<float>(48, 0.f));
+        auto dscale = device(std::vector<float>(count, 0.f));
+        auto dbias = device(std::vector<float>(count, 0.f));
+        CHECK(miopenBatchNormalizationBackward(h, modes[m], &one, &zero, &one, &zero, xd, x, xd, dy,
+                                               xd, dx, pd, scale, dscale, dbias, 1e-3, save_mean,
+                                               save_inv));
+        std::printf("%s_", names[m]);
+        print("dx", dx, 48);
+        std::printf("%s_", names[m]);
+        print("dscale", dscale, count);
+        std::printf("%s_", names[m]);
+        print("dbias", dbias, count);
+        CHECK(miopenBatchNormalizationBackward(h, modes[m], &one, &zero, &one, &zero, xd, x, xd, dy,
+                                               xd, dx, pd, scale, dscale, dbias, 1e-3, nullptr,
+                                               nullptr));
+        std::printf("%s_", names[m]);
+        print("dx_recomputed", dx, 48);
     }
     return 0;
 }

@@ -364,7 +364,7 @@ miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t handle, const void* alpha
                                         void* dx, miopenSoftmaxAlgorithm_t algorithm,
                                         miopenSoftmaxMode_t mode);
 
-/* batch normalization (inference) */
+/* batch normalization */
 miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_t derivedBnDesc,
                                               const miopenTensorDescriptor_t xDesc,
                                               miopenBatchNormMode_t bn_mode);
@@ -373,6 +373,21 @@ miopenStatus_t miopenBatchNormalizationForwardInference(
     const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t yDesc,
     void* y, const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc, void* bnScale, void* bnBias,
     void* estimatedMean, void* estimatedVariance, double epsilon);
+
+miopenStatus_t miopenBatchNormalizationForwardTraining(
+    miopenHandle_t handle, miopenBatchNormMode_t bn_mode, void* alpha, void* beta,
+    const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t yDesc,
+    void* y, const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc, void* bnScale, void* bnBias,
+    double expAvgFactor, void* resultRunningMean, void* resultRunningVariance, double epsilon,
+    void* resultSaveMean, void* resultSaveInvVariance);
+miopenStatus_t miopenBatchNormalizationBackward(
+    miopenHandle_t handle, miopenBatchNormMode_t bn_mode, const void* alphaDataDiff,
+    const void* betaDataDiff, const void* alphaParamDiff, const void* betaParamDiff,
+    const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t dyDesc,
+    const void* dy, const miopenTensorDescriptor_t dxDesc, void* dx,
+    const miopenTensorDescriptor_t bnScaleBiasDiffDesc, const void* bnScale,
+    void* resultBnScaleDiff, void* resultBnBiasDiff, double epsilon, const void* savedMean,
+    const void* savedInvVariance);
 
 #ifdef __cplusplus
 }
