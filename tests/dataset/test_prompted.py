@@ -5,6 +5,7 @@ through every stage (its answers cached: a rerun asks the model nothing)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,102 @@ def test_the_time_limit_stops_an_answer_and_is_not_cached(tmp_path):
     s = json.loads((out / "stats.json").read_text())["synthesis"]
     assert s["timeout"] == 1 and s["code"] == 0 and s["generation_s"] < 5
     assert not list((out / "cache").glob("synthesise/*/*.json"))  # a rerun asks again
+
+
+PROGRAM = r"""// Scales a vector on the GPU and checks it on the host.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+__global__ void scale_values(int n, float k, const float* in, float* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = k * in[i] + 1.0f;
+}
+
+int main() {
+    const int n = 1000;
+    float h_in[n], h_out[n];
+    for (int i = 0; i < n; ++i) h_in[i] = 0.5f * (i % 17);
+    float *d_in, *d_out;
+    cudaMalloc(&d_in, n * sizeof(float));
+    cudaMalloc(&d_out, n * sizeof(float));
+    cudaMemcpy(d_in, h_in, n * sizeof(float), cudaMemcpyHostToDevice);
+    scale_values<<<(n + 127) / 128, 128>>>(n, 3.0f, d_in, d_out);
+    cudaMemcpy(h_out, d_out, n * sizeof(float), cudaMemcpyDeviceToHost);
+    int bad = 0;
+    for (int i = 0; i < n; ++i) bad += h_out[i] != 3.0f * h_in[i] + 1.0f;
+    printf("mismatches = %d\n", bad);
+    printf(bad ? "CHECK FAIL\n" : "CHECK PASS\n");
+    return bad ? 1 : 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def answering(tmp_path_factory) -> tuple[Path, Path]:
+    """A tiny Qwen2 checkpoint whose greedy answer to any chat is PROGRAM in a ```cuda fence
+    (tests/models/tiny_model.py), and its GGUF made by `cass model convert`."""
+    for name in ("llama_cpp", "gguf", "transformers", "tokenizers"):
+        pytest.importorskip(name)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
+    from tiny_model import build_checkpoint
+
+    root = tmp_path_factory.mktemp("answering")
+    checkpoint = build_checkpoint(root / "checkpoint", "```cuda\n" + PROGRAM + "```")
+    gguf = root / "answering-q8_0.gguf"
+    assert main(["model", "convert", str(checkpoint), "--quant", "q8_0", "-o", str(gguf)]) == 0
+    return checkpoint, gguf
+
+
+@pytest.mark.model
+@pytest.mark.toolchain
+def test_a_program_the_model_writes_is_compiled_aligned_and_run(answering, tmp_path):
+    """The success path: both answers are the same fenced program (one kept by deduplication),
+    which compiles on both stacks, aligns and passes its own check on the emulator; a second
+    model (the same weights through transformers) is asked again, its program's stages cached."""
+    import datasets
+
+    checkpoint, gguf = answering
+    out = tmp_path / "out"
+    common = [
+        "--prompts",
+        "2",
+        "--synthesis-temperature",
+        "0",
+        "--run-unreferenced",
+        "-j",
+        "1",
+        "-o",
+        str(out),
+    ]
+    assert main(["dataset", "build", "--synthesise-with", str(gguf), *common]) == 0
+    stats = json.loads((out / "stats.json").read_text())
+    s = stats["synthesis"]
+    assert (s["fenced"], s["code"], s["unique"], s["compiled-nvidia"], s["compiled-amd"]) == (
+        2,
+        2,
+        1,
+        1,
+        1,
+    )
+    assert (s["aligned"], s["ran"], s["accepted"]) == (1, 1, 1)
+    row = datasets.load_dataset(str(out), "programs", split="train").to_list()[0]
+    assert (
+        row["cuda"] == PROGRAM
+        and row["extraction"] == "fenced"
+        and row["verification"] == "self-checked"
+    )
+    assert (
+        row["port_stdout"].rstrip().endswith("CHECK PASS")
+        and row["prompt"] == prompt_spec(0, 0).text
+    )
+    assert "scale_values" in (out / "instructions" / "assembly.jsonl").read_text()
+
+    assert main(["dataset", "build", "--synthesise-with", str(checkpoint), *common]) == 0
+    again = json.loads((out / "stats.json").read_text())["synthesis"]
+    assert (
+        again["identity"].startswith("transformers:")
+        and again["cached"] == 0
+        and again["accepted"] == 1
+    )
+    row = datasets.load_dataset(str(out), "programs", split="train").to_list()[0]
+    assert row["synthesiser"] == again["identity"] and row["cache_hits"] >= 4  # port, compiles, run
