@@ -188,6 +188,13 @@ ROUTES: dict[str, tuple[str, str, str]] = {
         "MIOpen has no persistent batch-norm kernel; miopenBNSpatial computes the same "
         "normalisation",
     ),
+    "cudnnConvolutionBwdFilterAlgoPerf_t": (
+        "miopenConvAlgoPerf_t",
+        "supported",
+        "differs: miopenConvAlgoPerf_t holds .bwd_weights_algo (cuDNN: .algo), .time and "
+        ".memory; it has no .status, .determinism or .mathType",
+    ),
+    "cudnnConvolutionBwdFilterAlgo_t": ("miopenConvBwdWeightsAlgorithm_t", "supported", ""),
     "cudnnCreateFilterDescriptor": ("miopenCreateTensorDescriptor", "supported", ""),
     "cudnnDestroyFilterDescriptor": ("miopenDestroyTensorDescriptor", "supported", ""),
     "cudnnSetTensorNdDescriptor": ("miopenSetTensorDescriptor", "supported", ""),

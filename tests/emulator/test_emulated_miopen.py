@@ -306,3 +306,45 @@ def test_a_ported_cudnn_program_runs_on_the_emulator(tmp_path):
     assert run.exit_code == 0, run.stdout + run.stderr
     assert "shapes: conv1 2x8x16x16 pool1 2x8x8x8 conv2 2x8x8x8 pool2 2x8x4x4" in run.stdout
     assert run.stdout.rstrip().endswith("CHECK PASS")
+
+
+BACKWARD_FILTER = """#include <cudnn.h>
+cudnnStatus_t grad(cudnnHandle_t h, cudnnTensorDescriptor_t xd, const float* x,
+                   cudnnTensorDescriptor_t yd, const float* dy, cudnnConvolutionDescriptor_t cd,
+                   cudnnFilterDescriptor_t wd, float* dw, void* ws) {
+  size_t size = 0;
+  cudnnGetConvolutionBackwardFilterWorkspaceSize(h, xd, yd, cd, wd,
+                                                 CUDNN_CONVOLUTION_BWD_FILTER_ALGO_0, &size);
+  cudnnConvolutionBwdFilterAlgoPerf_t perf[2];
+  int found = 0;
+  cudnnFindConvolutionBackwardFilterAlgorithmEx(h, xd, x, yd, dy, cd, wd, dw, 2, &found, perf,
+                                                ws, size);
+  float one = 1, zero = 0;
+  return cudnnConvolutionBackwardFilter(h, &one, xd, x, yd, dy, cd, perf[0].algo, ws, size,
+                                        &zero, wd, dw);
+}
+"""
+
+
+def test_the_backward_filter_path_ports_and_compiles_against_the_reference(tmp_path):
+    """cuDNN's backward-filter perf type is MIOpen's miopenConvAlgoPerf_t (.bwd_weights_algo):
+    the port has no error and compiles against cass's miopen.h (its signatures)."""
+    import subprocess
+
+    from cass.models.engine import Target
+    from cass.models.rules import port_unit
+    from cass.runner.toolchain import hip_clang_command
+
+    unit = port_unit(BACKWARD_FILTER, "grad.cu", Target())
+    assert not [d for d in unit.diagnostics if d.severity.value == "error"]
+    text = unit.render()
+    assert (
+        "miopenConvolutionBackwardWeights(h, &one, yd, dy, xd, x, cd, perf[0].bwd_weights_algo"
+        in text
+    )
+    port = tmp_path / "grad.hip"
+    port.write_text(text)
+    include = [arg for ref in emulated_libraries.needed(text) for arg in ref.compile_args[:2]]
+    cmd = [*hip_clang_command(), *include, "-fsyntax-only", str(port)]
+    run = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr

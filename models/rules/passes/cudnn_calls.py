@@ -215,6 +215,8 @@ PERF_ALGO = {
     "cudnnConvolutionFwdAlgoPerfStruct": "fwd_algo",
     "cudnnConvolutionBwdDataAlgoPerf_t": "bwd_data_algo",
     "cudnnConvolutionBwdDataAlgoPerfStruct": "bwd_data_algo",
+    "cudnnConvolutionBwdFilterAlgoPerf_t": "bwd_weights_algo",
+    "cudnnConvolutionBwdFilterAlgoPerfStruct": "bwd_weights_algo",
 }
 _PERF_ONLY_CUDNN = ("status", "determinism", "mathType")
 
