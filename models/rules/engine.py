@@ -121,13 +121,13 @@ def cycle_collector_paused() -> Iterator[None]:
 
 
 def port_unit(
-    text: str, path: str, target: Target, steps: tuple[Pass, ...] = PIPELINE
+    text: str, path: str, target: Target, steps: tuple[Pass, ...] | None = None
 ) -> Unit:
     """Run the whole pipeline (or `steps` of it) over one file; the result is in `unit.render()` /
     `unit.diagnostics`."""
     with cycle_collector_paused():
         unit = Unit(path=path, text=text, target=target)
-        for step in steps:
+        for step in PIPELINE if steps is None else steps:
             step(unit)
         unit.diagnostics.sort(key=lambda d: (d.line, d.column, d.code))
     return unit

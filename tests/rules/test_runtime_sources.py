@@ -164,3 +164,26 @@ def test_nvtx_rows_name_roctx_facts_that_declare_their_hip_names():
     assert len(mapped) == 9 and all(e.hip in declared for e in mapped)
     assert all("tables/facts/roctx.h@7910a996.ids" in e.checked for e in rows)
     assert all(e.note for e in rows if e.status == "unsupported")
+
+
+HEADERS = r"""#include <nvrtc.h>
+static const char* kHelper = "__device__ float f(float v) { return __shfl_xor_sync(~0u, v, 1); }\n";
+static const char* kPlain = R"(__device__ int g() { return 1; })";
+const char* headers[] = {kHelper, kPlain, "#include <cuda_fp16.h>\n"};
+const char* names[] = {"helper.h", "plain.h", "fp16.h"};
+void build(nvrtcProgram* p) {
+    nvrtcCreateProgram(p, "#include \"helper.h\"\n", "k.cu", 3, headers, names);
+    nvrtcCreateProgram(p, "#include \"helper.h\"\n", "k2.cu", 1, &kHelper, names);
+}
+"""
+
+
+def test_in_memory_headers_are_ported_once_each(port_snippet):
+    text, codes = port_snippet(HEADERS)
+    assert (
+        'kHelper = "__device__ float f(float v) { return __shfl_xor(v, 1); }\\n";' in text
+    )
+    assert '"#include <hip/hip_fp16.h>\\n"}' in text
+    assert 'kPlain = R"(__device__ int g() { return 1; })";' in text
+    (inner,) = codes["CASS020"]
+    assert inner.line == 2 and "in the program text compiled at run time" in inner.message

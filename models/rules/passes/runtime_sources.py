@@ -70,10 +70,13 @@ def _unescape(seq: str) -> str:
 
 def encode(text: str, tokens: list[str], separator: str) -> str:
     """`text` as literal source in the style of the original `tokens`: one raw literal with the
-    same delimiter when that was one (and still fits), else one ordinary literal per line."""
+    same delimiter when that was one (and still fits), one ordinary literal for one, else one
+    ordinary literal per line."""
     raw = _RAW.match(tokens[0]) if len(tokens) == 1 else None
     if raw and f'){raw.group(1)}"' not in text:
         return f'{raw.group(0)}{text}){raw.group(1)}"'
+    if len(tokens) == 1:  # one literal stays one literal
+        return f'"{_escape(text)}"'
     lines = text.splitlines(keepends=True) or [""]
     return separator.join(f'"{_escape(line)}"' for line in lines)
 
@@ -148,8 +151,8 @@ def _inner_port(unit: Unit, text: str):
 
 
 def port_runtime_sources(unit: Unit) -> None:
-    """Port the CUDA in the program text each `nvrtcCreateProgram` call compiles, and the NVIDIA
-    architecture options of a file that calls `nvrtcCompileProgram`."""
+    """Port the CUDA in the program text (and in-memory headers) each `nvrtcCreateProgram` call
+    compiles, and the NVIDIA architecture options of a file that calls `nvrtcCompileProgram`."""
     if unit.positions(COMPILE):
         _port_arch_options(unit)
     done: set[int] = set()
@@ -171,10 +174,45 @@ def port_runtime_sources(unit: Unit) -> None:
                 "HIP, so port the CUDA in it where it is written (`cass port` on that file)",
             )
             continue
-        if pieces[0] in done:
+        found = [pieces]
+        if len(parsed[0]) >= 5:
+            found += _header_literals(unit, *parsed[0][4])
+        for run in found:
+            if run[0] not in done:
+                done.add(run[0])
+                _port_literal(unit, run)
+
+
+def _header_literals(unit: Unit, first: int, last: int) -> list[list[int]]:
+    """The literal runs of the in-memory headers argument: `&name` of a literal variable, or an
+    array whose initializer lists literals or such variables (others are left as they are)."""
+    code = unit.code
+    if code[first].text == "&" and last == first + 1 and code[last].kind == "ident":
+        run = _initializer(unit, code[last].text, first)
+        return [run] if run else []
+    if first != last or code[first].kind != "ident":
+        return []
+    name = code[first].text
+    for i in reversed(unit.positions((name,))):
+        if i >= first or unit.next_text(i) != "[":
             continue
-        done.add(pieces[0])
-        _port_literal(unit, pieces)
+        j = (unit.matching(i + 1) or i) + 1
+        if unit.next_text(j - 1) != "=" or unit.next_text(j) != "{":
+            continue
+        close = unit.matching(j + 1)
+        if close is None:
+            return []
+        runs, k = [], j + 2
+        while k < close:
+            end = k
+            while end < close and code[end].text != ",":
+                end += 1
+            run = _source_literal(unit, k, end - 1) if end > k else None
+            if run:
+                runs.append(run)
+            k = end + 1
+        return runs
+    return []
 
 
 def _port_literal(unit: Unit, pieces: list[int]) -> None:
