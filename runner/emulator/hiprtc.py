@@ -249,7 +249,7 @@ def compile_program(program: Program, timeout_s: float = COMPILE_TIMEOUT_S) -> C
         if proc.timed_out:
             return Compiled(
                 COMPILATION,
-                log + f"\nerror: the compile took longer than {timeout_s:.0f} s and was stopped\n",
+                log + f"\nerror: the compile took longer than {timeout_s:g} s and was stopped\n",
             )
         if proc.exit_code != 0:
             return Compiled(COMPILATION, log + "\n")

@@ -97,3 +97,10 @@ def test_program_compiles_at_run_time_and_launches_by_lowered_name(tmp_path):
     assert "lowered _Z4axpyIfEvT_PKS0_PS0_i _Z4axpyIdEvT_PKS0_PS0_i" in run.stdout
     assert "axpy<float>: 0 wrong" in run.stdout and "log: located" in run.stdout
     assert "hiprtc_program: PASS" in run.stdout
+
+
+@pytest.mark.toolchain
+def test_a_compile_past_its_limit_is_stopped_and_logged():
+    done = hiprtc.compile_program(hiprtc.Program(TEMPLATE), timeout_s=0.05)
+    assert done.status == hiprtc.COMPILATION and not done.code
+    assert "took longer than 0.05 s and was stopped" in done.log
