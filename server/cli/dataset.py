@@ -144,7 +144,9 @@ def register(app: typer.Typer) -> None:
         synthetic: Annotated[
             int, typer.Option("--synthetic", help="Add N generated self-checking programs.")
         ] = 0,
-        seed: Annotated[int, typer.Option("--seed", help="Seed of the synthetic generator.")] = 0,
+        seed: Annotated[
+            int, typer.Option("--seed", help="Seed of the synthetic generator and the prompts.")
+        ] = 0,
         arch: Annotated[
             list[str] | None, typer.Option("--arch", help="SASS arch (repeatable; default sm_80).")
         ] = None,
