@@ -13,8 +13,9 @@ so a rerun loads no model when every answer is in the cache; answers that ran pa
 are not cached (a rerun asks again).
 
 The code is the answer's fenced block (```cuda first, else the longest fence; a fence the answer
-never closed gives the code up to the end, marked cut off); an answer with no fence that still
-holds a kernel, an `#include` or a `main()` counts as unfenced code. Every answer's outcome is
+never closed gives the code up to the end, marked cut off, as is any answer that reached the token
+limit); an answer with no fence that still holds a kernel, an `#include` or a `main()` counts as
+unfenced code. Every answer's outcome is
 counted: the card shows how many prompts gave code, and the later stages how much of it compiled.
 """
 
@@ -147,8 +148,8 @@ def _answer(synth: Synthesiser, spec: PromptSpec, sampling: Sampling) -> dict[st
     if finish == "stop" and backend.count_tokens(result.text) >= limit.max_tokens:
         finish = "length"  # a backend that counts text pieces, not tokens, reports "stop"
     code, how = extract_program(result.text) if finish in ("stop", "length") else ("", "no-code")
-    if how == "fenced" and finish == "length":
-        how = "cut-off"
+    if how in ("fenced", "unfenced") and finish == "length":
+        how = "cut-off"  # the answer reached the token limit: the code may be incomplete
     return {"finish": finish, "text": result.text, "code": code, "extraction": how,
             "completion_tokens": result.completion_tokens, "seconds": round(result.elapsed_s, 3), "detail": ""}  # fmt: skip
 
