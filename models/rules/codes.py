@@ -533,6 +533,19 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "gfx name (`hipDeviceProp_t::gcnArchName`)."
         ),
     ),
+    (
+        "CASS093",
+        W,
+        "NVRTC option with another or no hipRTC spelling",
+        (
+            "hipRTC passes its options to clang, so an NVRTC option string of a file that calls "
+            "`nvrtcCompileProgram` is respelled where clang has the same option (info: "
+            "`--use_fast_math` -> `-ffast-math`, `--fmad=false` -> `-ffp-contract=off`, "
+            "`--std=c++17` -> `-std=c++17`, `--define-macro=`/`--include-path=` -> `-D`/`-I`, "
+            "`-G` -> `-g`), and reported where it has none (`-default-device`, `-lineinfo`, "
+            "`--maxrregcount=`): remove those."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

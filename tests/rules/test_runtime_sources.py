@@ -141,7 +141,7 @@ void build(nvrtcProgram p, int cc) {
 
 def test_nvidia_architecture_options_become_the_target_or_are_reported(port_snippet):
     text, codes = port_snippet(ARCH, arch="gfx90a")
-    assert '{"--gpu-architecture=gfx90a", "--gpu-architecture=gfx90a", "--std=c++17"}' in text
+    assert '{"--gpu-architecture=gfx90a", "--gpu-architecture=gfx90a", "-std=c++17"}' in text
     assert '"-arch=sm_" + std::to_string(cc)' in text
     by_line = {d.line: d for d in codes["CASS092"]}
     assert sorted(d.line for d in codes["CASS092"]) == [4, 4, 6]
@@ -180,10 +180,32 @@ void build(nvrtcProgram* p) {
 
 def test_in_memory_headers_are_ported_once_each(port_snippet):
     text, codes = port_snippet(HEADERS)
-    assert (
-        'kHelper = "__device__ float f(float v) { return __shfl_xor(v, 1); }\\n";' in text
-    )
+    assert 'kHelper = "__device__ float f(float v) { return __shfl_xor(v, 1); }\\n";' in text
     assert '"#include <hip/hip_fp16.h>\\n"}' in text
     assert 'kPlain = R"(__device__ int g() { return 1; })";' in text
     (inner,) = codes["CASS020"]
     assert inner.line == 2 and "in the program text compiled at run time" in inner.message
+
+
+OPTIONS = """#include <nvrtc.h>
+void build(nvrtcProgram p) {
+    const char* opts[] = {"--use_fast_math", "--fmad=false", "--std=c++17", "-default-device",
+                          "--define-macro=N=4", "-lineinfo", "-O3"};
+    nvrtcCompileProgram(p, 7, opts);
+}
+"""
+
+
+def test_nvrtc_option_spellings_become_clangs_or_are_reported(port_snippet):
+    text, codes = port_snippet(OPTIONS)
+    assert '{"-ffast-math", "-ffp-contract=off", "-std=c++17", "-default-device",' in text
+    assert '"-DN=4", "-lineinfo", "-O3"}' in text
+    severities = sorted((d.line, d.column, d.severity.value) for d in codes["CASS093"])
+    assert severities == [
+        (3, 27, "info"),
+        (3, 46, "info"),
+        (3, 62, "info"),
+        (3, 77, "warning"),
+        (4, 27, "info"),
+        (4, 49, "warning"),
+    ]

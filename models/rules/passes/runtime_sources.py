@@ -16,9 +16,35 @@ from __future__ import annotations
 import re
 
 from cass.models.rules.unit import Unit
+from cass.runner.diagnostics import Severity
 
 CREATE = frozenset(("nvrtcCreateProgram",))
 COMPILE = frozenset(("nvrtcCompileProgram",))
+# NVRTC option spellings -> the clang spelling hipRTC passes on (None: no hipRTC counterpart).
+_RESPELLED: dict[str, str | None] = {
+    "--use_fast_math": "-ffast-math",
+    "-use_fast_math": "-ffast-math",
+    "--fmad=true": "-ffp-contract=fast",
+    "-fmad=true": "-ffp-contract=fast",
+    "--fmad=false": "-ffp-contract=off",
+    "-fmad=false": "-ffp-contract=off",
+    "--device-debug": "-g",
+    "-G": "-g",
+    "-default-device": None,
+    "--device-as-default-execution-space": None,
+    "-lineinfo": None,
+    "--generate-line-info": None,
+    "--extensible-whole-program": None,
+    "-ewp": None,
+}
+_RESPELLED_PREFIX = {
+    "--std=": "-std=",
+    "--define-macro=": "-D",
+    "--include-path=": "-I",
+    "--undefine-macro=": "-U",
+    "--maxrregcount=": None,
+    "-maxrregcount=": None,
+}
 # An NVRTC option naming an NVIDIA architecture: whole (rewritten) or the start of one the program
 # completes at run time (reported).
 _ARCH_OPTION = re.compile(r"^(?:--gpu-architecture|-arch)[= ]?(?:compute|sm|lto)_(\d*)[a-z]?$")
@@ -250,6 +276,7 @@ def _port_arch_options(unit: Unit) -> None:
             continue
         m = _ARCH_OPTION.match(tok.text[1:-1])
         if m is None:
+            _respell_option(unit, tok)
             continue
         if m.group(1):  # the whole option
             if unit.replace(tok.start, tok.end, f'"--gpu-architecture={gfx}"'):
@@ -268,4 +295,34 @@ def _port_arch_options(unit: Unit) -> None:
             f"NVRTC option {tok.text} is completed with an NVIDIA architecture when the program "
             f'runs; hipRTC needs an AMD one: pass "--gpu-architecture={gfx}" (or the gfx name '
             "hipDeviceProp_t::gcnArchName gives) instead",
+        )
+
+
+def _respell_option(unit: Unit, tok) -> None:
+    """An NVRTC-only option string -> its clang spelling (CASS093, info), or a warning when hipRTC
+    has none (the option is left for the author to remove)."""
+    text = tok.text[1:-1]
+    if text in _RESPELLED:
+        hip = _RESPELLED[text]
+    else:
+        prefix = next((p for p in _RESPELLED_PREFIX if text.startswith(p)), None)
+        if prefix is None:
+            return
+        spelled = _RESPELLED_PREFIX[prefix]
+        hip = None if spelled is None else spelled + text[len(prefix) :]
+    if hip is None:
+        unit.report(
+            "CASS093",
+            tok.start,
+            tok.end,
+            f"NVRTC option {tok.text} has no hipRTC counterpart: remove it (hipRTC reports an "
+            "option it does not know as HIPRTC_ERROR_INVALID_OPTION)",
+        )
+    elif unit.replace(tok.start, tok.end, f'"{hip}"'):
+        unit.report(
+            "CASS093",
+            tok.start,
+            tok.end,
+            f'NVRTC option {tok.text} -> "{hip}" (hipRTC takes clang\'s spelling)',
+            severity=Severity.INFO,
         )
