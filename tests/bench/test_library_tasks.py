@@ -1,4 +1,5 @@
-"""The library bench tasks (cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE, WMMA; recorded on the H200)
+"""The library bench tasks (cuBLAS, cuFFT, cuRAND, cuSOLVER, cuSPARSE, WMMA, NVRTC, NVTX, cuDNN;
+recorded on the H200)
 are well-formed tasks, every library family has at least two, and ports by the rules engine verify end
 to end with `cass verify`: a cuBLAS and a cuSPARSE program run on the emulator with cass's
 reference implementations and match their NVIDIA records; the cuRAND device-API program matches
@@ -31,6 +32,8 @@ LIBRARY_TASKS = {
     "linear_algebra/nvrtc_specialized_matmul": "nvrtc",
     "image_processing/nvtx_annotated_edge_pipeline": "nvtx",
     "statistics/nvtx_streamed_moments": "nvtx",
+    "ml_operators/cudnn_conv_bias_relu_pool": "cudnn",
+    "ml_operators/cudnn_bn_softmax_conv_grad": "cudnn",
 }
 
 
@@ -66,6 +69,7 @@ def test_every_library_family_has_two_recorded_tasks():
         "wmma": 2,
         "nvrtc": 2,
         "nvtx": 2,
+        "cudnn": 2,
     }
 
 
@@ -78,6 +82,7 @@ def test_every_library_family_has_two_recorded_tasks():
         ("monte_carlo/curand_device_pi", "atol=0.02"),  # statistics, not cuRAND's numbers
         ("numerical_methods/nvrtc_templated_axpy_reduce", "in the program text compiled"),
         ("image_processing/nvtx_annotated_edge_pipeline", "roctx ran as"),
+        ("ml_operators/cudnn_bn_softmax_conv_grad", "MIOpen ran as"),
     ],
 )
 def test_library_ports_verify_end_to_end(capsys, task, note):
