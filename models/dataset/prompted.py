@@ -136,7 +136,7 @@ def _answer(synth: Synthesiser, spec: PromptSpec, sampling: Sampling) -> dict[st
     messages = [{"role": "user", "content": spec.text}]
     room = backend.context_tokens - backend.count_tokens(spec.text) - 64
     if room < 64:
-        return {"finish": "too-long", "text": "", "code": "", "extraction": "no-code", "completion_tokens": 0,
+        return {"finish": "too-long", "text": "", "completion_tokens": 0,
                 "seconds": 0.0, "detail": f"the prompt leaves {room} tokens of the model's {backend.context_tokens}"}  # fmt: skip
     limit = replace(
         sampling, seed=spec.sampling_seed, max_tokens=max(64, min(sampling.max_tokens, room))
@@ -147,11 +147,18 @@ def _answer(synth: Synthesiser, spec: PromptSpec, sampling: Sampling) -> dict[st
         finish = "timeout"  # llama.cpp ends a late answer itself (end of sequence) before any text
     if finish == "stop" and backend.count_tokens(result.text) >= limit.max_tokens:
         finish = "length"  # a backend that counts text pieces, not tokens, reports "stop"
-    code, how = extract_program(result.text) if finish in ("stop", "length") else ("", "no-code")
+    return {"finish": finish, "text": result.text, "completion_tokens": result.completion_tokens,
+            "seconds": round(result.elapsed_s, 3), "detail": ""}  # fmt: skip
+
+
+def with_code(answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer (as cached: the model's text and how it ended) with its code and how the code
+    was found; computed on every run, so a rule changed here applies to cached answers too."""
+    finish = answer["finish"]
+    code, how = extract_program(answer["text"]) if finish in ("stop", "length") else ("", "no-code")
     if how in ("fenced", "unfenced") and finish == "length":
         how = "cut-off"  # the answer reached the token limit: the code may be incomplete
-    return {"finish": finish, "text": result.text, "code": code, "extraction": how,
-            "completion_tokens": result.completion_tokens, "seconds": round(result.elapsed_s, 3), "detail": ""}  # fmt: skip
+    return {**answer, "code": code, "extraction": how}
 
 
 def _unit(spec: PromptSpec, synth: Synthesiser, answer: dict[str, Any]) -> Unit:
@@ -198,8 +205,11 @@ def synthesise(synth: Synthesiser, specs: list[PromptSpec], cache_root: Path, sa
                 summary.counts["cached"] += 1
             else:
                 answer = _answer(synth, spec, sampling)
-                if answer["finish"] != "timeout":
-                    cache.put("synthesise", key, answer)
+                if answer["finish"] != "timeout":  # the entry names what it answers
+                    cache.put(
+                        "synthesise", key, {**answer, "prompt": spec.text, "model": synth.identity}
+                    )
+            answer = with_code(answer)
             summary.seconds += answer["seconds"]
             summary.tokens += answer["completion_tokens"]
             if answer["finish"] in ("stop", "length"):

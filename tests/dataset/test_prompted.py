@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from cass.models.dataset.domains import DOMAINS, SCALAR_BLOCKS
-from cass.models.dataset.prompted import extract_program
+from cass.models.dataset.prompted import extract_program, with_code
 from cass.models.dataset.prompts import prompt_spec, prompt_specs
 from cass.server.cli import main
 
@@ -53,6 +53,13 @@ def test_prompts_cover_every_domain_with_their_placeholders():
 )  # fmt: skip
 def test_the_code_comes_out_of_the_answer(answer, code, how):
     assert extract_program(answer) == (code, how)
+
+
+def test_an_answer_at_the_token_limit_is_cut_off_and_one_that_timed_out_has_no_code():
+    text = "#include <cstdio>\nint main() { return 0; }\n"
+    assert with_code({"finish": "stop", "text": text})["extraction"] == "unfenced"
+    assert with_code({"finish": "length", "text": text})["extraction"] == "cut-off"
+    assert with_code({"finish": "timeout", "text": text})["code"] == ""
 
 
 @pytest.mark.parametrize(
