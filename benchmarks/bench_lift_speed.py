@@ -96,7 +96,11 @@ def measure(text: str, path: str, arch: str, cubin=None) -> dict[str, float]:
     assert result.ok, [d.render() for d in result.diagnostics]
     linked = module.link_device_libs(result.llvm_ir, AMDGCN)
     optimized, opt_wall, opt_cpu = timed(lambda: module.optimize(linked, AMDGCN))
-    llc = ["llc-16", "-O3", *AMDGCN.llc_args, "-o", "-", "-"]
+    largest = max(k.instructions for k in result.kernels)
+    if hasattr(AMDGCN, "llc_argv"):  # the options compile_module uses (a --baseline may lack it)
+        llc = AMDGCN.llc_argv(largest)
+    else:
+        llc = ["llc-16", "-O3", *AMDGCN.llc_args, "-o", "-", "-"]
     _, llc_wall, llc_cpu = timed(lambda: module._run(llc, str(optimized), "llc-16"))
     return {"instructions": sum(k.instructions for k in result.kernels),
             "lift_wall": lift_wall, "lift_cpu": lift_cpu, "opt_wall": opt_wall, "opt_cpu": opt_cpu,

@@ -1,7 +1,7 @@
 """Assemble lifted kernels into one LLVM module per target and compile it with opt-16/llc-16.
 
 module_text(kernels, target)  -> .ll text (header, runtime, kernels, attributes)
-compile_module(text, target)  -> gfx1100 assembly (.s) or PTX
+compile_module(text, target)  -> gfx1100 assembly (.s) or PTX (optimize, then codegen)
 """
 
 from __future__ import annotations
@@ -96,12 +96,14 @@ _INLINE_IMAGE = re.compile(r"^(define (?:linkonce_odr [^\n]*@__ockl_image_\w+|in
                            r"\([^\n]*\)[^\n#]*)(#\d+ \{)$", re.MULTILINE)  # fmt: skip
 
 
-def compile_module(text: str, target: LlvmTarget) -> str:
-    """Optimized IR -> target assembly text (gfx1100 `.s` or PTX)."""
-    optimized = optimize(link_device_libs(text, target), target)
-    asm = _run(
-        ["llc-16", "-O3", *target.llc_args, "-o", "-", "-"], optimized, f"llc-16 for {target.name}"
-    )
+def compile_module(text: str, target: LlvmTarget, largest_kernel: int = 0) -> str:
+    """Lifted IR -> target assembly text (gfx1100 `.s` or PTX); `largest_kernel` (SASS
+    instructions) picks llc's options (targets.LARGE_KERNEL)."""
+    return codegen(optimize(link_device_libs(text, target), target), target, largest_kernel)
+
+
+def codegen(optimized: str, target: LlvmTarget, largest_kernel: int = 0) -> str:
+    asm = _run(target.llc_argv(largest_kernel), optimized, f"llc-16 for {target.name}")
     return signed_smem_offsets(asm) if target.private_as else asm
 
 

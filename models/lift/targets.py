@@ -40,6 +40,19 @@ OPT_FLAGS = (
 )  # LLVM 16 hoists convergent collectives otherwise
 
 
+# A kernel of this many SASS instructions or more is compiled without llc's straight-line scalar
+# IR passes (separate-const-offset-from-gep, SLSR, nary-reassociate) and loop strength reduction
+# with its freeze canonicalisation. Each asks ScalarEvolution about every integer add of a loop
+# body, which in a large unrolled kernel is one long chain (SHA-512's 80 rounds: 10,000
+# instructions in one block): 2.4 of llc-16's 4.4 s on crypto_hashing/sha512_chains, super-linear
+# in the block's length; sha512_chains runs as many emulated wave instructions without them
+# (927,339 -> 927,681). On small kernels they stay: there their effect goes both ways
+# (sparse_linear_algebra/cg_poisson_csr_coop ran 7% more emulated wave instructions without the
+# scalar passes, image_processing/bilateral_filter 8% fewer, sgemm_tiled 4% fewer).
+LARGE_KERNEL = 4000
+LARGE_KERNEL_LLC_ARGS = ("-amdgpu-scalar-ir-passes=false", "-disable-lsr")
+
+
 @dataclass(frozen=True)
 class LlvmTarget:
     name: str
@@ -49,6 +62,12 @@ class LlvmTarget:
     kernel_cc: str  # calling convention keyword on the kernel definition
     llc_args: tuple[str, ...]
     fence_intrinsics: bool = False  # True: fences become membar intrinsics (NVPTX in LLVM 16)
+
+    def llc_argv(self, largest_kernel: int = 0) -> list[str]:
+        """llc-16's command line (reading stdin, writing stdout) for a module whose largest kernel
+        has `largest_kernel` SASS instructions."""
+        extra = LARGE_KERNEL_LLC_ARGS if self.private_as and largest_kernel >= LARGE_KERNEL else ()
+        return ["llc-16", "-O3", *self.llc_args, *extra, "-o", "-", "-"]
 
     def runtime(self) -> str:
         return (RUNTIME_DIR / f"{self.name}.ll").read_text(encoding="utf-8")

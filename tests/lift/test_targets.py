@@ -1,10 +1,13 @@
-"""What differs per LLVM target: fences NVPTX can select, and the opt pass list both targets run."""
+"""What differs per LLVM target: fences NVPTX can select, the opt pass list both targets run, and
+llc's options for large kernels; the shape of the lifted IR those passes see (one load and store
+per register per block, 32-bit carries)."""
 
 from __future__ import annotations
 
 import pytest
+from cass.models.lift.module import compile_module
 from cass.models.lift.pipeline import lift_sass
-from cass.models.lift.targets import AMDGCN, NVPTX, OPT_FLAGS
+from cass.models.lift.targets import AMDGCN, LARGE_KERNEL, LARGE_KERNEL_LLC_ARGS, NVPTX, OPT_FLAGS
 from cass.runner.toolchain import has_tool
 
 MEMBARS = ["MEMBAR.SC.CTA", "MEMBAR.SC.GPU", "MEMBAR.SC.SYS", "STG.E desc[UR4][R2.64], R0", "EXIT"]
@@ -62,3 +65,52 @@ def test_opt_runs_mem2reg_before_sroa_and_keeps_convergent_code_in_place() -> No
     passes = OPT_FLAGS[0]
     assert passes.startswith("-passes=") and passes.index("mem2reg") < passes.index("sroa")
     assert "--simplifycfg-hoist-common=false" in OPT_FLAGS
+
+
+def test_large_kernels_are_compiled_without_llcs_scev_driven_passes() -> None:
+    small, large = AMDGCN.llc_argv(LARGE_KERNEL - 1), AMDGCN.llc_argv(LARGE_KERNEL)
+    assert not set(LARGE_KERNEL_LLC_ARGS) & set(small)
+    assert set(LARGE_KERNEL_LLC_ARGS) <= set(large) and large[:2] == ["llc-16", "-O3"]
+    assert not set(LARGE_KERNEL_LLC_ARGS) & set(NVPTX.llc_argv(LARGE_KERNEL))  # AMDGPU options
+
+
+@needs_llvm
+def test_llc_accepts_the_large_kernel_options() -> None:
+    result = lift_sass(listing(MEMBARS), arch="sm_90", compile=False)
+    assembly = compile_module(result.llvm_ir, AMDGCN, LARGE_KERNEL)
+    assert "s_endpgm" in assembly and "buffer_gl1_inv" in assembly
+
+
+def blocks_of(lines: list[str]) -> dict[str, str]:
+    """The lifted kernel's blocks by label (gfx1100, not compiled)."""
+    ir = lift_sass(listing(lines), arch="sm_90", compile=False).llvm_ir
+    body = ir.split('define amdgpu_kernel void @"k"', 1)[1].split("\n}\n", 1)[0]
+    out, label = {}, ""
+    for line in body.splitlines():
+        if line and not line.startswith(" ") and line.endswith(":"):
+            label = line[:-1]
+        out[label] = out.get(label, "") + line + "\n"
+    return out
+
+
+CARRIES = ["S2R R0, SR_TID.X", "IADD3 R0, R0, 0x1, RZ", "IADD3 R0, R0, 0x2, RZ",
+           "LDC.64 R2, c[0x0][0x210]", "ISETP.GE.AND P0, PT, R0, 0x10, PT", "@P0 EXIT",
+           "IADD3 R4, P1, R0, R2, RZ", "IADD3.X R5, RZ, R3, RZ, P1, !PT",
+           "STG.E desc[UR4][R4.64], R0", "EXIT"]  # fmt: skip
+
+
+def test_a_register_is_loaded_at_its_first_read_and_stored_once_per_block() -> None:
+    blocks = blocks_of(CARRIES)
+    first, second = blocks["a0000"], blocks["a0060"]
+    # R0 written three times in the first block: no load of it, one store before the branch
+    assert "%r.R0\n" not in first.replace("store i32 %t3, ptr addrspace(5) %r.R0\n", "")
+    assert first.count("store i32") == 3 and first.rstrip().splitlines()[-1].startswith("  br i1")
+    # the next block reads R0 once (a load), then uses that value for both reads
+    assert second.count("load i32, ptr addrspace(5) %r.R0") == 1
+    assert second.count("store i32") == 2 and second.count("store i1") == 1
+
+
+def test_iadd3_carries_are_32_bit_overflows() -> None:
+    second = blocks_of(CARRIES)["a0060"]
+    assert "@llvm.uadd.with.overflow.i32" in second
+    assert " i64 " not in second.split("; 0080: STG")[0]  # no i64 sum behind the carry
