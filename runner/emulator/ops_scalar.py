@@ -172,6 +172,7 @@ SOP1 = {  # name: (type, fn(a) -> (d, scc))
     "s_ctz_i32_b32": ("b32", lambda a: (_ctz(a, 32), None)),
     "s_ctz_i32_b64": ("b64", lambda a: (_ctz(a, 64).astype(U64), None)),
     "s_clz_i32_u32": ("b32", lambda a: (_clz(a, 32), None)),
+    "s_cls_i32": ("b32", lambda a: (_clz(np.where(_i32(a) < 0, ~a, a).astype(U32), 32), None)),
     "s_sext_i32_i8": (
         "b32",
         lambda a: (a.astype(np.uint8).view(np.int8).astype(np.int32).view(U32), None),

@@ -41,11 +41,10 @@ def _ctz(a):
     return out.astype(u32)
 
 
-def _ffbh_i32(a):
-    s = a.view(i32)
-    x = np.where(s < 0, ~a, a).astype(u32)
-    c = _clz(x)
-    return np.where((a == 0) | (a == 0xFFFFFFFF), u32(0xFFFFFFFF), c - u32(1)).astype(u32)
+def _cls(a):
+    """v_cls_i32: the position, from the MSB, of the first bit that differs from the sign bit;
+    -1 when all 32 bits are the sign bit (clang normalises 64-bit integers with it)."""
+    return _clz(np.where(a.view(i32) < 0, ~a, a).astype(u32))
 
 
 def _brev(a):
@@ -114,7 +113,7 @@ VALU = {
     "v_bfrev_b32": ("b32", ("b32",), _brev),
     "v_clz_i32_u32": ("b32", ("u32",), _clz),
     "v_ctz_i32_b32": ("b32", ("u32",), _ctz),
-    "v_cls_i32": ("b32", ("u32",), _ffbh_i32),
+    "v_cls_i32": ("b32", ("u32",), _cls),
     "v_and_b32": ("b32", ("b32", "b32"), lambda a, b: a & b),
     "v_or_b32": ("b32", ("b32", "b32"), lambda a, b: a | b),
     "v_xor_b32": ("b32", ("b32", "b32"), lambda a, b: a ^ b),

@@ -66,6 +66,7 @@ SOP1: dict[str, tuple[str, str, str | None, bool]] = {
     "s_ctz_i32_b32": ("b32", "ctz_or_ones(a)", None, False),
     "s_ctz_i32_b64": ("b64", "ctz_or_ones(a)", None, False),
     "s_clz_i32_u32": ("b32", "clz_or_ones(a)", None, False),
+    "s_cls_i32": ("b32", "cls_or_ones(a)", None, False),
     "s_sext_i32_i8": ("b32", "(uint32_t)(int32_t)(int8_t)a", None, False),
     "s_sext_i32_i16": ("b32", "(uint32_t)(int32_t)(int16_t)a", None, False),
     "s_abs_i32": ("b32", "(int32_t)a < 0 ? 0u - a : a", _NZ, False),

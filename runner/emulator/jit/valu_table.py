@@ -72,6 +72,7 @@ VALU: dict[str, tuple[str, tuple[str, ...], str]] = {
     "v_bfm_b32": ("b32", ("u32", "u32"), "((1u << ({0} & 31u)) - 1u) << ({1} & 31u)"),
     "v_bcnt_u32_b32": ("b32", ("u32", "u32"), "(uint32_t)__builtin_popcount({0}) + {1}"),
     "v_clz_i32_u32": ("b32", ("u32",), "clz_or_ones({0})"),
+    "v_cls_i32": ("b32", ("u32",), "cls_or_ones({0})"),
     "v_ctz_i32_b32": ("b32", ("u32",), "ctz_or_ones({0})"),
     "v_mad_u64_u32": ("b64", ("u32", "u32", "u64"), "(uint64_t){0} * {1} + {2}"),
     "v_mad_i64_i32": ("b64", ("i32", "i32", "i64"), "(int64_t){0} * {1} + {2}"),

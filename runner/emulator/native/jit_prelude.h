@@ -335,6 +335,7 @@ static inline uint64_t sbfe(uint64_t a, uint64_t b, bool is_signed, int width) {
     return width == 32 ? (r & 0xFFFFFFFFull) : r;
 }
 static inline uint32_t clz_or_ones(uint32_t a) { return a ? (uint32_t)__builtin_clz(a) : 0xFFFFFFFFu; }
+static inline uint32_t cls_or_ones(uint32_t a) { return clz_or_ones((int32_t)a < 0 ? ~a : a); }
 static inline uint32_t ctz_or_ones(uint64_t a) { return a ? (uint32_t)__builtin_ctzll(a) : 0xFFFFFFFFu; }
 static inline int32_t i24(uint32_t a) { return (int32_t)(a << 8) >> 8; }
 
