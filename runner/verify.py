@@ -117,8 +117,12 @@ def _reference_library_notes(backend: str, port: Path) -> tuple[str, ...]:
         return ()
     from cass.runner import emulated_libraries
 
-    used = emulated_libraries.needed(port.read_text(encoding="utf-8", errors="replace"))
-    return (emulated_libraries.describe(used),) if used else ()
+    text = port.read_text(encoding="utf-8", errors="replace")
+    used = emulated_libraries.needed(text)
+    notes = (emulated_libraries.describe(used),) if used else ()
+    if emulated_libraries.HIPRTC_INCLUDE.search(text):
+        notes += (emulated_libraries.HIPRTC_NOTE,)
+    return notes
 
 
 def _named(name: str | None) -> str | None:

@@ -147,6 +147,10 @@ REFERENCES: tuple[Reference, ...] = (
 # Libraries the emulator runtime implements itself (task.toml name -> its HIP header): hipRTC
 # compiles with the real clang-16 (cass.runner.emulator.hiprtc), so a build adds nothing for it.
 RUNTIME_PROVIDED = {"nvrtc": "hip/hiprtc.h"}
+HIPRTC_INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"]hip/hiprtc\.h[>\"]", re.MULTILINE)
+HIPRTC_NOTE = (
+    "hipRTC ran in the emulator runtime: the program text compiled by clang-16 for gfx1100"
+)
 
 
 def provided() -> frozenset[str]:
