@@ -15,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 
 from cass.models.rules.codes import DIAGNOSTIC_CODES
+from cass.models.rules.hipify_facts import hipify_mappings
 from cass.models.rules.tables import FAMILIES, Family, MappingEntry, all_entries
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -62,6 +63,18 @@ HIPIFY_MAPPED: dict[str, tuple[tuple[str, ...], int]] = {
 FAMILY = {f.name: f for f in FAMILIES}
 
 
+def _hipify_left(families: tuple[str, ...], entries: list[MappingEntry]) -> list[MappingEntry]:
+    """The names HIPIFY's committed tables map in `families` that cass maps nowhere: each one's
+    own row (a refusal with its reason), or a bare entry where cass has no row at all."""
+    mapped = {e.cuda for e in entries if e.status != "unsupported"}
+    rows = {e.cuda: e for e in entries if e.family in families}
+    left = {cuda for family in families for cuda, _, _ in hipify_mappings(family)} - mapped
+    return [
+        rows.get(cuda) or MappingEntry(cuda, "", "unsupported", "", families[0])
+        for cuda in sorted(left)
+    ]
+
+
 def _coverage_rows(entries: list[MappingEntry]) -> list[str]:
     rows = []
     for library, (families, hipify) in HIPIFY_MAPPED.items():
@@ -72,8 +85,32 @@ def _coverage_rows(entries: list[MappingEntry]) -> list[str]:
         )
         in_52 = sum(1 for e in mine if e.available_in("5.2"))
         diagnosed = len(mine) - len(mapped)
-        rows.append(f"| {library} | {hipify} | {len(mapped)} | {in_52} | {checked} | {diagnosed} |")
+        has_facts = any(hipify_mappings(family) for family in families)
+        left = str(len(_hipify_left(families, entries))) if has_facts else "—"
+        rows.append(
+            f"| {library} | {hipify} | {len(mapped)} | {in_52} | {checked} | {diagnosed} | {left} |"
+        )
     return rows
+
+
+def _hipify_left_lines(entries: list[MappingEntry]) -> list[str]:
+    """Every HIPIFY mapping cass does not make, with the reason its row gives."""
+    lines = []
+    for library, (families, _) in HIPIFY_MAPPED.items():
+        for e in _hipify_left(families, entries):
+            reason = e.note or "no row: reported as a CUDA name cass does not know (CASS082)"
+            lines.append(f"| {library} | `{e.cuda}` | {_cell(reason)} |")
+    if not lines:
+        return []
+    return [
+        "HIPIFY mappings cass does not make, each with the reason its row gives (a name AMD's "
+        "header does not declare, a different meaning, an API HIP deprecates):",
+        "",
+        "| library | CUDA | why cass reports it instead |",
+        "| --- | --- | --- |",
+        *lines,
+        "",
+    ]
 
 
 def _checked(family: Family) -> str:
@@ -146,14 +183,17 @@ def support_matrix() -> str:
             "`in HIP 5.2`: of those, available for the default target; `header-checked`: mapped "
             "rows whose HIP name a real header declares (Debian's HIP 5.2.3, hipRAND, hipSPARSE; "
             "hipBLAS 0.51.0, hipFFT 1.0.8, hipSOLVER 1.4.0 from rocm-api-headers 5.2.3); "
-            "`diagnosed`: rows reported as an error where used. A CUDA library name in no "
+            "`diagnosed`: rows reported as an error where used; `HIPIFY's not mapped`: names "
+            "HIPIFY's tables (committed under tables/facts/) map that cass reports instead, listed "
+            "below with the reason. A CUDA library name in no "
             "table is reported too (CASS082), never left unchanged without a word."
         ),
         "",
-        "| library | HIPIFY maps | cass maps | in HIP 5.2 | header-checked | diagnosed |",
-        "| --- | --- | --- | --- | --- | --- |",
+        "| library | HIPIFY maps | cass maps | in HIP 5.2 | header-checked | diagnosed | HIPIFY's not mapped |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
         *_coverage_rows(entries),
         "",
+        *_hipify_left_lines(entries),
     ]
     lines += _emulated_section()
     for family in FAMILIES:
