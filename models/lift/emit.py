@@ -61,6 +61,8 @@ class Emitter:
     constants: object = None  # ConstantBanks: c[0x2]/c[0x3] contents from the cubin, when known
     values: dict = field(default_factory=dict)  # register -> its value in the current block
     dirty: dict = field(default_factory=dict)  # register -> type: written in this block, unstored
+    joined: dict = field(default_factory=dict)  # (lo, hi) -> their i64, in the current block
+    doubles: dict = field(default_factory=dict)  # i64 -> the double it is the bits of, ditto
 
     # ---------------------------------------------------------------- basics
     def tmp(self, hint: str = "t") -> str:
@@ -68,7 +70,7 @@ class Emitter:
         return f"%{hint}{self.counter}"
 
     def emit(self, line: str) -> None:
-        if self.values and line.startswith(TERMINATORS):
+        if (self.values or self.joined) and line.startswith(TERMINATORS):
             self.flush_registers()
         self.body.append("  " + line)
 
@@ -76,7 +78,7 @@ class Emitter:
         """At the end of a block: store the registers it wrote, forget the values it read."""
         for name, ty in self.dirty.items():
             self.body.append(f"  store {ty} {self.values[name]}, {self.pspace} %r.{name}")
-        self.values, self.dirty = {}, {}
+        self.values, self.dirty, self.joined, self.doubles = {}, {}, {}, {}
 
     def op(self, expr: str, hint: str = "t") -> str:
         """Emit `%tN = expr` and return %tN."""
@@ -194,15 +196,24 @@ class Emitter:
         raise self.fail(f"operand {o} is not a 64-bit value")
 
     def join(self, lo: str, hi: str) -> str:
+        """{hi:lo} as i64; the value they were split from when this block split one (a double
+        written by one instruction and read by the next is not taken apart and put together)."""
+        known = self.joined.get((lo, hi))
+        if known is not None:
+            return known
         zl = self.op(f"zext i32 {lo} to i64")
         zh = self.op(f"zext i32 {hi} to i64")
         sh = self.op(f"shl i64 {zh}, 32")
-        return self.op(f"or i64 {sh}, {zl}")
+        v = self.joined[(lo, hi)] = self.op(f"or i64 {sh}, {zl}")
+        return v
 
     def split(self, v: str) -> tuple[str, str]:
         lo = self.op(f"trunc i64 {v} to i32")
         sh = self.op(f"lshr i64 {v}, 32")
-        return lo, self.op(f"trunc i64 {sh} to i32")
+        hi = self.op(f"trunc i64 {sh} to i32")
+        if v.startswith("%"):
+            self.joined[(lo, hi)] = v
+        return lo, hi
 
     def write_pair(self, o: Operand, v: str) -> None:
         assert isinstance(o, Reg), o
@@ -233,7 +244,8 @@ class Emitter:
         elif isinstance(o, Imm):  # a 32-bit immediate on a double op is the high word
             v = self.op(f"bitcast i64 {(o.value & 0xFFFFFFFF) << 32} to double")
         else:
-            v = self.op(f"bitcast i64 {self.pair(o)} to double")
+            bits = self.pair(o)
+            v = self.doubles.get(bits) or self.op(f"bitcast i64 {bits} to double")
         if getattr(o, "absolute", False):
             v = self.op(f"call double @llvm.fabs.f64(double {v})")
         if getattr(o, "neg", False):
@@ -241,7 +253,10 @@ class Emitter:
         return v
 
     def write_f64(self, o: Operand, v: str) -> None:
-        self.write_pair(o, self.op(f"bitcast double {v} to i64"))
+        bits = self.op(f"bitcast double {v} to i64")
+        if v.startswith("%"):
+            self.doubles[bits] = v
+        self.write_pair(o, bits)
 
     # ---------------------------------------------------------------- constant bank
     def cbank(self, c: CBank, width: int) -> str:
