@@ -3,7 +3,8 @@ opt-16 and llc-16. Target (issue 25): every lift under 2 s.
 
     .venv/bin/python benchmarks/bench_lift_speed.py [--instructions 500 2000 5000] [--repeat 3]
         [--task crypto_hashing/sha512_chains ...] [--arch sm_90] [--opt-o3]
-        [--rodinia myocyte heartwall] [--corpus ../shared/corpus/rodinia-cuda.tar.gz]
+        [--rodinia myocyte heartwall] [--rodinia-arch sm_80 sm_90]
+        [--corpus ../shared/corpus/rodinia-cuda.tar.gz]
         [--baseline NAMESPACE_DIR] [--json OUT]
 
 Two kinds of kernel: a synthetic sm_90 mix (index math, 64-bit address pairs, loads, FFMA chains,
@@ -15,8 +16,8 @@ other load, the CPU time what the translation costs. `--opt-o3` times the earlie
 pipeline instead of the lifter's pass list (targets.OPT_PASSES), for comparison.
 
 `--rodinia APP ...` adds the largest kernels of the Rodinia corpus (myocyte: 20,500 SASS
-instructions in one file; heartwall: 5,700), compiled for sm_80 as benchmarks/lift_rodinia.py
-does; without the corpus they are skipped with a message. `--baseline DIR` times the same
+instructions in one file; heartwall: 5,700), compiled for sm_80 (`--rodinia-arch sm_80 sm_90`:
+each arch) as benchmarks/lift_rodinia.py does; without the corpus they are skipped with a message. `--baseline DIR` times the same
 kernels, in the same run, with another version of cass: DIR holds a `cass` package (a
 `git worktree` of an older commit with `cass/{runner,models,server,hooks}` symlinks), and the
 table shows both and their ratio. Every version is timed in its own child process.
@@ -120,8 +121,10 @@ def task_listing(task: str, arch: str, work: Path) -> Path:
     return cubin
 
 
-def rodinia_cubins(apps: list[str], corpus: Path, work: Path) -> list[tuple[str, Path]]:
-    """(label, cubin) of each application's main.cu for sm_80, compiled with the flags
+def rodinia_cubins(
+    apps: list[str], corpus: Path, work: Path, archs: tuple[str, ...] = ("sm_80",)
+) -> list[tuple[str, Path, str]]:
+    """(label, cubin, arch) of each application's main.cu per arch, compiled with the flags
     benchmarks/lift_rodinia.py uses; [] with a message when the corpus is absent."""
     if not apps:
         return []
@@ -139,13 +142,15 @@ def rodinia_cubins(apps: list[str], corpus: Path, work: Path) -> list[tuple[str,
                       "#define cudaThreadExit cudaDeviceReset\n")  # fmt: skip
     found = []
     for app in apps:
-        folder = tree / "cuda" / app
-        source = folder / "main.cu"
-        cubin = work / f"rodinia_{app}.sm_80.cubin"
-        ok, why = lr.cubin_of(source, lr.nvcc_flags(tree, folder, source, compat), "sm_80", cubin)
-        if not ok:
-            raise SystemExit(f"rodinia {app}: nvcc -cubin failed: {why}")
-        found.append((f"rodinia {app}/main.cu (sm_80)", cubin))
+        for arch in archs:
+            folder = tree / "cuda" / app
+            source = folder / "main.cu"
+            cubin = work / f"rodinia_{app}.{arch}.cubin"
+            flags = lr.nvcc_flags(tree, folder, source, compat)
+            ok, why = lr.cubin_of(source, flags, arch, cubin)
+            if not ok:
+                raise SystemExit(f"rodinia {app}: nvcc -cubin failed: {why}")
+            found.append((f"rodinia {app}/main.cu ({arch})", cubin, arch))
     return found
 
 
@@ -232,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--rodinia", nargs="*", default=DEFAULT_RODINIA,
                         help="Rodinia applications whose main.cu kernels to time")  # fmt: skip
+    parser.add_argument("--rodinia-arch", nargs="+", default=["sm_80"],
+                        help="SASS archs of the Rodinia kernels")  # fmt: skip
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--baseline", type=Path,
                         help="a directory holding another cass version's package")  # fmt: skip
@@ -264,8 +271,10 @@ def main(argv: list[str] | None = None) -> int:
             kernels.append(
                 {"label": f"{task} ({args.arch})", "cubin": str(cubin), "arch": args.arch}
             )
-        for label, cubin in rodinia_cubins(args.rodinia, args.corpus, work):
-            kernels.append({"label": label, "cubin": str(cubin), "arch": "sm_80"})
+        for label, cubin, arch in rodinia_cubins(
+            args.rodinia, args.corpus, work, tuple(args.rodinia_arch)
+        ):
+            kernels.append({"label": label, "cubin": str(cubin), "arch": arch})
         spec = work / "spec.json"
         spec.write_text(
             json.dumps({"kernels": kernels, "repeat": args.repeat, "opt_o3": args.opt_o3})
