@@ -177,11 +177,17 @@ def synthesise_units(model, options: BuildOptions, cache: Path, funnel: Funnel,
 
 def run_units(units: list[Unit], config: Config, options: BuildOptions,
               progress: Callable[[dict[str, Any]], None]) -> list[dict[str, Any]]:  # fmt: skip
+    if not units:
+        return []
     if options.ray:
         from cass.models.dataset.distributed import run_on_ray
 
         return run_on_ray(units, config, options.ray, options.workers, progress)
-    return list(_run_local(units, config, options.workers or os.cpu_count() or 1, progress))
+    # After a model ran in this process (llama.cpp's or torch's threads, whose locks a forked
+    # worker would inherit held and wait on forever), workers start from a fresh forkserver.
+    start = "forkserver" if options.synthesise_with else None
+    workers = options.workers or os.cpu_count() or 1
+    return list(_run_local(units, config, workers, progress, start))
 
 
 def _indexed(item: tuple[int, Unit, Config]) -> tuple[int, dict[str, Any]]:
@@ -189,11 +195,11 @@ def _indexed(item: tuple[int, Unit, Config]) -> tuple[int, dict[str, Any]]:
 
 
 def _run_local(units: list[Unit], config: Config, workers: int,
-               progress: Callable[[dict[str, Any]], None]) -> Iterator[dict[str, Any]]:  # fmt: skip
+               progress: Callable[[dict[str, Any]], None], start: str | None = None) -> Iterator[dict[str, Any]]:  # fmt: skip
     """Records in input order, computed by `workers` processes. Leaving early (Ctrl-C, SIGTERM)
     terminates the workers: the programs they had not finished are redone by the next run."""
     results: dict[int, dict[str, Any]] = {}
-    with multiprocessing.Pool(
+    with multiprocessing.get_context(start).Pool(
         workers, initializer=pool_worker_started
     ) as pool:  # __exit__ terminates them
         for i, record in pool.imap_unordered(
