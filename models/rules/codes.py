@@ -304,10 +304,11 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
     (
         "CASS071",
         E,
-        "texture or surface reference",
+        "surface reference",
         (
-            "Texture/surface references were removed in CUDA 12 and are deprecated in HIP; use "
-            "texture objects (`cudaTextureObject_t`)."
+            "Surface references (`surface<...>`) were removed in CUDA 12 and HIP has none; use "
+            "surface objects (`cudaSurfaceObject_t`). Texture references port: HIP still has "
+            "them (deprecated)."
         ),
     ),
     (

@@ -71,6 +71,7 @@ PIPELINE: tuple[Pass, ...] = (
     intrinsics.rewrite_missing_intrinsics,
     intrinsics.add_signed_64bit_atomics,
     textures.rewrite_channel_descs,
+    textures.rewrite_texture_reference_descs,
     textures.rewrite_gather_components,
     textures.rewrite_surface_calls,
     wavesize.rewrite_warp_size_assumptions,
@@ -120,13 +121,26 @@ def cycle_collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _embedded_steps() -> tuple[Pass, ...]:
+    """The pipeline for CUDA embedded in a file (an NVRTC program's text), read when it runs: no
+    nested embedded sources, no prelude."""
+    return tuple(
+        s for s in PIPELINE if s not in (runtime_sources.port_runtime_sources, add_prelude)
+    )
+
+
 def port_unit(
     text: str, path: str, target: Target, steps: tuple[Pass, ...] | None = None
 ) -> Unit:
     """Run the whole pipeline (or `steps` of it) over one file; the result is in `unit.render()` /
     `unit.diagnostics`."""
     with cycle_collector_paused():
-        unit = Unit(path=path, text=text, target=target)
+        unit = Unit(
+            path=path,
+            text=text,
+            target=target,
+            port_embedded=lambda inner: port_unit(inner, path, target, _embedded_steps()),
+        )
         for step in PIPELINE if steps is None else steps:
             step(unit)
         unit.diagnostics.sort(key=lambda d: (d.line, d.column, d.code))

@@ -34,6 +34,8 @@ RUNTIME_TYPE_HEADERS = (
 )
 DRIVER_HEADER = "cuda.h"
 
+TEXTURE_REFERENCE_NOTE = "texture reference API (removed from CUDA 12; deprecated in HIP)"
+
 # Hand knowledge: CUDA name -> (HIP name, status, since, note). Status 'rewritten' marks names a
 # pass adapts (the rename still applies unless the pass took the token).
 OVERRIDES: dict[str, tuple[str, str, str, str]] = {
@@ -145,9 +147,18 @@ OVERRIDES: dict[str, tuple[str, str, str, str]] = {
         "",
         "launch attributes / clusters have no HIP equivalent",
     ),
-    "cudaBindTexture": ("", "unsupported", "", "texture references: use texture objects"),
-    "cudaBindTexture2D": ("", "unsupported", "", "texture references: use texture objects"),
-    "cudaUnbindTexture": ("", "unsupported", "", "texture references: use texture objects"),
+    # texture references: removed from CUDA 12, still in HIP (deprecated since 3.8, HIPIFY)
+    **{
+        cuda: (cuda.replace("cuda", "hip", 1), "supported", "5.2", TEXTURE_REFERENCE_NOTE)
+        for cuda in (
+            "cudaBindTexture",
+            "cudaBindTexture2D",
+            "cudaBindTextureToArray",
+            "cudaUnbindTexture",
+            "cudaGetTextureReference",
+            "cudaGetTextureAlignmentOffset",
+        )
+    },
     # driver API
     "CUdevice": ("hipDevice_t", "supported", "5.2", ""),
     "CUcontext": ("hipCtx_t", "supported", "5.2", ""),

@@ -99,11 +99,7 @@ REPORTED: dict[str, str] = {
     ),
     **dict.fromkeys(
         (
-            "cudaBindTextureToArray",
             "cudaBindTextureToMipmappedArray",
-            "cudaGetTextureReference",
-            "cudaGetTextureAlignmentOffset",
-            "textureReference",
             "surfaceReference",
         ),
         TEXTURE_REFERENCES,

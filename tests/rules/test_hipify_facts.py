@@ -171,16 +171,19 @@ def test_facts_files_are_written_from_a_headers_text_with_the_lexer(tmp_path, ca
 
 
 def test_hipify_renames_that_differ_are_reported(port_snippet):
-    """cuLink* becomes hipRTC's linker (with a note: no PTX); runtime texture-reference calls
-    stay reported as cass reports cudaBindTexture."""
+    """cuLink* becomes hipRTC's linker (with a note: no PTX); binding a texture reference to a
+    mipmapped array stays reported (the other texture-reference calls port)."""
     out, codes = port_snippet(
         "void f(CUlinkState s) {\n"
-        "  cuLinkComplete(s, 0, 0);\n  cudaBindTextureToArray(0, 0, 0);\n}\n",
+        "  cuLinkComplete(s, 0, 0);\n  cudaBindTextureToMipmappedArray(0, 0, 0);\n"
+        "  cudaBindTextureToArray(0, 0, 0);\n}\n",
         hip_version="6.2",
     )
     assert "hiprtcLinkComplete(s, 0, 0)" in out and "hiprtcLinkState s" in out
     assert any("PTX" in d.message for d in codes["CASS012"])
-    assert any("texture references" in d.message for d in codes["CASS010"])
+    assert [d.line for d in codes["CASS010"]] == [3]
+    assert "texture references" in codes["CASS010"][0].message
+    assert "hipBindTextureToArray(0, 0, 0)" in out
 
 
 SAMPLE_52 = """#include <cuda.h>

@@ -156,11 +156,11 @@ CASES = [
         ["CASS070"],
     ),
     (
-        "texture reference",
+        "texture reference (HIP keeps them, deprecated)",
         "texture<float, 1, cudaReadModeElementType> tex;",
-        None,
-        None,
-        ["CASS071"],
+        "texture<float, 1, hipReadModeElementType> tex;",
+        "cuda",
+        [],
     ),
     (
         "libcu++",

@@ -214,22 +214,22 @@ def _once_per_line(unit: Unit, code: str, tok_start: int, seen: set[tuple[str, i
 
 
 def report_unportable(unit: Unit) -> None:
-    """Texture/surface references, libcu++ `cuda::`, `nvcuda::wmma` (what passes/wmma.py left):
-    errors, never silence."""
+    """Surface references, libcu++ `cuda::`, `nvcuda::wmma` (what passes/wmma.py left): errors,
+    never silence. (Texture references port: passes/textures.py.)"""
     code, seen = unit.code, set()
-    for i in unit.positions(("texture", "surface", "cuda", "nvcuda", "wmma")):
+    for i in unit.positions(("surface", "cuda", "nvcuda", "wmma")):
         if unit.is_edited(code[i]):  # taken by passes/wmma.py (ported or reported)
             continue
         tok = code[i]
         nxt, prev = unit.next_text(i), unit.prev_text(i)
-        if tok.text in ("texture", "surface") and nxt == "<" and prev not in (".", "->", "::"):
+        if tok.text == "surface" and nxt == "<" and prev not in (".", "->", "::"):
             if _once_per_line(unit, "CASS071", tok.start, seen):
                 unit.report(
                     "CASS071",
                     tok.start,
                     tok.end,
-                    f"`{tok.text}<...>` reference: HIP supports "
-                    "texture objects only (cudaTextureObject_t -> hipTextureObject_t)",
+                    "`surface<...>` reference: HIP has no surface references; use surface "
+                    "objects (cudaSurfaceObject_t -> hipSurfaceObject_t)",
                 )
         elif tok.text == "cuda" and nxt == "::" and prev not in ("::", ".", "->"):
             if tok.pp == -1 and _once_per_line(unit, "CASS072", tok.start, seen):

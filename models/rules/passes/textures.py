@@ -15,7 +15,9 @@ Both are in HIP 5.2.3's headers (Debian) and, for the gather, in later ROCm/clr 
   level: the port calls cass helpers that move integral components as bits (shims.py
   "surfaces"), as CUDA does.
 
-Texture-reference calls (`tex2Dgather(texRef, x, y)`) are reported elsewhere (CASS071) and left.
+Texture references (`texture<T, dim, mode>`, removed from CUDA 12) port as they are: HIP keeps
+the template and the binding calls (deprecated). Their constructor takes `hipCreateChannelDesc<T>()`,
+so for the element types above the declaration passes CUDA's descriptor explicitly.
 """
 
 from __future__ import annotations
@@ -32,6 +34,39 @@ CHANNEL_DESCS = {
 }
 
 
+def _channel_desc(element: str) -> str:
+    channels, kind = CHANNEL_DESCS[element]
+    bits = ", ".join(["8"] * channels + ["0"] * (4 - channels))
+    return f"hipCreateChannelDesc({bits}, {kind})"
+
+
+def rewrite_texture_reference_descs(unit: Unit) -> None:
+    """`texture<uchar4, 2, M> t;` -> `texture<...> t(0, hipFilterModePoint, hipAddressModeClamp,
+    hipCreateChannelDesc(8, 8, 8, 8, ...Unsigned));` (CUDA's defaults, CUDA's signedness)."""
+    for i in unit.positions(("texture",)):
+        if unit.next_text(i) != "<" or unit.prev_text(i) in (".", "->", "::"):
+            continue
+        close = _closing_angle(unit, i + 1)
+        if close is None or unit.next_text(close, 2) != ";":
+            continue
+        name = unit.code[close + 1]
+        element = []
+        for j in range(i + 2, close):
+            if unit.code[j].text == ",":
+                break
+            element.append(unit.code[j].text)
+        element_text = " ".join(element)
+        if name.kind != "ident" or element_text not in CHANNEL_DESCS:
+            continue
+        constructor = (f"(0, hipFilterModePoint, hipAddressModeClamp, "
+                       f"{_channel_desc(element_text)})")  # fmt: skip
+        if unit.insert(name.end, constructor):
+            unit.report("CASS060", name.start, name.end,
+                        f"`texture<{element_text}, ...> {name.text}` given CUDA's channel descriptor: "
+                        f"HIP's constructor takes hipCreateChannelDesc<{element_text}>(), the other "
+                        "signedness, which changes what normalized-float reads return")  # fmt: skip
+
+
 def rewrite_channel_descs(unit: Unit) -> None:
     """`cudaCreateChannelDesc<uchar4>()` -> `hipCreateChannelDesc(8, 8, 8, 8, ...Unsigned)`."""
     for i in unit.positions(("cudaCreateChannelDesc",)):
@@ -43,10 +78,8 @@ def rewrite_channel_descs(unit: Unit) -> None:
         element = " ".join(unit.code[j].text for j in range(i + 2, close))
         if element not in CHANNEL_DESCS:
             continue
-        channels, kind = CHANNEL_DESCS[element]
-        bits = ", ".join(["8"] * channels + ["0"] * (4 - channels))
         first, last = unit.code[i], unit.code[close + 2]
-        if unit.replace_tokens(first, last, f"hipCreateChannelDesc({bits}, {kind})"):
+        if unit.replace_tokens(first, last, _channel_desc(element)):
             unit.report_tokens("CASS060", first, last,
                                f"`cudaCreateChannelDesc<{element}>()` spelled out: HIP's specialization "
                                f"for `{element}` gives the other signedness, which changes what "
