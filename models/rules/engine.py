@@ -129,9 +129,7 @@ def _embedded_steps() -> tuple[Pass, ...]:
     )
 
 
-def port_unit(
-    text: str, path: str, target: Target, steps: tuple[Pass, ...] | None = None
-) -> Unit:
+def port_unit(text: str, path: str, target: Target, steps: tuple[Pass, ...] | None = None) -> Unit:
     """Run the whole pipeline (or `steps` of it) over one file; the result is in `unit.render()` /
     `unit.diagnostics`."""
     with cycle_collector_paused():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cass.models.engine import Target
@@ -39,6 +40,9 @@ class Unit:
     _line_starts: array | None = None
     _matches: array | None = None  # per token: index of its closing bracket, or -1
     _names_made: int = 0  # names new_name() has handed out
+    # How the engine ports CUDA embedded in this file (an NVRTC program's text) with its own
+    # pipeline; set by the engine, so passes need not import it.
+    port_embedded: Callable[[str], Unit] | None = None
 
     def __post_init__(self) -> None:
         self.lexed = lex(self.text)

@@ -165,11 +165,11 @@ def _source_literal(unit: Unit, first: int, last: int) -> list[int] | None:
 
 
 def _inner_port(unit: Unit, text: str):
-    from cass.models.rules import engine  # the pipeline this pass is part of
     from cass.models.rules.shims import MARKER, render_shims
 
-    steps = tuple(s for s in engine.PIPELINE if s not in (port_runtime_sources, engine.add_prelude))
-    inner = engine.port_unit(text, unit.path, unit.target, steps)
+    if unit.port_embedded is None:  # a unit made outside the engine: nothing to port it with
+        raise RuntimeError("Unit.port_embedded is not set: port through engine.port_unit")
+    inner = unit.port_embedded(text)
     out = inner.render()
     defines = "".join(f"#define {name}\n" for name in inner.defines)
     shims = render_shims(inner.shims, "\n") if inner.shims and MARKER not in text else ""
