@@ -156,6 +156,13 @@ CASES = [
         ["CASS070"],
     ),
     (
+        "symbol named by a string (removed in CUDA 5.0)",
+        '__constant__ float c[4];\nvoid f(float* h){ cudaMemcpyToSymbol("c", h, 16); }',
+        'hipMemcpyToSymbol(HIP_SYMBOL("c"), h, 16)',
+        None,
+        ["CASS012"],
+    ),
+    (
         "texture reference (HIP keeps them, deprecated)",
         "texture<float, 1, cudaReadModeElementType> tex;",
         "texture<float, 1, hipReadModeElementType> tex;",

@@ -79,6 +79,11 @@ def wrap_arguments(unit: Unit) -> None:
             if position >= len(args) or args[position][0] > args[position][1]:
                 continue
             first, last = unit.code[args[position][0]], unit.code[args[position][1]]
+            if prefix == SYMBOL[0] and first.kind == "string" and first.end == last.end:
+                unit.report("CASS012", first.start, last.end,
+                            f"{name} names the symbol by a string: CUDA 5.0 removed that form "
+                            "and HIP has none (the call fails with an invalid-symbol error in "
+                            "both): pass the variable itself")  # fmt: skip
             if unit.arg_text(args[position]).replace(" ", "").startswith(_ALREADY_CAST):
                 continue
             if unit.is_edited(first) or not unit.insert(first.start, prefix):
