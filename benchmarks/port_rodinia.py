@@ -678,7 +678,9 @@ def write_results(rows: list[dict], port_s: float, summary: str) -> None:
             f"{'yes' if r['compiles'] else 'no'} | {reason} |"
         )
     lines += ["", "Summary printed by `cass port`:", "", "```", summary.strip(), "```", ""]
-    (RESULTS / "port-rodinia.md").write_text("\n".join(lines))
+    path = RESULTS / "port-rodinia.md"  # the runs section (write_runs) below the table stays
+    runs = path.read_text().partition(RUNS_MARKER) if path.is_file() else ("", "", "")
+    path.write_text("\n".join(lines) + (f"\n{runs[1]}{runs[2]}" if runs[1] else ""))
 
 
 if __name__ == "__main__":
