@@ -52,6 +52,12 @@ def test_declaration_gets_cudas_channel_descriptor(port_snippet, element, desc):
     assert [d.line for d in codes["CASS060"]] == [1] and "signedness" in codes["CASS060"][0].message
 
 
+def test_each_declarator_gets_the_descriptor(port_snippet):
+    out, codes = port_snippet("texture<uchar2> a, b;\n")
+    desc = "(0, hipFilterModePoint, hipAddressModeClamp, hipCreateChannelDesc(8, 8, 0, 0, "
+    assert out.count(desc) == 2 and len(codes["CASS060"]) == 2
+
+
 @pytest.mark.parametrize(
     "decl",
     ["texture<float, 1> t;", "texture<unsigned char, 1> t;", "texture<uchar4> t(1);"],

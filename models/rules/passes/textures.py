@@ -22,6 +22,7 @@ so for the element types above the declaration passes CUDA's descriptor explicit
 
 from __future__ import annotations
 
+from cass.models.rules.lexer import Token
 from cass.models.rules.unit import Unit
 
 # CUDA element type -> (channels, the kind CUDA gives it) where HIP's specialization differs.
@@ -47,24 +48,38 @@ def rewrite_texture_reference_descs(unit: Unit) -> None:
         if unit.next_text(i) != "<" or unit.prev_text(i) in (".", "->", "::"):
             continue
         close = _closing_angle(unit, i + 1)
-        if close is None or unit.next_text(close, 2) != ";":
-            continue
-        name = unit.code[close + 1]
+        names = _declarators(unit, close) if close is not None else []
         element = []
-        for j in range(i + 2, close):
+        for j in range(i + 2, close or i):
             if unit.code[j].text == ",":
                 break
             element.append(unit.code[j].text)
         element_text = " ".join(element)
-        if name.kind != "ident" or element_text not in CHANNEL_DESCS:
+        if element_text not in CHANNEL_DESCS:
             continue
         constructor = (f"(0, hipFilterModePoint, hipAddressModeClamp, "
                        f"{_channel_desc(element_text)})")  # fmt: skip
-        if unit.insert(name.end, constructor):
-            unit.report("CASS060", name.start, name.end,
-                        f"`texture<{element_text}, ...> {name.text}` given CUDA's channel descriptor: "
-                        f"HIP's constructor takes hipCreateChannelDesc<{element_text}>(), the other "
-                        "signedness, which changes what normalized-float reads return")  # fmt: skip
+        for name in names:
+            if unit.insert(name.end, constructor):
+                unit.report("CASS060", name.start, name.end,
+                            f"`texture<{element_text}, ...> {name.text}` given CUDA's channel "
+                            f"descriptor: HIP's constructor takes hipCreateChannelDesc<{element_text}>"
+                            "(), the other signedness, which changes what normalized-float reads "
+                            "return")  # fmt: skip
+
+
+def _declarators(unit: Unit, close: int) -> list[Token]:
+    """The names of `texture<...> a, b;` after the template's `>` (none unless each is plain)."""
+    names: list[Token] = []
+    j = close + 1
+    while j + 1 < len(unit.code) and unit.code[j].kind == "ident":
+        names.append(unit.code[j])
+        if unit.code[j + 1].text == ";":
+            return names
+        if unit.code[j + 1].text != ",":
+            return []
+        j += 2
+    return []
 
 
 def rewrite_channel_descs(unit: Unit) -> None:
