@@ -128,8 +128,28 @@ def op_sel_halves(ins, sources: int) -> tuple[list[bool], bool]:
     return hi, bool(sel[sources]) if len(sel) > sources else False
 
 
+# Integer operations whose VOP3 clamp bit saturates the result to the destination's range
+# (instead of wrapping): clang folds, e.g., repeated `x > k ? x - k : 0` into one
+# `v_subrev_nc_u32 ... clamp`.
+_U32, _I32 = (0, 0xFFFFFFFF), (-(2**31), 2**31 - 1)
+_U16, _I16 = (0, 0xFFFF), (-(2**15), 2**15 - 1)
+SATURATING = {
+    "v_add_nc_u32": _U32,
+    "v_sub_nc_u32": _U32,
+    "v_subrev_nc_u32": _U32,
+    "v_add3_u32": _U32,
+    "v_add_nc_i32": _I32,
+    "v_sub_nc_i32": _I32,
+    "v_add_nc_u16": _U16,
+    "v_sub_nc_u16": _U16,
+    "v_add_nc_i16": _I16,
+    "v_sub_nc_i16": _I16,
+}
+
+
 def _valu(ins, spec):
     dtyp, styps, fn = spec
+    saturate = SATURATING.get(ins.op) if "clamp" in ins.modifiers else None
     ops = list(ins.operands)
     dst = ops[0]
     if ins.op in _VOP3SD:  # carry-out SGPR operand (written as 0: no overflow modelled)
@@ -145,6 +165,10 @@ def _valu(ins, spec):
         if fma_rows and m.fma_f32_into(*fma_rows, g):
             return
         args = [typed(m, o, g, t, hi[i]) for i, (o, t) in enumerate(zip(srcs, styps))]
+        if saturate is not None:  # the exact result, then clamped to the range
+            value = np.clip(fn(*(np.asarray(a).astype(np.int64) for a in args)), *saturate)
+            write_result(m, g, dst, value, dtyp, ins, dst_hi)
+            return
         with np.errstate(all="ignore"):
             value = fn(*args)
         write_result(m, g, dst, value, dtyp, ins, dst_hi)
