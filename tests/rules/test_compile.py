@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from cass.models.bench.tasks import load_task
 from cass.models.engine import Target
 from cass.models.rules.corpus import port_and_check, port_program
 
@@ -32,11 +33,18 @@ def _sample() -> list[Path]:
     return EXAMPLES + firsts + special
 
 
+def _target(program: Path) -> Target:
+    """The HIP version a bench task is ported for (its `[port] hip_version`), else the default."""
+    if (program.parent / "task.toml").is_file():
+        return Target(hip_version=load_task(program.parent).hip_version)
+    return Target()
+
+
 def test_every_program_ports_without_errors(tmp_path):
     assert len(PROGRAMS) >= 5
     failures = {}
     for program in PROGRAMS:
-        _, errors = port_program(program, ROOT, tmp_path, Target())
+        _, errors = port_program(program, ROOT, tmp_path, _target(program))
         if errors:
             failures[str(program.relative_to(ROOT))] = errors
     assert not failures
