@@ -21,8 +21,8 @@ ARGS = ["dataset", "build", "--synthetic", "2", "--seed", "21", "-j", "1"]
 KEYS = {"id", "task", "domain", "split", "messages"}
 
 
-def _finished_runs(out: Path) -> int:
-    return len(list((out / "cache" / "emulator-run").glob("*/*.json")))
+def _cached(out: Path, stage: str) -> int:
+    return len(list((out / "cache" / stage).glob("*/*.json")))
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +32,10 @@ def built(tmp_path_factory) -> tuple[Path, dict]:
     cmd = [sys.executable, "-m", "cass.server.cli", *ARGS, "-o", str(out)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 600
-    while _finished_runs(out) < 1 and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.5)
+    # The one worker has handed the first record back once it has ported the second program (its
+    # emulator run is cached before the record is finished, so that alone races with the signal).
+    while _cached(out, "port") < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
     proc.send_signal(signal.SIGTERM)
     _, stderr = proc.communicate(timeout=120)
     interrupted = json.loads((out / "stats.json").read_text())
