@@ -63,19 +63,28 @@ HIPIFY_MAPPED: dict[str, tuple[tuple[str, ...], int]] = {
 FAMILY = {f.name: f for f in FAMILIES}
 
 
-def _hipify_left(families: tuple[str, ...], entries: list[MappingEntry]) -> list[MappingEntry]:
-    """The names HIPIFY's committed tables map in `families` that cass maps nowhere: each one's
-    own row (a refusal with its reason), or a bare entry where cass has no row at all."""
+def _hipify_left(entries: list[MappingEntry]) -> dict[str, list[MappingEntry] | None]:
+    """Per library, the names HIPIFY's committed tables map that cass maps nowhere: each one's own
+    row (a refusal with its reason), or a bare entry where cass has no row at all; None for a
+    library with no HIPIFY facts committed."""
     mapped = {e.cuda for e in entries if e.status != "unsupported"}
-    rows = {e.cuda: e for e in entries if e.family in families}
-    left = {cuda for family in families for cuda, _, _ in hipify_mappings(family)} - mapped
-    return [
-        rows.get(cuda) or MappingEntry(cuda, "", "unsupported", "", families[0])
-        for cuda in sorted(left)
-    ]
+    left: dict[str, list[MappingEntry] | None] = {}
+    for library, (families, _) in HIPIFY_MAPPED.items():
+        facts = [cuda for family in families for cuda, _, _ in hipify_mappings(family)]
+        if not facts:
+            left[library] = None
+            continue
+        rows = {e.cuda: e for e in entries if e.family in families}
+        left[library] = [
+            rows.get(cuda) or MappingEntry(cuda, "", "unsupported", "", families[0])
+            for cuda in sorted(set(facts) - mapped)
+        ]
+    return left
 
 
-def _coverage_rows(entries: list[MappingEntry]) -> list[str]:
+def _coverage_rows(
+    entries: list[MappingEntry], left: dict[str, list[MappingEntry] | None]
+) -> list[str]:
     rows = []
     for library, (families, hipify) in HIPIFY_MAPPED.items():
         mine = [e for e in entries if e.family in families]
@@ -85,21 +94,22 @@ def _coverage_rows(entries: list[MappingEntry]) -> list[str]:
         )
         in_52 = sum(1 for e in mine if e.available_in("5.2"))
         diagnosed = len(mine) - len(mapped)
-        has_facts = any(hipify_mappings(family) for family in families)
-        left = str(len(_hipify_left(families, entries))) if has_facts else "—"
+        unmade = left[library]
+        not_mapped = "—" if unmade is None else str(len(unmade))
         rows.append(
-            f"| {library} | {hipify} | {len(mapped)} | {in_52} | {checked} | {diagnosed} | {left} |"
+            f"| {library} | {hipify} | {len(mapped)} | {in_52} | {checked} | {diagnosed} | {not_mapped} |"
         )
     return rows
 
 
-def _hipify_left_lines(entries: list[MappingEntry]) -> list[str]:
+def _hipify_left_lines(left: dict[str, list[MappingEntry] | None]) -> list[str]:
     """Every HIPIFY mapping cass does not make, with the reason its row gives."""
-    lines = []
-    for library, (families, _) in HIPIFY_MAPPED.items():
-        for e in _hipify_left(families, entries):
-            reason = e.note or "no row: reported as a CUDA name cass does not know (CASS082)"
-            lines.append(f"| {library} | `{e.cuda}` | {_cell(reason)} |")
+    lines = [
+        f"| {library} | `{e.cuda}` | "
+        f"{_cell(e.note or 'no row: reported as a CUDA name cass does not know (CASS082)')} |"
+        for library, unmade in left.items()
+        for e in unmade or ()
+    ]
     if not lines:
         return []
     return [
@@ -159,6 +169,7 @@ def _family_section(family: Family, entries: list[MappingEntry]) -> list[str]:
 
 def support_matrix() -> str:
     entries = list(all_entries())
+    left = _hipify_left(entries)
     lines = [
         GENERATED,
         "# Rules engine support matrix",
@@ -191,9 +202,9 @@ def support_matrix() -> str:
         "",
         "| library | HIPIFY maps | cass maps | in HIP 5.2 | header-checked | diagnosed | HIPIFY's not mapped |",
         "| --- | --- | --- | --- | --- | --- | --- |",
-        *_coverage_rows(entries),
+        *_coverage_rows(entries, left),
         "",
-        *_hipify_left_lines(entries),
+        *_hipify_left_lines(left),
     ]
     lines += _emulated_section()
     for family in FAMILIES:
