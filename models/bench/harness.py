@@ -17,6 +17,7 @@ import hashlib
 import json
 import multiprocessing
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -291,6 +292,10 @@ def _evaluate_all(todo: list[tuple[Task, str, str]], config: RunConfig) -> Itera
 
 def _stop_workers(pool: ProcessPoolExecutor, grace_s: float = 5.0) -> None:
     """Cancel the queued tasks and end the workers (SIGTERM, then SIGKILL after `grace_s`)."""
+    # The pool's manager thread closes its wake-up pipe once it sees the workers gone, and
+    # Python 3.11's exit hook writes to that pipe without a lock: leaving before the thread has
+    # finished races with it ("Exception ignored ... Bad file descriptor" printed at exit).
+    manager: threading.Thread | None = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     workers = multiprocessing.active_children()
     for worker in workers:
@@ -301,3 +306,5 @@ def _stop_workers(pool: ProcessPoolExecutor, grace_s: float = 5.0) -> None:
         if worker.is_alive():
             worker.kill()
             worker.join()
+    if manager is not None:
+        manager.join(grace_s)

@@ -47,10 +47,10 @@ def test_sigterm_stops_the_bench_its_workers_and_their_programs(tmp_path: Path) 
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     try:
         deadline = time.monotonic() + 180
-        while time.monotonic() < deadline and not _processes(private_tmp, -1):
+        started: list[int] = []
+        while time.monotonic() < deadline and not (started := _processes(private_tmp, -1)):
             assert bench.poll() is None, bench.communicate()
             time.sleep(0.2)
-        started = _processes(private_tmp, -1)
         assert started, "the bench started no compiler or program within 3 minutes"
         bench.send_signal(signal.SIGTERM)
         _, err = bench.communicate(timeout=30)
