@@ -8,6 +8,7 @@ program's own failures (a stage that fails is recorded with its first located er
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import socket
@@ -236,8 +237,23 @@ def _verify(
     except CassError as exc:
         return {"status": "not-run", "detail": exc.message}
     run = cache.get_or_run("emulator-run", [hip.read_text(encoding="utf-8", errors="replace"), unit.tree_digest,
-                                            spec.run_key(), *unit.hip_include_dirs], lambda: _emulate(unit, hip, spec))  # fmt: skip
+                                            spec.run_key(), emulator_digest(), *unit.hip_include_dirs],
+                           lambda: _emulate(unit, hip, spec))  # fmt: skip
     return judge_run(run, reference, spec)
+
+
+@functools.lru_cache(maxsize=1)
+def emulator_digest() -> str:
+    """What an emulated run's result depends on besides the program: the emulator (Python and
+    native code, its build flags), cass's emulated libraries and the HIP compiler's version. A
+    fixed emulator bug then re-runs the programs it may have judged, instead of reusing their runs."""
+    import cass.runner
+    from cass.runner.fingerprint import code_digest
+    from cass.runner.toolchain import find_tool
+
+    runner_dir = Path(cass.runner.__file__).parent
+    code = code_digest([runner_dir / "emulator", runner_dir / "emulated_libraries"])
+    return f"{code} clang++-16 {getattr(find_tool('clang++-16'), 'version', 'missing')}"
 
 
 def _emulate(unit: Unit, hip: Path, spec) -> dict[str, Any]:
