@@ -3,14 +3,19 @@
     .venv/bin/python benchmarks/emulator_task_sweep.py               # all tasks, -O2
     .venv/bin/python benchmarks/emulator_task_sweep.py graph crc32   # tasks whose path matches
     nice .venv/bin/python benchmarks/emulator_task_sweep.py --engine both --interleave \
-        --jobs 1 --json benchmarks/results/emulator-jit-sweep.json --force
+        --jobs 1 --json benchmarks/results/emulator-jit-sweep.json --resume
 
-Per task: ported? built? ran without an emulator fault? printed the program's own `CHECK PASS`?
-Library tasks (CUB, Thrust, ...) are skipped: their headers are not available for HIP here.
+Per task: ported (for its `[port] hip_version`)? built? ran without an emulator fault? printed
+the program's own `CHECK PASS`? Library tasks are built as `cass verify` builds them (cass's
+emulated cuBLAS/cuFFT/cuRAND/cuSPARSE/cuSOLVER/MIOpen/rocWMMA/hipRTC/roctx, and hipCUB/rocThrust
+where `cass setup --rocm-libs` installed them); one whose library is missing is `not run`.
 With `--engine both` every launch runs on the interpreter and on the translated code (JIT) and
-must leave identical registers and memory (an `engine-mismatch` fault otherwise); the JSON then
-records, per task, the share of wave instructions run translated, what the interpreter ran
-instead (op -> wave instructions) and the translation and compile times.
+must leave identical registers and memory (an `engine-mismatch` fault otherwise); a launch whose
+result depends on which wave wins a race is counted `schedule-dependent` (see
+`cass.runner.emulator.oracle`). The JSON records, per task, the share of wave instructions run
+translated, what the interpreter ran instead (op -> wave instructions), the schedule-dependent
+launches and the translation and compile times. `--resume` keeps the tasks a stopped sweep's
+JSON already has and runs the rest.
 This measures the emulator's coverage of real programs; `cass bench` scores the engines.
 """
 
@@ -26,7 +31,8 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from cass.models.engine import TranslationRequest
+from cass.models.bench.attempt import available_libraries
+from cass.models.engine import Target, TranslationRequest
 from cass.models.rules.engine import RulesEngine
 from cass.runner.diagnostics import CassError
 from cass.runner.emulator import build_hip_program, run_program
@@ -43,9 +49,15 @@ def sweep_one(main_cu: Path, work: Path, opt: str, engine: str = "interp") -> di
     spec = tomllib.loads((main_cu.parent / "task.toml").read_text())
     name = main_cu.parent.name
     rec: dict = {"task": name, "domain": main_cu.parent.parent.name, "engine": engine}
-    if spec.get("libraries"):
-        return rec | {"status": "library", "detail": ", ".join(spec["libraries"])}
-    port = RulesEngine().translate(TranslationRequest("source", main_cu.read_text(), str(main_cu)))
+    missing = sorted(set(spec.get("libraries", ())) - available_libraries("emulator"))
+    if missing:
+        return rec | {
+            "status": "not run",
+            "detail": f"needs {', '.join(missing)}: run `cass setup --rocm-libs`",
+        }
+    target = Target(hip_version=str(spec.get("port", {}).get("hip_version", "5.2")))
+    request = TranslationRequest("source", main_cu.read_text(), str(main_cu), target)
+    port = RulesEngine().translate(request)
     source = work / f"{name}.hip"
     source.write_text(port.text)
     try:
@@ -63,6 +75,7 @@ def sweep_one(main_cu: Path, work: Path, opt: str, engine: str = "interp") -> di
         "interpreted": dict(sorted(s.interpreted.items(), key=lambda kv: -kv[1])),
         "warmup_instructions": s.warmup_instructions,
         "compared_launches": s.compared_launches,
+        "schedule_dependent": dict(getattr(s, "schedule_dependent", {})),
         "launches": s.kernel_launches,
         "translate_s": round(s.translate_s, 2),
         "compile_s": round(s.compile_s, 2),
@@ -80,6 +93,15 @@ def sweep_one(main_cu: Path, work: Path, opt: str, engine: str = "interp") -> di
             detail += f", {100 * s.native_instructions / s.instructions:.1f}% translated"
         return rec | {"status": "pass", "detail": detail}
     return rec | {"status": "check failed", "detail": f"exit {run.exit_code}"}
+
+
+def _guarded(main_cu: Path, work: Path, opt: str, engine: str) -> dict:
+    """sweep_one, with a crash of the sweep itself recorded as the task's result."""
+    try:
+        return sweep_one(main_cu, work, opt, engine)
+    except Exception as exc:  # noqa: BLE001 - one task's crash must not stop the sweep
+        where = {"task": main_cu.parent.name, "domain": main_cu.parent.parent.name}
+        return where | {"engine": engine, "status": "sweep error", "detail": f"{exc!r}"[:160]}
 
 
 def pick(tasks: list[Path], per_domain: int, interleave: bool = False) -> list[Path]:
@@ -110,6 +132,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every task's record there as JSON")
     parser.add_argument("--force", action="store_true", help="overwrite the --json file")
     parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="keep the tasks the --json file already records and run only the others",
+    )
+    parser.add_argument(
         "--summarize",
         type=Path,
         metavar="JSON",
@@ -122,12 +149,25 @@ def main(argv: list[str] | None = None) -> int:
     tasks = sorted(TASKS.glob("*/*/main.cu"))
     tasks = [t for t in tasks if not opts.filters or any(f in str(t) for f in opts.filters)]
     tasks = pick(tasks, opts.per_domain, opts.interleave)
-    results = []
-    started = time.perf_counter()
+    results: list[dict] = []
+    if opts.json and opts.json.exists() and not opts.force:
+        if not opts.resume:
+            Console(stderr=True).print(
+                f"{opts.json}: exists; pass --resume to go on with it or --force to start again"
+            )
+            return 2
+        try:
+            results = json.loads(opts.json.read_text())["results"]
+        except (OSError, ValueError, KeyError) as exc:
+            Console(stderr=True).print(f"{opts.json}: not a sweep's JSON ({exc}); use --force")
+            return 2
+        done = {(r["domain"], r["task"]) for r in results}
+        tasks = [t for t in tasks if (t.parent.parent.name, t.parent.name) not in done]
+    started = time.perf_counter() - (_previous_wall(opts.json) if results else 0.0)
     with tempfile.TemporaryDirectory() as tmp, Progress(transient=True) as progress:
         bar = progress.add_task("tasks", total=len(tasks))
         with ThreadPoolExecutor(max_workers=opts.jobs) as pool:
-            one = lambda t: sweep_one(t, Path(tmp), opts.opt, opts.engine)  # noqa: E731
+            one = lambda t: _guarded(t, Path(tmp), opts.opt, opts.engine)  # noqa: E731
             for result in pool.map(one, tasks):
                 results.append(result)
                 progress.advance(bar)
@@ -193,6 +233,14 @@ def summarize(path: Path, force: bool) -> int:
     write_output(out, "\n".join(lines) + "\n", force=force)
     Console().print(f"wrote {out}")
     return 0
+
+
+def _previous_wall(path: Path) -> float:
+    """The wall time a resumed sweep's JSON has already counted."""
+    try:
+        return float(json.loads(path.read_text())["summary"]["wall_s"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
 
 
 def _report(results: list[dict], opts, started: float) -> str:
