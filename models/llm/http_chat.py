@@ -53,7 +53,7 @@ class HttpChatBackend:
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
             raise CassError(
-                f"{self.base}: the model server is not reachable ({reason}); start it or fix --model"
+                f"{self.base}: the model server is not reachable ({reason}); start it or fix the URL"
             ) from None
 
     def _get(self, path: str) -> dict[str, Any]:
