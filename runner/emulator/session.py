@@ -109,8 +109,9 @@ class Device:
         self.extra_regions.append(mem.Region(address, size, label))
 
     def jit(self, program: Program):
-        """The translated code of `program` (started on first use), or None for the interpreter.
-        Under `both` every launch waits for it; under `jit` kernels run interpreted until the
+        """The translated code of `program` (made on first use), or None for the interpreter.
+        Under `both` every launch waits for it; under `jit` a library in the cache is used at
+        once, else kernels run interpreted until they are hot (jit.engine.HOT_CPU_S) and the
         background compile is done."""
         if self.engine == Engine.INTERP:
             return None
@@ -131,6 +132,7 @@ class Device:
     def _jit_times(self, stats: EmulatorStats) -> None:
         stats.translate_s = sum(e.translate_s for e in self._jits.values())
         stats.compile_s = sum(e.compile_s for e in self._jits.values())
+        stats.cold_code_objects = sum(not e.started for e in self._jits.values())
 
     # --- launches ----------------------------------------------------------------------------
     def launch(
@@ -153,6 +155,9 @@ class Device:
         self.stats.kernel_launches += 1
         self._launch_started = started
         self.save_stats(throttled=True)  # a run stopped mid-kernel still counts this launch
+        jit = self.jit(program)
+        if jit is not None:
+            jit.launch_begins()  # the interpreter's CPU here makes the code object hot
         try:
             self._run(co, program, kernel, dims, shmem, args_ptr, blob)
         except _Reported:
@@ -161,6 +166,8 @@ class Device:
         finally:
             self.stats.emulation_wall_s += time.perf_counter() - started
             self.stats.emulation_cpu_s += time.process_time() - cpu_started
+            if jit is not None:
+                jit.launch_ends()
         return STATUS_OK
 
     def _run(self, co, program, kernel, dims, shmem, args_ptr, blob) -> None:

@@ -23,7 +23,8 @@ class EmulatorStats:
     translate_s: float = 0.0  # translating code objects to C++ (not in emulation_wall_s)
     compile_s: float = 0.0  # compiling them, 0 when the cache had them
     interpreted: dict = field(default_factory=dict)  # op -> wave instructions interpreted
-    warmup_instructions: int = 0  # wave instructions interpreted while the JIT compiled
+    warmup_instructions: int = 0  # wave instructions interpreted before the JIT's library
+    cold_code_objects: int = 0  # never translated: their kernels stayed under the hot threshold
     compared_launches: int = 0  # launches run by both engines and found identical
 
     @property
@@ -57,13 +58,20 @@ class EmulatorStats:
         """How much ran translated and what the interpreter ran instead (never silent)."""
         if self.engine == "interp":
             return ""
+        if self.cold_code_objects and not self.native_instructions and not self.compile_s:
+            return (
+                f"; engine {self.engine}: interpreted (kernels under CASS_EMULATOR_JIT_HOT_S of "
+                "interpretation are not translated)"
+            )
         share = self.native_instructions / self.instructions if self.instructions else 0.0
         text = (
             f"; engine {self.engine}: {100 * share:.1f}% of wave instructions translated, "
             f"translation {self.translate_s:.2f} s + compile {self.compile_s:.2f} s"
         )
+        if self.cold_code_objects:
+            text += f"; {self.cold_code_objects} code object(s) under the hot threshold"
         if self.warmup_instructions:
-            text += f"; {self.warmup_instructions:,} interpreted while compiling"
+            text += f"; {self.warmup_instructions:,} interpreted before the translation was loaded"
         top = sorted(self.interpreted.items(), key=lambda kv: -kv[1])[:3]
         if top:
             text += "; interpreted: " + ", ".join(f"{op} {n:,}" for op, n in top)

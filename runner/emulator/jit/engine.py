@@ -1,7 +1,12 @@
 """The translated code of one code object, attached to the machines that run its launches: the
 scheduler calls `run_group` when a group of waves reaches an entry; the waves run natively (on
 worker threads) until each reaches an instruction left to the interpreter, a barrier, the end of
-the program or its step budget. A fault inside becomes the interpreter's own fault report."""
+the program or its step budget. A fault inside becomes the interpreter's own fault report.
+
+Translation is tiered: a code object whose library is in the cache (by code-object hash) runs
+translated from its first launch; any other runs on the interpreter until its kernels have used
+HOT_CPU_S seconds of CPU there, and only then is translated and compiled (in the background; the
+interpreter goes on until the library is loaded). A short program never pays the compiler."""
 
 from __future__ import annotations
 
@@ -24,22 +29,24 @@ _KINDS = {1: Access.LOAD, 2: Access.STORE, 3: Access.SCALAR_LOAD, 4: Access.ATOM
 FAULT_MISALIGNED = 5
 _SCRATCH = {6: Access.LOAD, 7: Access.STORE}
 SCRATCH_BYTES = 256 << 20  # a launch's whole private memory, allocated before a native run
+# CPU seconds the interpreter spends in a code object's kernels before it is compiled (0: at once)
+HOT_CPU_S = float(os.environ.get("CASS_EMULATOR_JIT_HOT_S", "") or 2.0)
+HOT_CHECK_STEPS = 256  # interpreter steps between looks at the CPU clock
 
 
 class JitEngine:
     """Translation, compiled library and counters of one code object."""
 
-    def __init__(self, program, background: bool = True) -> None:
-        """Translate now; compile in the background (kernels run interpreted until the library
-        is loaded, so a short program never waits for the compiler) or, without `background`,
-        before returning. A library already in the cache is loaded at once."""
+    def __init__(self, program, background: bool = True, hot_s: float | None = None) -> None:
+        """A library already in the cache is loaded at once. Otherwise, without `background`,
+        translate and compile before returning; with it, once the interpreter has spent `hot_s`
+        CPU seconds (default HOT_CPU_S) in the code object's kernels, translate and compile in
+        the background (kernels run interpreted until the library is loaded)."""
         self.program = program
         self.threads = THREADS
-        started = time.perf_counter()
-        entries = [k.entry for k in program.co.kernels.values()]
-        self.translation = translate(program.instructions, entries)
-        self.translate_s = time.perf_counter() - started
-        self.compile_s, self.error, self.reported = 0.0, "", False
+        self.translation: Any = None  # translated when needed: cached, hot, or waited for
+        self.translate_s = self.compile_s = 0.0
+        self.error, self.reported = "", False
         self.entries: set[int] = set()  # empty until the library is loaded
         self._run: Any = None
         self.native_instructions = self.warmup = 0
@@ -47,29 +54,62 @@ class JitEngine:
         self.ctx = native.Ctx()
         self._path = native.library_path(program.co.elf)
         self._builder: threading.Thread | None = None
+        self.hot_s = HOT_CPU_S if hot_s is None else hot_s
+        self.interp_cpu_s = 0.0  # CPU of the interpreter in this code object's launches so far
+        self._launch_cpu: float | None = None  # process CPU clock when the current launch began
+        self._steps = 0
         if (self._path / native.LIBRARY).exists() or not background:
             self._build()
-        else:
+        elif self.hot_s <= 0:
+            self.start()
+
+    def start(self) -> None:
+        """Translate and compile in the background (once)."""
+        if self._builder is None and not self.entries and not self.error:
             self._builder = threading.Thread(target=self._build, name="cass-jit", daemon=True)
             self._builder.start()
+
+    @property
+    def started(self) -> bool:
+        return self._builder is not None or bool(self.entries) or bool(self.error)
+
+    def launch_begins(self) -> None:
+        self._launch_cpu = time.process_time()
+
+    def launch_ends(self) -> None:
+        if self._launch_cpu is not None:
+            self.interp_cpu_s += time.process_time() - self._launch_cpu
+            self._launch_cpu = None
+
+    def _hot(self) -> bool:
+        running = 0.0 if self._launch_cpu is None else time.process_time() - self._launch_cpu
+        return self.interp_cpu_s + running >= self.hot_s
 
     def _build(self) -> None:
         started = time.perf_counter()
         try:
-            t = self.translation
+            entries = [k.entry for k in self.program.co.kernels.values()]
+            self.translation = t = translate(self.program.instructions, entries)
+            self.translate_s = time.perf_counter() - started
+            started = time.perf_counter()
             path = native.compile_source(t.units, t.main, self._path)
             self._lib, self._run = native.load(path)
             self.entries = self.translation.entries  # from now on the scheduler calls in
         except (CassError, OSError) as exc:
             self.error = str(exc).splitlines()[0]
+        except Exception as exc:  # a translator defect: reported, the interpreter runs on
+            self.error = f"translator error {type(exc).__name__}: {exc}"
         self.compile_s = time.perf_counter() - started
 
     def count_interpreted(self, op: str, n: int) -> None:
         """Wave instructions the interpreter ran: while compiling, or not translated."""
         if self.entries:
             self.interpreted[op] += n
-        else:
-            self.warmup += n
+            return
+        self.warmup += n
+        self._steps += 1
+        if self._steps % HOT_CHECK_STEPS == 0 and self._builder is None and self._hot():
+            self.start()
 
     def wait(self, timeout: float | None = None) -> None:
         """Until the library is loaded (or failed), or `timeout` seconds."""
@@ -157,11 +197,11 @@ class JitEngine:
         )
 
     def summary(self) -> dict:
+        t = self.translation
         return {
-            "translated": self.translation.instructions
-            - sum(self.translation.untranslated.values()),
-            "instructions": self.translation.instructions,
-            "untranslated_ops": dict(self.translation.untranslated),
+            "translated": t.instructions - sum(t.untranslated.values()) if t else 0,
+            "instructions": t.instructions if t else len(self.program.instructions),
+            "untranslated_ops": dict(t.untranslated) if t else {},
             "translate_s": self.translate_s,
             "compile_s": self.compile_s,
             "error": self.error,

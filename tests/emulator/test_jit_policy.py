@@ -1,0 +1,82 @@
+"""When the emulator compiles translated code (engine `jit`): a code object is translated only
+once the interpreter has spent CASS_EMULATOR_JIT_HOT_S of CPU in its kernels (a short program
+never pays the compiler), then compiled in the background while the interpreter goes on; the
+library is cached by code-object hash, so the next run uses it from its first launch."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+from cass.runner.emulator import build_hip_program, run_program
+from cass.runner.emulator.jit.engine import JitEngine
+from cass.runner.emulator.snippet import Snippet
+
+pytestmark = pytest.mark.toolchain
+
+LOOP = [  # s4 counts down from 3000: ~9,000 interpreter steps
+    "s_movk_i32 s4, 0xbb8",
+    "v_add_nc_u32 v1, v1, v0",
+    "s_sub_u32 s4, s4, 1",
+    "s_cmp_lg_u32 s4, 0",
+    "s_cbranch_scc1 -4",
+]
+
+
+def _machine(hot_s: float):
+    m = Snippet(LOOP, vgpr={0: np.arange(32), 1: 0}).machine()
+    m.jit = JitEngine(m.program, background=True, hot_s=hot_s)
+    return m
+
+
+def _libraries(cache) -> list:
+    return sorted(cache.glob("jit-*/kernels.so"))
+
+
+def test_a_cold_code_object_is_never_compiled(tmp_path, monkeypatch):
+    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path))
+    m = _machine(hot_s=3600)
+    m.jit.launch_begins()
+    m.run()
+    m.jit.launch_ends()
+    assert not m.jit.started and m.jit.translation is None
+    assert m.jit.native_instructions == 0 and m.jit.warmup == m.wave_instructions > 9000
+    assert int(m.st.V[1, 0, 5]) == 5 * 3000
+    assert _libraries(tmp_path) == []
+
+
+def test_a_hot_code_object_is_compiled_while_it_runs_and_cached_for_the_next(tmp_path, monkeypatch):
+    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path))
+    m = _machine(hot_s=0.02)
+    m.jit.launch_begins()
+    m.run()  # becomes hot after 0.02 s of CPU: the compile starts in the background
+    m.jit.launch_ends()
+    assert m.jit.started and m.jit.interp_cpu_s >= 0.02
+    m.jit.wait()
+    assert m.jit.error == "" and m.jit.entries
+    assert len(_libraries(tmp_path)) == 1
+    again = _machine(hot_s=3600)  # cached: translated from the first instruction on
+    assert again.jit.entries and again.jit.started
+    again.run()
+    assert again.jit.warmup == 0 and again.jit.native_instructions == again.wave_instructions
+    assert np.array_equal(again.st.V[1, 0], m.st.V[1, 0])
+    assert int(again.st.V[1, 0, 7]) == 7 * 3000
+
+
+def test_a_short_program_under_jit_runs_interpreted_and_says_so(tmp_path):
+    programs = os.path.join(os.path.dirname(__file__), "programs")
+    exe = build_hip_program(
+        os.path.join(programs, "reduction.hip"), tmp_path / "reduction", extra_args=["-O2"]
+    )
+    env = {**os.environ, "CASS_EMULATOR_ENGINE": "jit", "CASS_CACHE_DIR": str(tmp_path / "c")}
+    env.pop("CASS_EMULATOR_JIT_WAIT", None)
+    env.pop("CASS_EMULATOR_JIT_HOT_S", None)
+    run = run_program(exe, timeout_s=240, env=env)
+    assert run.exit_code == 0, run.stderr
+    assert "reduction: PASS" in run.stdout
+    s = run.stats
+    assert s.engine == "jit" and s.cold_code_objects == 1
+    assert s.native_instructions == 0 and s.compile_s == 0
+    assert "are not translated" in s.summary()
+    assert _libraries(tmp_path / "c") == []
