@@ -49,8 +49,13 @@ OPT_FLAGS = (
 # (927,339 -> 927,681). On small kernels they stay: there their effect goes both ways
 # (sparse_linear_algebra/cg_poisson_csr_coop ran 7% more emulated wave instructions without the
 # scalar passes, image_processing/bilateral_filter 8% fewer, sgemm_tiled 4% fewer).
+# Such kernels are not put through the pre-RA machine scheduler either (GCN's occupancy-driven
+# scheduler, which may schedule a region again in up to three later stages): the largest single cost left in
+# llc-16 on them (0.54 of 1.44 s on sha512_chains, 1.1 of 4.5 s on Rodinia's myocyte). ptxas
+# scheduled the SASS already and the lifted order follows it; sha512_chains runs 3% fewer emulated
+# wave instructions unscheduled (927,681 -> 897,725, same output). The post-RA scheduler stays.
 LARGE_KERNEL = 4000
-LARGE_KERNEL_LLC_ARGS = ("-amdgpu-scalar-ir-passes=false", "-disable-lsr")
+LARGE_KERNEL_LLC_ARGS = ("-amdgpu-scalar-ir-passes=false", "-disable-lsr", "-enable-misched=false")
 
 
 @dataclass(frozen=True)
