@@ -22,6 +22,7 @@ class ConstantBanks:
     zeroed: dict = field(default_factory=dict)
     kernel: str = "kernel"
     uses_grid_workspace: bool = False
+    texrefs: dict = field(default_factory=dict)  # c[0x0] byte offset -> texture reference name
 
     def constant4_entry(self, offset: int):
         return self.constant4.get(offset)
@@ -31,7 +32,8 @@ class ConstantBanks:
         if cubin is None:
             return cls(kernel=kernel)
         return cls(cubin.constant3_symbols, cubin.constant2.get(kernel), f'@"sass.const2.{kernel}"', True,
-                   cubin.constant4, cubin.strings, cubin.zeroed, kernel)  # fmt: skip
+                   cubin.constant4, cubin.strings, cubin.zeroed, kernel,
+                   texrefs=cubin.texrefs.get(kernel, {}))  # fmt: skip
 
     @property
     def grid_workspace_symbol(self) -> str:
@@ -174,10 +176,17 @@ def global_symbol(name: str) -> str:
     return f'@"sass.gstr.{name}"' if name.startswith("$") else f'@"{name}"'
 
 
+# HIP 5.2's textureReference (hip/texture_types.h): 88 bytes, the bound
+# texture object (a pointer to the image descriptor) at byte 72. The runtime's bind copies the
+# host shadow into the device global of the texture's name (runner/emulator/native/runtime_texref.cpp).
+TEXTURE_REFERENCE_BYTES, TEXTURE_OBJECT_OFFSET = 88, 72
+
+
 def module_globals(cubin: CubinInfo | None) -> str:
     """One externally visible addrspace(4) global per `__constant__` variable and one addrspace(1)
     global per `__device__` variable, initialised from the cubin; one internal copy of each string
-    the code addresses (printf formats)."""
+    the code addresses (printf formats); one addrspace(1) textureReference per texture reference
+    a kernel reads, which the host's hipBindTexture* fills."""
     if cubin is None:
         return ""
     lines = []
@@ -193,6 +202,9 @@ def module_globals(cubin: CubinInfo | None) -> str:
     for name, size in cubin.zeroed.items():
         lines.append(f"{global_symbol(name)} = protected addrspace(1) externally_initialized global [{max(size, 1)} x i8] "
                      "zeroinitializer, align 8")  # fmt: skip
+    for name in sorted({t for slots in cubin.texrefs.values() for t in slots.values()}):
+        lines.append(f'@"{name}" = protected addrspace(1) externally_initialized global '
+                     f"[{TEXTURE_REFERENCE_BYTES} x i8] zeroinitializer, align 8")  # fmt: skip
     for sym in cubin.constant3_symbols:
         data = cubin.constant3[sym.offset : sym.offset + sym.size]
         lines.append(f'@"{sym.name}" = protected addrspace(4) externally_initialized global [{max(sym.size, 1)} x i8] '

@@ -1,7 +1,8 @@
 """What a cubin says that SASS text does not: exact parameter layout (`.nv.info.<kernel>`
 EIATTR_KPARAM_INFO), static shared size (`.nv.shared.<kernel>`), `__constant__` variables
 (`.nv.constant3` symbols and contents), `__device__` variables and printf strings (`.nv.global.init`,
-zeroed ones in `.nv.global`) and each kernel's literal pool (`.nv.constant2.<kernel>`).
+zeroed ones in `.nv.global`), each kernel's literal pool (`.nv.constant2.<kernel>`) and the
+texture references it reads (`.rel(a).nv.constant0.<kernel>` relocations naming a texture symbol).
 Read with pyelftools.
 """
 
@@ -19,6 +20,9 @@ from elftools.elf.elffile import ELFFile
 EIATTR_KPARAM_INFO = 0x17
 EIATTR_FRAME_SIZE, EIATTR_MIN_STACK_SIZE = 0x11, 0x12
 EIFMT_SVAL = 4
+STT_CUDA_TEXTURE = (
+    "STT_LOOS"  # symbol type 10: a `texture<T, dim, mode>` reference (pyelftools' name)
+)
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,9 @@ class CubinInfo:
     stack: dict[str, int] = field(
         default_factory=dict
     )  # kernel -> local bytes ptxas reserves (frame, min stack)
+    texrefs: dict[str, dict[int, str]] = field(
+        default_factory=dict
+    )  # kernel -> c[0x0] byte offset -> texture reference the loader patches there
 
 
 def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
@@ -102,8 +109,27 @@ def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
                 )
                 info.constant4[off] = (name, addend)
         info.stack = stack_sizes(elf.get_section_by_name(".nv.info"), symtab)
+        info.texrefs = texture_slots(sections, symtab)
     info.constant3_symbols.sort(key=lambda s: s.offset)
     return info
+
+
+def texture_slots(sections, symtab) -> dict[str, dict[int, str]]:
+    """Per kernel, the c[0x0] words the loader fills with a bound texture reference's handle:
+    ptxas (CUDA 11) gives each `texture<>` a kernel reads a word after the parameters and
+    relocates it to the texture's symbol (sm_80: `TEX.SCR ... 0x0, word`; sm_90: `ULDC URx,
+    c[0x0][offset]` before a bindless TEX)."""
+    slots: dict[str, dict[int, str]] = {}
+    for sec in sections:
+        name = sec.name
+        for prefix in (".rel.nv.constant0.", ".rela.nv.constant0."):
+            if not name.startswith(prefix):
+                continue
+            for r in sec.iter_relocations():
+                sym = symtab.get_symbol(r["r_info_sym"])
+                if sym["st_info"]["type"] == STT_CUDA_TEXTURE:
+                    slots.setdefault(name[len(prefix) :], {})[r["r_offset"]] = sym.name
+    return slots
 
 
 def sval_attributes(blob: bytes) -> Iterator[tuple[int, bytes]]:

@@ -8,6 +8,12 @@ descriptor (8 dwords) followed at dword 12 by the sampler (4 dwords). The lift r
 from the parameter and calls the ockl image functions HIP's own headers call
 (texture_indirect_functions.h), so the lifted kernel samples exactly as a HIP-compiled one.
 
+A bound texture reference (`texture<T, dim, mode>`, CUDA 11 and older) has no parameter: ptxas
+reads its handle from a c[0x0] word after the parameters that the loader patches (a relocation to
+the texture's symbol, elfinfo.texture_slots), in the same two forms. The lift reads the image
+descriptor from the HIP textureReference global of the same name instead, which the host port's
+hipBindTexture* fills (constants.module_globals defines it).
+
 Operands, read off ptxas 13.0 for sm_80 and sm_90 (tests/lift/data/textures.cu):
 
     TEX[.SCR].{LL|LZ} Rd_hi, Rd_lo, Ra[, Rb], handle, dim[, mask]
@@ -26,6 +32,7 @@ writes an implicit-LOD `tex2D` as `.LL` with LOD -32.0; that value becomes HIP's
 
 from __future__ import annotations
 
+from cass.models.lift.constants import TEXTURE_OBJECT_OFFSET
 from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import CBank, Function, Imm, Instruction, Reg
 from cass.models.lift.params import ParamLayout
@@ -94,9 +101,24 @@ def descriptor(e: Emitter, ins: Instruction) -> str:
                          "only the low 32 bits of the 64-bit object reach the instruction; pass "
                          "the object as a kernel parameter")  # fmt: skip
         offset = imms[1] * 4
+    texref = getattr(e.constants, "texrefs", {}).get(offset)
+    if texref is not None:
+        return reference_descriptor(e, texref)
     if offset < e.layout.base or offset + 8 > e.layout.base + max(e.layout.size, 8):
+        if offset >= e.layout.base + e.layout.size:
+            raise e.fail(f"{ins.full}: the handle c[0x0][{offset:#x}] lies after the parameters: a "
+                         "bound texture reference (texture<>), known only from the cubin; lift the "
+                         "cubin, not its SASS text")  # fmt: skip
         raise e.fail(f"{ins.full}: the handle c[0x0][{offset:#x}] is not a kernel parameter")
     value = e.cbank(CBank(0, offset), 8)
+    return e.op(f"inttoptr i64 {value} to ptr addrspace(4)")
+
+
+def reference_descriptor(e: Emitter, name: str) -> str:
+    """The image descriptor of a bound texture reference: the `textureObject` field of the HIP
+    textureReference global of the texture's name, which hipBindTexture* fills on the host."""
+    field = e.op(f'getelementptr i8, ptr addrspace(1) @"{name}", i64 {TEXTURE_OBJECT_OFFSET}')
+    value = e.op(f"load i64, ptr addrspace(1) {field}, align 8")
     return e.op(f"inttoptr i64 {value} to ptr addrspace(4)")
 
 
