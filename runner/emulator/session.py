@@ -207,6 +207,7 @@ class Device:
         }
         budget = Budget(self.kernel_timeout, heartbeat=self._heartbeat)
         compare = self.engine == Engine.BOTH and not uses_hostcall  # host calls run once
+        dependent = False  # a batch's result depended on wave order (oracle.run_compared)
         for first in range(0, dims.groups, per_batch):
             groups = min(per_batch, dims.groups - first)
 
@@ -246,7 +247,9 @@ class Device:
             try:
                 with np.errstate(all="ignore"):
                     if compare and m.jit is not None:
-                        run_compared(m, make, table.regions)
+                        if run_compared(m, make, table.regions) and not dependent:
+                            dependent = True  # counted once per launch
+                            self.stats.count_schedule_dependent(kernel.name)
                         self.stats.compared_launches += first == 0
                     else:
                         m.run()

@@ -113,6 +113,12 @@ class Snippet:
     engine: str = "interp"  # or "jit": translated code, the interpreter for the rest
 
     def run(self) -> Machine:
+        m = self.machine()
+        m.run()
+        return m
+
+    def machine(self) -> Machine:
+        """The wave set up and ready to run (its translated code built under `jit`)."""
         program = {}
         pc = 0
         for text, words in assemble([*self.lines, "s_endpgm"]):
@@ -146,5 +152,4 @@ class Snippet:
             m.jit = JitEngine(m.program, background=False)
             if m.jit.error:
                 raise CassError(m.jit.error)
-        m.run()
         return m

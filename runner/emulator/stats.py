@@ -25,7 +25,9 @@ class EmulatorStats:
     interpreted: dict = field(default_factory=dict)  # op -> wave instructions interpreted
     warmup_instructions: int = 0  # wave instructions interpreted before the JIT's library
     cold_code_objects: int = 0  # never translated: their kernels stayed under the hot threshold
-    compared_launches: int = 0  # launches run by both engines and found identical
+    compared_launches: int = 0  # launches run by both engines and compared
+    # kernel -> launches whose result depended on wave order (both engines agreeing in one order)
+    schedule_dependent: dict = field(default_factory=dict)
 
     @property
     def lane_utilisation(self) -> float:
@@ -76,8 +78,18 @@ class EmulatorStats:
         if top:
             text += "; interpreted: " + ", ".join(f"{op} {n:,}" for op, n in top)
         if self.compared_launches:
-            text += f"; {self.compared_launches} launches identical under both engines"
+            dependent = sum(self.schedule_dependent.values())
+            text += f"; {self.compared_launches - dependent} launches identical under both engines"
+            if dependent:
+                names = ", ".join(
+                    f"{k} x{n}" if n > 1 else k for k, n in self.schedule_dependent.items()
+                )
+                text += f", {dependent} schedule-dependent ({names})"
         return text
+
+    def count_schedule_dependent(self, kernel: str) -> None:
+        """A launch whose result depended on which wave won a race (see emulator.oracle)."""
+        self.schedule_dependent[kernel] = self.schedule_dependent.get(kernel, 0) + 1
 
     def as_dict(self) -> dict:
         d = asdict(self)

@@ -50,6 +50,7 @@ class Translation:
     entries: set[int]
     untranslated: Counter = field(default_factory=Counter)  # op -> static count
     instructions: int = 0
+    interpreted: frozenset[int] = frozenset()  # PCs where a wave leaves to the interpreter
 
 
 def _body(ins) -> list[str]:
@@ -170,7 +171,8 @@ def translate(instructions: dict, kernel_entries: list[int]) -> Translation:
         lines += [f"pc = {end}; rc = 2; goto out;", _FOOTER]  # on into the next part
         units.append("\n".join(lines) + "\n")
     starts = [part[0] for part in parts]
-    return Translation(units, _main(starts), entries, untranslated, len(instructions))
+    interpreted = frozenset(instructions) - translated
+    return Translation(units, _main(starts), entries, untranslated, len(instructions), interpreted)
 
 
 def _main(starts: list[int]) -> str:
