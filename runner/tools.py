@@ -64,6 +64,7 @@ TOOL_SPECS: dict[str, ToolSpec] = {
     "llvm-dis-16": ToolSpec(("llvm-dis-16",), f"{APT} llvm-16"),
     "llvm-link-16": ToolSpec(("llvm-link-16",), f"{APT} llvm-16"),
     "llvm-extract-16": ToolSpec(("llvm-extract-16",), f"{APT} llvm-16"),
+    "llvm-split-16": ToolSpec(("llvm-split-16",), f"{APT} llvm-16"),
     "llvm-nm-16": ToolSpec(("llvm-nm-16",), f"{APT} llvm-16"),
     "llvm-cxxfilt-16": ToolSpec(("llvm-cxxfilt-16",), f"{APT} llvm-16"),
     "clang-offload-bundler": ToolSpec(

@@ -2,10 +2,17 @@
 
 module_text(kernels, target)  -> .ll text (header, runtime, kernels, attributes)
 compile_module(text, target)  -> gfx1100 assembly (.s) or PTX (optimize, then codegen)
+
+A large gfx1100 module of several kernels is optimised once, split by llvm-split-16 into one
+part per worker (each kernel with the internal functions it calls, so llc sees whole call
+trees and counts their registers), the parts compiled by concurrent llc-16 processes and their
+assembly joined into one file (merge_assembly): the same code, in the wall time of the largest
+part (Rodinia's myocyte: two kernels of 12,500 and 8,000 SASS instructions).
 """
 
 from __future__ import annotations
 
+import os
 import re
 
 from cass.models.lift.targets import OPT_FLAGS, RUNTIME_DIR, LlvmTarget
@@ -96,10 +103,97 @@ _INLINE_IMAGE = re.compile(r"^(define (?:linkonce_odr [^\n]*@__ockl_image_\w+|in
                            r"\([^\n]*\)[^\n#]*)(#\d+ \{)$", re.MULTILINE)  # fmt: skip
 
 
-def compile_module(text: str, target: LlvmTarget, largest_kernel: int = 0) -> str:
+def compile_module(
+    text: str, target: LlvmTarget, largest_kernel: int = 0, kernels: int = 1, instructions: int = 0
+) -> str:
     """Lifted IR -> target assembly text (gfx1100 `.s` or PTX); `largest_kernel` (SASS
-    instructions) picks llc's options (targets.LARGE_KERNEL)."""
-    return codegen(optimize(link_device_libs(text, target), target), target, largest_kernel)
+    instructions) picks llc's options (targets.LARGE_KERNEL); a module of `kernels` kernels and
+    `instructions` SASS instructions in all is compiled in parts concurrently (SPLIT_MIN)."""
+    linked = link_device_libs(text, target)
+    jobs = split_jobs(linked, target, kernels, instructions)
+    if jobs > 1:
+        return codegen_split(linked, target, largest_kernel, jobs)
+    return codegen(optimize(linked, target), target, largest_kernel)
+
+
+SPLIT_MIN = 2000  # SASS instructions in all: below, one llc-16 costs less than splitting
+
+
+def split_jobs(linked: str, target: LlvmTarget, kernels: int, instructions: int) -> int:
+    """How many llc-16 processes compile the module: one per kernel up to the CPUs this process
+    may use; 1 for NVPTX, small modules, and modules linked with ockl (printf and image calls
+    carry module-wide metadata)."""
+    if not target.private_as or kernels < 2 or instructions < SPLIT_MIN or "@__ockl_" in linked:
+        return 1
+    return max(1, min(kernels, cpu_count()))
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def codegen_split(linked: str, target: LlvmTarget, largest_kernel: int, jobs: int) -> str:
+    import tempfile
+    from concurrent.futures import ThreadPoolExecutor
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory(prefix="cass-lift-") as name:
+        work = Path(name)
+        module = work / "module.bc"
+        _run(["opt-16", *OPT_FLAGS, f"-mtriple={target.triple}", "-o", str(module), "-"],
+             linked, "optimizing the lifted IR")  # fmt: skip
+        _run(["llvm-split-16", f"-j={jobs}", "--preserve-locals", "-o", str(work / "part"),
+              str(module)], "", "splitting the lifted module")  # fmt: skip
+        llc = [a for a in target.llc_argv(largest_kernel) if a not in ("-o", "-")]
+        parts = [work / f"part{k}" for k in range(jobs)]
+        with ThreadPoolExecutor(jobs) as pool:
+            asms = list(pool.map(lambda part: _run([*llc, "-o", "-", str(part)], "",
+                                                   f"llc-16 for {target.name}"), parts))  # fmt: skip
+    return signed_smem_offsets(merge_assembly(asms))
+
+
+_LOCAL_LABEL = re.compile(r"(?<![\w.$])\.L(?=[A-Za-z_$])")
+_CODE_END = re.compile(
+    r"^\t\.p2alignl \d+, 3214868480\n\t\.fill \d+, 4, 3214868480\n", re.MULTILINE
+)
+_DATA_TEXT = re.compile(r"^\s*\.(?:ascii|asciz|string)\b")
+
+
+def merge_assembly(parts: list[str]) -> str:
+    """One gfx1100 assembly file from llc-16's outputs for the parts of one module: each part's
+    local labels (.LBB0_1, .Lfunc_end0: numbered from 0 in every part) renamed apart, the
+    target directive kept once, the kernels of every part's metadata in one amdhsa.kernels list.
+    Parts without a kernel (llvm-split may leave one empty) are dropped."""
+    bodies: list[str] = []
+    kernel_lists: list[str] = []
+    rest: tuple[str, str] | None = None
+    for k, asm in enumerate(parts):
+        body, sep, meta = asm.partition("\t.amdgpu_metadata\n")
+        head, kernels_sep, tail = meta.partition("amdhsa.kernels:\n")
+        if not sep or not kernels_sep:
+            continue  # no kernel in this part
+        entries, target_sep, after = tail.partition("amdhsa.target:")
+        if rest is None:
+            rest = (head, target_sep + after)
+        elif rest != (head, target_sep + after):
+            raise WorkError("the split module's parts disagree on their code object metadata "
+                            "(a lifter defect, please report it)")  # fmt: skip
+        if k and bodies:
+            body = body.replace('\t.amdgcn_target "', '\t; .amdgcn_target "', 1)
+            body = "".join(line if _DATA_TEXT.match(line) else _LOCAL_LABEL.sub(f".Lp{k}_", line)
+                           for line in body.splitlines(keepends=True))  # fmt: skip
+        bodies.append(body)
+        kernel_lists.append(entries)
+    if rest is None:
+        raise WorkError("llc-16 produced no kernel (a lifter defect, please report it)")
+    # the s_code_end padding llc puts after a module's code (instruction prefetch), once, at the end
+    bodies[:-1] = [_CODE_END.sub("", body) for body in bodies[:-1]]
+    head, tail = rest
+    meta = head + "amdhsa.kernels:\n" + "".join(kernel_lists) + tail
+    return "".join(bodies) + "\t.amdgpu_metadata\n" + meta
 
 
 def codegen(optimized: str, target: LlvmTarget, largest_kernel: int = 0) -> str:

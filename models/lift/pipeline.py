@@ -55,8 +55,12 @@ def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, targ
     texts += [k.text.replace(k.name, aliases[k.name]) for k in kernels if k.name in aliases]
     ir = llvm_target.fences(module_text(texts, [k.name for k in kernels], llvm_target))
     ok = not any(d.severity is Severity.ERROR for d in diagnostics)
-    largest = max((k.instructions for k in kernels), default=0)
-    assembly = compile_module(ir, llvm_target, largest) if ok and compile else ""
+    sizes = [k.instructions for k in kernels]
+    assembly = (
+        compile_module(ir, llvm_target, max(sizes, default=0), len(sizes), sum(sizes))
+        if ok and compile
+        else ""
+    )
     return LiftResult(assembly, ir, diagnostics, kernels, arch)
 
 
