@@ -13,7 +13,10 @@ and the real kernels of benchmark tasks (`--task`, compiled with nvcc -cubin her
 largest one, sha512_chains, ~7,400 instructions). Each row gives wall time and CPU time (this
 process plus its opt/llc children): on a shared machine the wall time mostly measures the
 other load, the CPU time what the translation costs. `--opt-o3` times the earlier `opt -O3`
-pipeline instead of the lifter's pass list (targets.OPT_PASSES), for comparison.
+pipeline instead of the lifter's pass list (targets.OPT_PASSES), for comparison. opt and llc
+are timed as compile_module runs them: opt-16 writes bitcode, and a module of several kernels
+is split and compiled by concurrent llc-16 processes (the `llc jobs` column; module.SPLIT_MIN):
+its llc CPU time is their sum, its wall time about that of the largest part.
 
 `--rodinia APP ...` adds the largest kernels of the Rodinia corpus (myocyte: 20,500 SASS
 instructions in one file; heartwall: 5,700), compiled for sm_80 (`--rodinia-arch sm_80 sm_90`:
@@ -96,8 +99,22 @@ def measure(text: str, path: str, arch: str, cubin=None) -> dict[str, float]:
     )
     assert result.ok, [d.render() for d in result.diagnostics]
     linked = module.link_device_libs(result.llvm_ir, AMDGCN)
+    sizes = [k.instructions for k in result.kernels]
+    largest = max(sizes)
+    if hasattr(module, "codegen_parts"):  # compile_module's path: bitcode, parts in parallel
+        jobs = module.split_jobs(linked, AMDGCN, len(sizes), sum(sizes))
+        with tempfile.TemporaryDirectory(prefix="cass-lift-speed-") as name:
+            bitcode = Path(name) / "module.bc"
+            _, opt_wall, opt_cpu = timed(
+                lambda: module.optimize_to_bitcode(linked, AMDGCN, bitcode)
+            )
+            _, llc_wall, llc_cpu = timed(
+                lambda: module.codegen_parts(bitcode, AMDGCN, largest, jobs)
+            )
+        return {"instructions": sum(sizes), "lift_wall": lift_wall, "lift_cpu": lift_cpu,
+                "opt_wall": opt_wall, "opt_cpu": opt_cpu, "llc_wall": llc_wall, "llc_cpu": llc_cpu,
+                "llc_jobs": jobs}  # fmt: skip
     optimized, opt_wall, opt_cpu = timed(lambda: module.optimize(linked, AMDGCN))
-    largest = max(k.instructions for k in result.kernels)
     if hasattr(AMDGCN, "llc_argv"):  # the options compile_module uses (a --baseline may lack it)
         llc = AMDGCN.llc_argv(largest)
     else:
@@ -195,6 +212,7 @@ def medians(runs: list[dict]) -> dict[str, float]:
     out["total_wall"] = sum(out[f"{s}_wall"] for s in STAGES)
     out["total_cpu"] = sum(out[f"{s}_cpu"] for s in STAGES)
     out["instructions"] = runs[0]["instructions"]
+    out["llc_jobs"] = runs[0].get("llc_jobs", 1)
     return out
 
 
@@ -202,7 +220,7 @@ def table(results: dict[str, list[dict]]) -> Table:
     table = Table(title="SASS -> gfx1100 translation time in seconds (median of runs; cpu = "
                         "this process + opt/llc; lift = parse + IR build)")  # fmt: skip
     columns = ["kernel", "version", "SASS instructions", "lift cpu", "opt cpu", "llc cpu",
-               "total cpu", "total wall"]  # fmt: skip
+               "llc jobs", "total cpu", "total wall"]  # fmt: skip
     if "baseline" in results:
         columns.append("cpu vs baseline")
     for column in columns:
@@ -212,7 +230,7 @@ def table(results: dict[str, list[dict]]) -> Table:
         for version in results:
             m = medians(results[version][k]["runs"])
             cells = [row["label"] if version == "this version" else "", version, str(m["instructions"]),
-                     *(f"{m[f'{s}_cpu']:.2f}" for s in STAGES), f"{m['total_cpu']:.2f}",
+                     *(f"{m[f'{s}_cpu']:.2f}" for s in STAGES), str(m["llc_jobs"]), f"{m['total_cpu']:.2f}",
                      f"{m['total_wall']:.2f}"]  # fmt: skip
             if "baseline" in results:
                 ratio = m["total_cpu"] / base[row["label"]]["total_cpu"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 from cass.models.lift.targets import OPT_FLAGS, RUNTIME_DIR, LlvmTarget
 from cass.runner.diagnostics import WorkError
@@ -80,7 +81,6 @@ def link_device_libs(text: str, target: LlvmTarget) -> str:
     if "@__ockl_printf_begin" not in text and not images:
         return text
     import tempfile
-    from pathlib import Path
 
     from cass.runner.toolchain import hip_device_lib_dir
 
@@ -108,12 +108,17 @@ def compile_module(
 ) -> str:
     """Lifted IR -> target assembly text (gfx1100 `.s` or PTX); `largest_kernel` (SASS
     instructions) picks llc's options (targets.LARGE_KERNEL); a module of `kernels` kernels and
-    `instructions` SASS instructions in all is compiled in parts concurrently (SPLIT_MIN)."""
+    `instructions` SASS instructions in all is compiled in parts concurrently (SPLIT_MIN).
+    For gfx1100, opt-16 hands llc-16 bitcode (a file), which it reads faster than text."""
+    import tempfile
+
     linked = link_device_libs(text, target)
+    if not target.private_as:
+        return codegen(optimize(linked, target), target, largest_kernel)
     jobs = split_jobs(linked, target, kernels, instructions)
-    if jobs > 1:
-        return codegen_split(linked, target, largest_kernel, jobs)
-    return codegen(optimize(linked, target), target, largest_kernel)
+    with tempfile.TemporaryDirectory(prefix="cass-lift-") as name:
+        module = optimize_to_bitcode(linked, target, Path(name) / "module.bc")
+        return codegen_parts(module, target, largest_kernel, jobs)
 
 
 SPLIT_MIN = 2000  # SASS instructions in all: below, one llc-16 costs less than splitting
@@ -135,23 +140,29 @@ def cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-def codegen_split(linked: str, target: LlvmTarget, largest_kernel: int, jobs: int) -> str:
-    import tempfile
-    from concurrent.futures import ThreadPoolExecutor
-    from pathlib import Path
+def optimize_to_bitcode(linked: str, target: LlvmTarget, out: Path) -> Path:
+    """opt-16 over the linked module (text on stdin), written as bitcode to `out`."""
+    _run(["opt-16", *OPT_FLAGS, f"-mtriple={target.triple}", "-o", str(out), "-"],
+         linked, "optimizing the lifted IR")  # fmt: skip
+    return out
 
-    with tempfile.TemporaryDirectory(prefix="cass-lift-") as name:
-        work = Path(name)
-        module = work / "module.bc"
-        _run(["opt-16", *OPT_FLAGS, f"-mtriple={target.triple}", "-o", str(module), "-"],
-             linked, "optimizing the lifted IR")  # fmt: skip
-        _run(["llvm-split-16", f"-j={jobs}", "--preserve-locals", "-o", str(work / "part"),
-              str(module)], "", "splitting the lifted module")  # fmt: skip
-        llc = [a for a in target.llc_argv(largest_kernel) if a not in ("-o", "-")]
-        parts = [work / f"part{k}" for k in range(jobs)]
-        with ThreadPoolExecutor(jobs) as pool:
-            asms = list(pool.map(lambda part: _run([*llc, "-o", "-", str(part)], "",
-                                                   f"llc-16 for {target.name}"), parts))  # fmt: skip
+
+def codegen_parts(module: Path, target: LlvmTarget, largest_kernel: int, jobs: int = 1) -> str:
+    """gfx1100 assembly of an optimised bitcode module: one llc-16, or with `jobs` > 1 the
+    module split by llvm-split-16 (kernels with the internal functions and data they use stay
+    together) and its parts compiled concurrently, their assembly joined (merge_assembly)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    llc = [a for a in target.llc_argv(largest_kernel) if a not in ("-o", "-")]
+    if jobs < 2:
+        return signed_smem_offsets(_run([*llc, "-o", "-", str(module)], "", f"llc-16 for {target.name}"))  # fmt: skip
+    prefix = module.with_name(module.stem + ".part")
+    _run(["llvm-split-16", f"-j={jobs}", "--preserve-locals", "-o", str(prefix), str(module)],
+         "", "splitting the lifted module")  # fmt: skip
+    parts = [prefix.with_name(f"{prefix.name}{k}") for k in range(jobs)]
+    with ThreadPoolExecutor(jobs) as pool:
+        asms = list(pool.map(lambda part: _run([*llc, "-o", "-", str(part)], "",
+                                               f"llc-16 for {target.name}"), parts))  # fmt: skip
     return signed_smem_offsets(merge_assembly(asms))
 
 

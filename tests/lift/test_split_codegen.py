@@ -1,5 +1,5 @@
 """A large module of several kernels is compiled in parts by concurrent llc-16 processes
-(cass.models.lift.module.codegen_split): the joined assembly keeps every part's local labels
+(cass.models.lift.module.codegen_parts): the joined assembly keeps every part's local labels
 apart, one target directive, every kernel in the code object metadata, and runs as the module
 compiled whole does."""
 
