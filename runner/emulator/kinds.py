@@ -45,3 +45,7 @@ class Engine(StrEnum):
     INTERP = "interp"
     JIT = "jit"
     BOTH = "both"
+
+
+# The engine when neither --engine nor CASS_EMULATOR_ENGINE chooses one.
+DEFAULT_ENGINE = Engine.INTERP

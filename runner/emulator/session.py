@@ -16,7 +16,7 @@ from cass.runner.emulator import memory as mem
 from cass.runner.emulator.build import cache_dir
 from cass.runner.emulator.device_heap import DeviceHeap
 from cass.runner.emulator.hostcall import HostcallBuffer
-from cass.runner.emulator.kinds import Engine, FaultKind
+from cass.runner.emulator.kinds import DEFAULT_ENGINE, Engine, FaultKind
 from cass.runner.emulator.launch import (
     DYNAMIC_STACK_BYTES,
     Block,
@@ -312,8 +312,9 @@ class Device:
 
 
 def engine_from_env() -> Engine:
-    """CASS_EMULATOR_ENGINE: interp (default), jit or both; anything else is reported once."""
-    raw = os.environ.get("CASS_EMULATOR_ENGINE", "") or Engine.INTERP
+    """CASS_EMULATOR_ENGINE: interp, jit or both (else kinds.DEFAULT_ENGINE); anything else is
+    reported once."""
+    raw = os.environ.get("CASS_EMULATOR_ENGINE", "") or DEFAULT_ENGINE
     try:
         return Engine(raw)
     except ValueError:
