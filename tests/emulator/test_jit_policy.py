@@ -80,3 +80,18 @@ def test_a_short_program_under_jit_runs_interpreted_and_says_so(tmp_path):
     assert s.native_instructions == 0 and s.compile_s == 0
     assert "are not translated" in s.summary()
     assert _libraries(tmp_path / "c") == []
+
+
+def test_the_threshold_grows_with_what_compiling_would_cost(monkeypatch, capsys):
+    from cass.runner.emulator.jit import engine
+
+    monkeypatch.delenv("CASS_EMULATOR_JIT_HOT_S", raising=False)
+    assert engine.hot_threshold(10) == engine.HOT_CPU_S  # a small code object: the floor
+    big = engine.hot_threshold(30_000)  # a library's code object: minutes of clang++
+    assert big == pytest.approx(30_000 * engine.COMPILE_CPU_PER_INSTRUCTION_S) and big > 60
+    monkeypatch.setenv("CASS_EMULATOR_JIT_HOT_S", "0")
+    assert engine.hot_threshold(30_000) == 0.0
+    monkeypatch.setenv("CASS_EMULATOR_JIT_HOT_S", "soon")
+    assert engine.hot_threshold(10) == engine.HOT_CPU_S
+    err = capsys.readouterr().err
+    assert "CASS_EMULATOR_JIT_HOT_S='soon' is not a number of seconds" in err

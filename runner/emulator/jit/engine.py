@@ -5,12 +5,14 @@ the program or its step budget. A fault inside becomes the interpreter's own fau
 
 Translation is tiered: a code object whose library is in the cache (by code-object hash) runs
 translated from its first launch; any other runs on the interpreter until its kernels have used
-HOT_CPU_S seconds of CPU there, and only then is translated and compiled (in the background; the
-interpreter goes on until the library is loaded). A short program never pays the compiler."""
+`hot_threshold` seconds of CPU there (at least HOT_CPU_S, more for a large code object), and only
+then is translated and compiled (in the background; the interpreter goes on until the library is
+loaded). A short program never pays the compiler."""
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections import Counter
@@ -29,9 +31,29 @@ _KINDS = {1: Access.LOAD, 2: Access.STORE, 3: Access.SCALAR_LOAD, 4: Access.ATOM
 FAULT_MISALIGNED = 5
 _SCRATCH = {6: Access.LOAD, 7: Access.STORE}
 SCRATCH_BYTES = 256 << 20  # a launch's whole private memory, allocated before a native run
-# CPU seconds the interpreter spends in a code object's kernels before it is compiled (0: at once)
-HOT_CPU_S = float(os.environ.get("CASS_EMULATOR_JIT_HOT_S", "") or 2.0)
+# CPU seconds the interpreter spends in a code object's kernels before it is compiled: the
+# larger of HOT_CPU_S and what compiling it is expected to cost (clang++-16 -O2 takes 6-12 ms of
+# CPU per instruction, benchmarks/bench_jit_compile.py), so the interpreter never runs longer
+# than the compile would have cost before compiling (the ski-rental rule: at worst twice the
+# better choice in hindsight). CASS_EMULATOR_JIT_HOT_S replaces the whole rule (0: at once).
+HOT_CPU_S = 2.0
+COMPILE_CPU_PER_INSTRUCTION_S = 0.008
 HOT_CHECK_STEPS = 256  # interpreter steps between looks at the CPU clock
+
+
+def hot_threshold(instructions: int) -> float:
+    """CPU seconds of interpretation after which a code object of `instructions` is compiled."""
+    chosen = os.environ.get("CASS_EMULATOR_JIT_HOT_S", "")
+    if chosen:
+        try:
+            return float(chosen)
+        except ValueError:
+            print(
+                f"cass emulator: CASS_EMULATOR_JIT_HOT_S={chosen!r} is not a number of seconds; "
+                "using the default rule",
+                file=sys.stderr,
+            )
+    return max(HOT_CPU_S, instructions * COMPILE_CPU_PER_INSTRUCTION_S)
 
 
 class JitEngine:
@@ -54,7 +76,7 @@ class JitEngine:
         self.ctx = native.Ctx()
         self._path = native.library_path(program.co.elf)
         self._builder: threading.Thread | None = None
-        self.hot_s = HOT_CPU_S if hot_s is None else hot_s
+        self.hot_s = hot_threshold(len(program.instructions)) if hot_s is None else hot_s
         self.interp_cpu_s = 0.0  # CPU of the interpreter in this code object's launches so far
         self._launch_cpu: float | None = None  # process CPU clock when the current launch began
         self._steps = 0
