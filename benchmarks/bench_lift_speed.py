@@ -164,7 +164,7 @@ def rodinia_cubins(
             source = folder / "main.cu"
             cubin = work / f"rodinia_{app}.{arch}.cubin"
             flags = lr.nvcc_flags(tree, folder, source, compat)
-            ok, why = lr.cubin_of(source, flags, arch, cubin)
+            ok, why = lr.cubin_of(source, flags, arch, cubin)[:2]  # (ok, first error, ...)
             if not ok:
                 raise SystemExit(f"rodinia {app}: nvcc -cubin failed: {why}")
             found.append((f"rodinia {app}/main.cu ({arch})", cubin, arch))
