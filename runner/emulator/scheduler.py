@@ -69,6 +69,13 @@ class Scheduler:
         if not self.jit.run_group(self, g):
             return False
         self.steps += 1
+        wave = int(self.waves_of(g)[0])  # where a report (a timeout) finds the group now
+        pc = int(self.st.PC[wave])
+        self.current = (
+            pc,
+            self.program.instructions.get(pc),
+            Group(slice(wave, wave + 1), 1, False),
+        )
         if self.st.barrier.any():  # waves that ended may complete a barrier
             self._release_barriers()
         return True

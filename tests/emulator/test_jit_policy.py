@@ -95,3 +95,39 @@ def test_the_threshold_grows_with_what_compiling_would_cost(monkeypatch, capsys)
     assert engine.hot_threshold(10) == engine.HOT_CPU_S
     err = capsys.readouterr().err
     assert "CASS_EMULATOR_JIT_HOT_S='soon' is not a number of seconds" in err
+
+
+SPIN = r"""
+#include <hip/hip_runtime.h>
+#include <cstdio>
+__global__ void spin(volatile unsigned* flag, unsigned* out) {
+  unsigned n = 0;
+  while (flag[0] == 0u) n++;
+  out[threadIdx.x] = n;
+}
+int main() {
+  unsigned *flag, *out;
+  hipMalloc(&flag, 4);
+  hipMalloc(&out, 256);
+  hipMemset(flag, 0, 4);
+  spin<<<1, 64>>>(flag, out);
+  hipDeviceSynchronize();
+  printf("never\n");
+  return 0;
+}
+"""
+
+
+def test_a_translated_endless_kernel_stops_at_its_budget_where_it_loops(tmp_path):
+    source = tmp_path / "spin.hip"
+    source.write_text(SPIN)
+    exe = build_hip_program(source, tmp_path / "spin", extra_args=["-O2"])
+    env = {**os.environ, "CASS_EMULATOR_ENGINE": "jit", "CASS_EMULATOR_JIT_WAIT": "1"}
+    env["CASS_EMULATOR_KERNEL_TIMEOUT_S"] = "1"
+    run = run_program(exe, timeout_s=240, env=env)
+    assert run.exit_code == 70 and "never" not in run.stdout
+    (fault,) = run.fault_reports
+    assert fault["kind"] == "timeout" and "spin" in fault["kernel"]
+    assert fault["instruction"] != "?", fault  # where the translated loop had reached
+    s = run.stats
+    assert s.native_instructions > 0.9 * s.instructions > 0
