@@ -71,9 +71,10 @@ class Ctx(ctypes.Structure):
 
 
 def translator_key() -> str:
-    """Hash of everything that decides the generated code: the translator and its prelude."""
+    """Hash of everything that decides the generated code: the translator and its prelude (not
+    engine.py, which runs the library: changing it keeps the cache)."""
     h = hashlib.sha256(" ".join([CXX, *FLAGS]).encode())
-    for path in sorted(HERE.glob("*.py")) + [PRELUDE]:
+    for path in sorted(p for p in HERE.glob("*.py") if p.name != "engine.py") + [PRELUDE]:
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
