@@ -186,7 +186,7 @@ def module_globals(cubin: CubinInfo | None) -> str:
     """One externally visible addrspace(4) global per `__constant__` variable and one addrspace(1)
     global per `__device__` variable, initialised from the cubin; one internal copy of each string
     the code addresses (printf formats); one addrspace(1) textureReference per texture reference
-    a kernel reads, which the host's hipBindTexture* fills."""
+    of the module (read by a kernel or not: the host binds each), which hipBindTexture* fills."""
     if cubin is None:
         return ""
     lines = []
@@ -202,7 +202,8 @@ def module_globals(cubin: CubinInfo | None) -> str:
     for name, size in cubin.zeroed.items():
         lines.append(f"{global_symbol(name)} = protected addrspace(1) externally_initialized global [{max(size, 1)} x i8] "
                      "zeroinitializer, align 8")  # fmt: skip
-    for name in sorted({t for slots in cubin.texrefs.values() for t in slots.values()}):
+    read = {t for slots in cubin.texrefs.values() for t in slots.values()}
+    for name in sorted(read | set(cubin.textures)):  # every reference: the host binds them all
         lines.append(f'@"{name}" = protected addrspace(1) externally_initialized global '
                      f"[{TEXTURE_REFERENCE_BYTES} x i8] zeroinitializer, align 8")  # fmt: skip
     for sym in cubin.constant3_symbols:

@@ -54,6 +54,7 @@ class CubinInfo:
     texrefs: dict[str, dict[int, str]] = field(
         default_factory=dict
     )  # kernel -> c[0x0] byte offset -> texture reference the loader patches there
+    textures: list[str] = field(default_factory=list)  # every texture reference of the module
 
 
 def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
@@ -81,6 +82,8 @@ def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
     zero_index = sections.index(zero) if zero is not None else None
     if symtab is not None:
         for sym in symtab.iter_symbols():
+            if sym["st_info"]["type"] == STT_CUDA_TEXTURE and sym.name not in info.textures:
+                info.textures.append(sym.name)  # the host binds it, read by a kernel or not
             if sym["st_info"]["type"] != "STT_OBJECT":
                 continue
             if const3_index is not None and sym["st_shndx"] == const3_index:

@@ -3,8 +3,9 @@ through the lifter. CUDA 12 removed them, so nvcc 11.x built the committed cubin
 cuobjdump text (data/texture_refs.sm_80/sm_90.*): ptxas reads each reference's handle from a c[0x0]
 word after the parameters that the loader patches (sm_80 `TLD.SCR.LZ ..., 0x0, 0x5b`; sm_90
 `ULDC URx, c[0x0][0x21c]` then `TLD.LZ ..., URx`). The lift reads the HIP textureReference global
-of the same name, which the rules engine's host port binds; the program runs on the emulator and
-prints what a Python model of the CUDA program says. With CUDA 11's nvcc (CASS_LEGACY_NVCC: its
+of the same name, which the rules engine's host port binds (every reference of the module gets
+one, read by a kernel or not); the program runs on the emulator and prints what a Python model of
+the CUDA program says. With CUDA 11's nvcc (CASS_LEGACY_NVCC: its
 toolkit folder or the nvcc path; benchmarks/legacy_cuda.sh assembles one) the source is compiled
 afresh too."""
 
@@ -29,6 +30,7 @@ def expected() -> dict[str, list[float]]:
     line = [(i * 7 % 31) - 9.5 for i in range(N)]
     chars = [i * 13 % 100 - 40 for i in range(W * H)]
     return {
+        "bind_unread": [0],
         "scale_line": [line[N - 1 - i] * 1.5 for i in range(N)],
         "mix_quads": [
             i + 2 * (3 * i + 1) + 3 * (1000 - i) + 4 * (i % 5) + int(i * 0.5 + 2 * (i % 7) + 1)
@@ -69,6 +71,7 @@ def test_cubin_names_the_texture_in_each_slot() -> None:
     for arch in ("sm_80", "sm_90"):
         info = read_cubin((DATA / f"texture_refs.{arch}.cubin").read_bytes())
         assert {k: sorted(v.values()) for k, v in info.texrefs.items()} == names
+        assert sorted(info.textures) == ["t_chars", "t_line", "t_quads", "t_unread", "t_vecs"]
         for kernel, slots in info.texrefs.items():
             base = 0x160 if arch == "sm_80" else 0x210  # the parameters' first byte
             end = base + max(offset + size for offset, size in info.params[kernel])
@@ -84,8 +87,9 @@ def test_bound_references_lower_to_the_hip_texture_reference(arch: str) -> None:
     result = lift_sass(sass, path="texture_refs.sass", arch=arch, cubin=cubin, compile=False)
     assert result.ok, [d.render() for d in result.diagnostics]
     ir = result.llvm_ir
-    for name in ("t_line", "t_quads", "t_vecs", "t_chars"):
+    for name in ("t_line", "t_quads", "t_vecs", "t_chars", "t_unread"):  # what the host binds
         assert f'@"{name}" = protected addrspace(1) externally_initialized global [88 x i8]' in ir
+    for name in ("t_line", "t_quads", "t_vecs", "t_chars"):
         # the bound object: textureReference.textureObject (byte 72), the image descriptor
         assert f'getelementptr i8, ptr addrspace(1) @"{name}", i64 72' in ir
     assert ir.count("@__ockl_image_load_1Db(") >= 3  # tex1Dfetch: buffer loads

@@ -1,13 +1,14 @@
 // Bound texture references (texture<T, dim, mode>, removed in CUDA 12): nvcc 11.x compiles them;
 // tests/lift/test_texture_refs.py lifts this program's SASS. Linear memory read with tex1Dfetch
-// (float, uint4, float4), a char cudaArray read with tex2D at texel centres, and one kernel
-// reading two references.
+// (float, uint4, float4), a char cudaArray read with tex2D at texel centres, one kernel reading
+// two references, and a reference no kernel reads (its bind must still succeed).
 #include <cstdio>
 
 texture<float, 1, cudaReadModeElementType> t_line;
 texture<uint4, 1, cudaReadModeElementType> t_quads;
 texture<float4, 1, cudaReadModeElementType> t_vecs;
 texture<char, 2, cudaReadModeElementType> t_chars;
+texture<float, 1, cudaReadModeElementType> t_unread;  // no kernel reads it; the host binds it
 
 __global__ void scale_line(float* out, int n, float k) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -57,6 +58,7 @@ int main() {
   cudaBindTexture(0, t_line, d_line, sizeof(line));
   cudaBindTexture(0, t_quads, d_quads, sizeof(quads));
   cudaBindTexture(0, t_vecs, d_vecs, sizeof(vecs));
+  printf("bind_unread %d\n", (int)cudaBindTexture(0, t_unread, d_line, sizeof(line)));
   cudaChannelFormatDesc cd = cudaCreateChannelDesc<char>();
   cudaArray* arr;
   cudaMallocArray(&arr, &cd, w, h);
@@ -84,5 +86,6 @@ int main() {
   cudaUnbindTexture(t_quads);
   cudaUnbindTexture(t_vecs);
   cudaUnbindTexture(t_chars);
+  cudaUnbindTexture(t_unread);
   return 0;
 }
