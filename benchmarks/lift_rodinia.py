@@ -3,6 +3,7 @@ applications with their lifted kernels on the emulator against outputs recorded 
 
     .venv/bin/python benchmarks/lift_rodinia.py [--arch sm_80,sm_90] [--apps bfs,nw]
         [--verify benchmarks/results/rodinia-h200.json] [--timeout 900]
+        [--legacy-nvcc /tmp/cuda-11.8] [--include DIR] [--hip-include DIR]
 
 Per application (cuda/*) and arch: each CUDA file that nvcc compiles alone (`-cubin`; a file that
 another one `#include`s is counted through its includer) is disassembled with cuobjdump and every
@@ -11,6 +12,19 @@ run table's applications (benchmarks/port_rodinia.py's RUN_TABLE) are ported wit
 engine, their CUDA files compiled host-only with the LIFTED code object embedded (no device code
 from the port), linked to the emulator's runtime, run with the recorded arguments and generated
 inputs and compared with the recording by cass's verdict comparator.
+
+A file nvcc 13 refuses is compiled again with `--legacy-nvcc DIR` (a CUDA 11 toolkit folder,
+benchmarks/legacy_cuda.sh assembles one): texture references (`texture<T, dim, mode>`) need it.
+Every nvcc compile also sees benchmarks/rodinia_include (cass's minimal helper_cuda.h and
+helper_timer.h for cfd, whose CUDA Samples headers are not in the corpus) and each `--include DIR`
+(hybridsort's OpenGL headers: Debian's libglew-dev, libglut-dev, libglu1-mesa-dev, libgl-dev,
+mesa-common-dev unpacked with `dpkg -x`); each host port's compile sees each `--hip-include DIR`
+(libomp-16-dev unpacked the same way: clang-16 needs its `omp.h` to build kmeans' port):
+
+    mkdir /tmp/gl && cd /tmp/gl && apt-get download libglew-dev libglut-dev libglu1-mesa-dev \
+        libgl-dev mesa-common-dev && for d in *.deb; do dpkg -x $d .; done
+    mkdir /tmp/omp && cd /tmp/omp && apt-get download libomp-16-dev && dpkg -x *.deb .
+    ... --include /tmp/gl/usr/include --hip-include /tmp/omp/usr/lib/llvm-16/lib/clang/16/include
 Writes benchmarks/results/lift-rodinia.md and .json (through runner/outputs.py; --force replaces).
 """
 
@@ -32,6 +46,7 @@ RESULTS = pr.RESULTS
 ARCHS = ("sm_80", "sm_90")
 # CUDA 13 removed two cudaDeviceProp members Rodinia's hosts read (as port_rodinia's gaussian row)
 CUDA13_PROP = ["-DclockRate=memoryBusWidth", "-DdeviceOverlap=asyncEngineCount"]
+OWN_HEADERS = Path(__file__).resolve().parent / "rodinia_include"
 _INCLUDE_CU = re.compile(r'^\s*#\s*include\s*["<]([^">]+\.cu)[">]', re.MULTILINE)
 
 
@@ -45,7 +60,9 @@ def included_sources(app: Path) -> set[Path]:
     return found
 
 
-def nvcc_flags(tree: Path, app: Path, source: Path, compat: Path) -> list[str]:
+def nvcc_flags(
+    tree: Path, app: Path, source: Path, compat: Path, extra: tuple[Path, ...] = ()
+) -> list[str]:
     """The flags port_rodinia's nvcc build uses, for any file of any application."""
     entry = next((e for n, e in pr.RUN_TABLE.items() if pr.app_dir(tree, n) == app), {})
     flags = [
@@ -58,17 +75,34 @@ def nvcc_flags(tree: Path, app: Path, source: Path, compat: Path) -> list[str]:
     flags += [f"-I{(app / inc).resolve()}" for inc in entry.get("include", [])]
     # headers in the application's own subfolders (heartwall's AVI/avilib.h), as its Makefile adds
     flags += sorted({f"-I{h.parent}" for h in app.rglob("*.h") if h.parent != app})
+    flags += [f"-I{d}" for d in (*extra, OWN_HEADERS)]
     flags += [f"-D{d}" for d in entry.get("defines", [])]
     return flags + list(entry.get("nvcc_flags", CUDA13_PROP))
 
 
-def cubin_of(source: Path, flags: list[str], arch: str, out: Path) -> tuple[bool, str]:
+def cubin_of(
+    source: Path, flags: list[str], arch: str, out: Path, legacy: Path | None = None
+) -> tuple[bool, str, str]:
+    """nvcc -cubin: (compiled, first error, which nvcc). A file nvcc 13 refuses is compiled
+    again with the legacy toolkit's nvcc when one is given (-allow-unsupported-compiler: CUDA 11
+    wants gcc <= 11, and a device-only build uses nothing of the host compiler's output), without
+    the CUDA 13 property renames."""
     from cass.runner.toolchain import nvcc_command
     from cass.runner.tools import run_tool
 
-    cmd = [*nvcc_command(), f"-arch={arch}", "-O3", *flags, "-cubin", str(source), "-o", str(out)]
-    run = run_tool(cmd, f"nvcc {source.name}", 600)
-    return run.ok, "" if run.ok else pr.first_error(run.stderr)
+    tail = [f"-arch={arch}", "-O3", *flags, "-cubin", str(source), "-o", str(out)]
+    run = run_tool([*nvcc_command(), *tail], f"nvcc {source.name}", 600)
+    if run.ok or legacy is None:
+        return run.ok, "" if run.ok else pr.first_error(run.stderr), NVCC_NAMES[0]
+    old = [f for f in tail if f not in CUDA13_PROP]  # CUDA 11 still has both members
+    cmd = [str(legacy / "bin" / "nvcc"), "-allow-unsupported-compiler", "-w", *old]
+    second = run_tool(cmd, f"nvcc 11 {source.name}", 600)
+    if second.ok:
+        return True, "", NVCC_NAMES[1]
+    return False, f"{pr.first_error(run.stderr)}; nvcc 11: {pr.first_error(second.stderr)}", ""
+
+
+NVCC_NAMES = ("13.0", "11.8")
 
 
 def lift_cubin(cubin: Path, arch: str, where: str) -> dict[str, Any]:
@@ -82,7 +116,9 @@ def lift_cubin(cubin: Path, arch: str, where: str) -> dict[str, Any]:
     try:
         sass = disassemble(cubin, arch)
     except CassError as exc:  # a file with no kernel has no SASS: nothing to lift
-        reason = "" if "no SASS in it" in exc.message else exc.message.splitlines()[0][:240]
+        # (cuobjdump then says so, or, for a CUDA 11 cubin, prints only nvdisasm's format warning)
+        empty = "no SASS in it" in exc.message or not has_code(cubin)
+        reason = "" if empty else exc.message.splitlines()[0][:240]
         return {"kernels": [], "lifted": [], "lift_s": 0.0, "reason": reason, "assembly": ""}
     names = re.findall(r"^\s*Function : (\S+)", sass, re.MULTILINE)
     started, cpu = time.perf_counter(), cpu_seconds()
@@ -101,6 +137,11 @@ def lift_cubin(cubin: Path, arch: str, where: str) -> dict[str, Any]:
             "reason": reason[:240], "assembly": result.assembly}  # fmt: skip
 
 
+def has_code(cubin: Path) -> bool:
+    """Whether the cubin holds any function's code (a `.text.` section)."""
+    return b".text." in cubin.read_bytes()
+
+
 def cpu_seconds() -> float:
     """CPU time of this process and its finished children (opt-16, llc-16): the lift's own cost,
     which the wall clock overstates on a loaded machine."""
@@ -110,7 +151,10 @@ def cpu_seconds() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def lift_app(tree: Path, app: Path, arch: str, work: Path) -> dict[str, Any]:
+def lift_app(
+    tree: Path, app: Path, arch: str, work: Path, legacy: Path | None = None,
+    extra: tuple[Path, ...] = (),
+) -> dict[str, Any]:  # fmt: skip
     """Compile and lift every CUDA file of one application for one arch."""
     work.mkdir(parents=True, exist_ok=True)
     compat = work / "cuda_compat.h"
@@ -118,14 +162,17 @@ def lift_app(tree: Path, app: Path, arch: str, work: Path) -> dict[str, Any]:
                       "#define cudaThreadExit cudaDeviceReset\n")  # fmt: skip
     skip = included_sources(app)
     row: dict[str, Any] = {"app": app.name, "arch": arch, "kernels": 0, "lifted": 0}
-    row.update(lift_s=0.0, lift_cpu_s=0.0, instructions=0, slowest="", reason="", files={})
+    row.update(lift_s=0.0, lift_cpu_s=0.0, instructions=0, slowest="", reason="", files={}, nvcc=[])
     for index, source in enumerate(sorted(app.rglob("*.cu"))):
         if source.resolve() in skip:
             continue
         rel = str(source.relative_to(app))
         cubin = work / f"{index}_{source.stem}.cubin"
-        ok, why = cubin_of(source, nvcc_flags(tree, app, source, compat), arch, cubin)
+        flags = nvcc_flags(tree, app, source, compat, extra)
+        ok, why, compiler = cubin_of(source, flags, arch, cubin, legacy)
         why = why.replace(f"{tree}/", "")
+        if ok and compiler not in row["nvcc"]:
+            row["nvcc"].append(compiler)
         if not ok:
             row["reason"] = row["reason"] or f"{rel}: nvcc: {why}"
             row["files"][rel] = {"compiled": False, "reason": why}
@@ -142,7 +189,8 @@ def lift_app(tree: Path, app: Path, arch: str, work: Path) -> dict[str, Any]:
         row["reason"] = row["reason"] or (f"{rel}: {lift['reason']}" if lift["reason"] else "")
         (work / f"{index}_{source.stem}.s").write_text(lift["assembly"])
         row["files"][rel] = {k: v for k, v in lift.items() if k != "assembly"} | {
-            "compiled": True, "assembly": str(work / f"{index}_{source.stem}.s")}  # fmt: skip
+            "compiled": True, "nvcc": compiler,
+            "assembly": str(work / f"{index}_{source.stem}.s")}  # fmt: skip
     row["lift_s"] = round(row["lift_s"], 2)
     return row
 
@@ -170,8 +218,9 @@ def lifted_device_args(lift_row: dict[str, Any], work: Path):
 
 
 def verify_lifted(
-    rows: list[dict], tree: Path, tmp: Path, recorded: dict, timeout_s: float
-) -> None:
+    rows: list[dict], tree: Path, tmp: Path, recorded: dict, timeout_s: float,
+    include: tuple[Path, ...] = (),
+) -> None:  # fmt: skip
     """Build and run each run-table application from the host port plus its lifted kernels."""
     hip = tmp / "hip"
     port_s, _, _ = pr.port_tree(tree, hip, tmp / "report.json")
@@ -184,7 +233,8 @@ def verify_lifted(
         build_dir = tmp / "build" / row["arch"] / app
         build_dir.mkdir(parents=True)
         try:
-            built, why = pr.hip_build(hip, app, build_dir, lifted_device_args(row, build_dir))
+            built, why = pr.hip_build(hip, app, build_dir, lifted_device_args(row, build_dir),
+                                      tuple(f"-I{d}" for d in include))  # fmt: skip
         except LookupError as exc:
             built, why = False, str(exc)
         except Exception as exc:  # a located tool error from the assembler or the bundler
@@ -223,7 +273,8 @@ def run(args: argparse.Namespace) -> list[dict]:
         folders = app_folders(tree, wanted)
         for arch in args.arch.split(","):
             for folder in folders:
-                row = lift_app(tree, folder, arch, tmp / "lift" / arch / folder.name)
+                row = lift_app(tree, folder, arch, tmp / "lift" / arch / folder.name,
+                               args.legacy_nvcc, tuple(args.include))  # fmt: skip
                 row["folder"] = str(folder.relative_to(tree / "cuda"))
                 row["app"] = (
                     folder.name if folder.name != "cuda" else folder.parent.name
@@ -232,15 +283,29 @@ def run(args: argparse.Namespace) -> list[dict]:
                 print(f"{folder.name:16} {arch} kernels={row['kernels']:3} lifted={row['lifted']:3} "
                       f"slowest={row['lift_s']:.2f}s {row['reason'][:120]}", flush=True)  # fmt: skip
         if args.verify:
-            verify_lifted(rows, tree, tmp, json.loads(args.verify.read_text()), args.timeout)
+            verify_lifted(rows, tree, tmp, json.loads(args.verify.read_text()), args.timeout,
+                          tuple(args.hip_include))  # fmt: skip
     return rows
 
 
 NOTES = (
-    "Where nvcc 13 compiles nothing there is no SASS to lift: kmeans, leukocyte and mummergpu use "
-    "texture references (`texture<...>`, `cudaBindTexture`), which CUDA 12 removed; hybridsort "
-    "includes OpenGL's `GL/glew.h`; cfd includes the CUDA Samples' `helper_cuda.h`, which is not in "
-    "the corpus. srad_v2's original reads `J_cuda[tx - cols]` before its buffer in the first block "
+    "The nvcc column says which compiler built the row's cubins. nvcc 13 refuses texture references "
+    "(`texture<T, dim, mode>`, `cudaBindTexture`; CUDA 12 removed them): kmeans, leukocyte, "
+    "mummergpu and hybridsort's files that use them were compiled by CUDA 11.8's nvcc "
+    "(`--legacy-nvcc`, assembled by benchmarks/legacy_cuda.sh from Debian's non-free "
+    "nvidia-cuda-toolkit and PyPI's CUDA 11 wheels, never installed system-wide); the lift reads each "
+    "reference through the HIP textureReference the host port binds. Include folders: "
+    "benchmarks/rodinia_include (cass's own minimal `helper_cuda.h`/`helper_timer.h`: the two error "
+    "macros and four timer calls cfd uses; the CUDA Samples headers are not in the corpus) for every "
+    "file, and `--include` folders: Debian's libglew-dev, libglut-dev, libglu1-mesa-dev, libgl-dev "
+    "and mesa-common-dev unpacked with `dpkg -x` (hybridsort's `GL/glew.h`, `GL/glut.h`), and "
+    "`--hip-include`: libomp-16-dev's `omp.h` for clang-16 building kmeans' host port. kmeans' original was built "
+    "with nvcc 11.8 here and run on the H200 (`port_rodinia.py --record-nvidia --builds`, its "
+    "libcudart.so.11.0 carried along). cfd, hybridsort, leukocyte and mummergpu are lifted but not "
+    "run: cfd and leukocyte need a mesh and an AVI video as inputs, and the host ports of "
+    "hybridsort (OpenGL interop, `cuda_gl_interop.h`) and mummergpu (the original's missing "
+    "`<unistd.h>`) do not build (benchmarks/results/port-rodinia.md). "
+    "srad_v2's original reads `J_cuda[tx - cols]` before its buffer in the first block "
     "row: the H200 does not fault, the emulator reports the access (as its source port does, "
     "benchmarks/results/port-rodinia.md). Each run embeds only the lifted code object "
     "(`--cuda-host-only`): no kernel of the port's device code is compiled.",
@@ -255,7 +320,9 @@ def render(rows: list[dict], recorded: str) -> str:
     lines = [
         "# Rodinia (CUDA) through the SASS lifter",
         "",
-        "`.venv/bin/python benchmarks/lift_rodinia.py --verify benchmarks/results/rodinia-h200.json`: "
+        "`.venv/bin/python benchmarks/lift_rodinia.py --verify benchmarks/results/rodinia-h200.json "
+        "--legacy-nvcc /tmp/cuda-11.8 --include /tmp/gl/usr/include --hip-include "
+        "/tmp/omp/usr/lib/llvm-16/lib/clang/16/include`: "
         "every CUDA file compiled by nvcc (`-cubin -O3`) for each arch, its kernels lifted by the lift "
         "engine; the run table's applications built from the rules engine's host port with the lifted "
         f"kernels only and run on cass's emulator against {recorded or 'the NVIDIA recording'}.",
@@ -273,14 +340,15 @@ def render(rows: list[dict], recorded: str) -> str:
             else ""
         ),  # fmt: skip
         "",
-        "| application | arch | kernels | lifted | slowest file: lift s (CPU s), SASS instructions | runs | matches | first located reason |",
-        "| --- | --- | ---: | ---: | ---: | --- | --- | --- |",
+        "| application | arch | nvcc | kernels | lifted | slowest file: lift s (CPU s), SASS instructions | runs | matches | first located reason |",
+        "| --- | --- | --- | ---: | ---: | ---: | --- | --- | --- |",
     ]
     for r in rows:
         reason = (r["reason"] or r.get("run_reason", "")).replace("|", "\\|").replace("\n", " ")
         ran = yes[r["ran"]] if "run_app" in r else "-"
         matches = yes[r["matches"]] if "run_app" in r else "-"
-        lines.append(f"| {r['app']} | {r['arch']} | {r['kernels']} | {r['lifted']} | {r['lift_s']:.2f} ({r['lift_cpu_s']:.2f}), {r['instructions']} | "
+        nvcc = ", ".join(r.get("nvcc") or ["-"])
+        lines.append(f"| {r['app']} | {r['arch']} | {nvcc} | {r['kernels']} | {r['lifted']} | {r['lift_s']:.2f} ({r['lift_cpu_s']:.2f}), {r['instructions']} | "
                      f"{ran} | {matches} | {reason[:220]} |")  # fmt: skip
     return "\n".join([*lines, "", *NOTES]) + "\n"
 
@@ -300,6 +368,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--verify", type=Path, metavar="RECORDED.json",
                         help="run the run table's applications with lifted kernels, compare")  # fmt: skip
     parser.add_argument("--timeout", type=float, default=900, help="with --verify: seconds per run")
+    parser.add_argument("--legacy-nvcc", type=Path, metavar="DIR",
+                        help="CUDA 11 toolkit folder for files nvcc 13 refuses (texture<>)")  # fmt: skip
+    parser.add_argument("--include", type=Path, action="append", default=[], metavar="DIR",
+                        help="extra include folder for every nvcc compile (repeatable)")  # fmt: skip
+    parser.add_argument("--hip-include", type=Path, action="append", default=[], metavar="DIR",
+                        help="with --verify: extra include folder for the host ports (repeatable)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=RESULTS / "lift-rodinia.md")
     parser.add_argument("--force", action="store_true", help="replace existing results")
     parser.add_argument("--render", type=Path, metavar="RESULTS.json",
@@ -313,6 +387,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"wrote {args.out}")
         return 0
+    if args.legacy_nvcc and not (args.legacy_nvcc / "bin" / "nvcc").is_file():
+        print(f"error: {args.legacy_nvcc}/bin/nvcc not found: give a CUDA 11 toolkit folder "
+              "(benchmarks/legacy_cuda.sh DIR assembles one)", file=sys.stderr)  # fmt: skip
+        return 2
     if not args.corpus.exists():
         print(f"skipped: {args.corpus} is absent (the Rodinia corpus lives beside the clone)")
         return 0

@@ -126,6 +126,23 @@ RUN_TABLE: dict[str, dict[str, Any]] = {
         "inputs": "hotspot3d_grid",
         "outputs": ["output.out"],
     },
+    # texture references: nvcc 13 refuses the original; it is built with CUDA 11.8's nvcc
+    # (benchmarks/legacy_cuda.sh; NVCC_APPEND_FLAGS="-allow-unsupported-compiler -cudart shared")
+    # and that binary recorded (--builds). clang-16 has no omp.h without libomp-16-dev: the port's
+    # CUDA file includes it (for nothing but pragmas); lift_rodinia's --include gives its folder.
+    "kmeans": {
+        "sources": [
+            "kmeans.c",
+            "cluster.c",
+            "getopt.c",
+            "kmeans_clustering.c",
+            "rmse.c",
+            "kmeans_cuda.cu",
+        ],
+        "args": ["-i", "points.txt", "-m", "5", "-n", "5", "-o", "-r"],
+        "inputs": "kmeans_points",
+        "legacy_cuda": True,
+    },  # fmt: skip
     "lud": {
         "dir": "lud/cuda",
         "sources": ["lud.cu", "lud_kernel.cu", "../common/common.c"],
@@ -237,11 +254,24 @@ def gen_nn_records(run_dir: Path) -> None:
     (run_dir / "filelist.txt").write_text("\n".join(files) + "\n")
 
 
+def gen_kmeans_points(run_dir: Path) -> None:
+    """kmeans' text input (`id f1 .. f6` per line): 400 points scattered around 5 centres."""
+    rand = _lcg(5)
+    centres = [[(next(rand) % 1000) / 10 for _ in range(6)] for _ in range(5)]
+    rows = []
+    for index in range(400):
+        centre = centres[next(rand) % 5]
+        values = [c + (next(rand) % 2001 - 1000) / 100 for c in centre]
+        rows.append(f"{index + 1} " + " ".join(f"{v:.2f}" for v in values))
+    (run_dir / "points.txt").write_text("\n".join(rows) + "\n")
+
+
 GENERATORS: dict[str, Callable[[Path], None]] = {
     "hotspot_grid": gen_hotspot_grid,
     "hotspot3d_grid": gen_hotspot3d_grid,
     "bfs_graph": gen_bfs_graph,
     "nn_records": gen_nn_records,
+    "kmeans_points": gen_kmeans_points,
 }
 
 
@@ -339,10 +369,18 @@ def extract_corpus(corpus: Path, into: Path) -> Path:
     return into / "rodinia-cuda"
 
 
-def record_nvidia(out: Path, corpus: Path, apps: list[str], build_only: bool, arch: str) -> int:
-    """Build every runnable original with nvcc, run it on the NVIDIA GPU, store what it printed."""
-    nvcc = shutil.which("nvcc") or (
-        "/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists() else ""
+def record_nvidia(
+    out: Path, corpus: Path, apps: list[str], build_only: bool, arch: str,
+    nvcc: str = "", builds: Path | None = None,
+) -> int:  # fmt: skip
+    """Build every runnable original with nvcc, run it on the NVIDIA GPU, store what it printed.
+    With `builds`, a build-only run keeps each binary as builds/<app>/app and a recording run
+    uses the binary found there instead of building (an original built elsewhere, e.g. with
+    CUDA 11's nvcc, which the GPU machine lacks)."""
+    nvcc = (
+        nvcc
+        or shutil.which("nvcc")
+        or ("/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists() else "")
     )
     if not nvcc:
         print("error: nvcc not found (PATH or /usr/local/cuda/bin)", file=sys.stderr)
@@ -368,8 +406,18 @@ def record_nvidia(out: Path, corpus: Path, apps: list[str], build_only: bool, ar
             build_dir, run_dir = Path(tmp) / "build" / app, Path(tmp) / "run" / app
             build_dir.mkdir(parents=True)
             started = time.perf_counter()
-            built, log = nvcc_build(tree, app, build_dir, nvcc, arch)
+            kept = builds / app / "app" if builds is not None else None
+            if kept is not None and kept.is_file() and not build_only:
+                shutil.copy2(kept, build_dir / "app")
+                built, log = True, f"prebuilt {kept}"
+            else:
+                built, log = nvcc_build(tree, app, build_dir, nvcc, arch)
+                if built and kept is not None:
+                    kept.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(build_dir / "app", kept)
             entry: dict[str, Any] = {"args": RUN_TABLE[app]["args"], "built": built}
+            if log.startswith("prebuilt"):
+                entry["prebuilt"] = True  # built elsewhere (RUN_TABLE's legacy_cuda)
             entry["ignore_lines"] = [*TIMING, *RUN_TABLE[app].get("ignore", [])]
             entry["build_s"] = round(time.perf_counter() - started, 1)
             if not built:
@@ -429,16 +477,19 @@ def hip_build(
     app: str,
     build_dir: Path,
     device: Callable[[str], tuple[str, ...]] | None = None,
+    extra_flags: tuple[str, ...] = (),
 ) -> tuple[bool, str]:
     """Build one port for gfx1100 from the run table's sources, linked to the emulator's runtime.
     `device(source)` gives extra clang arguments for a CUDA source (benchmarks/lift_rodinia.py:
-    host-only, with the lifted kernels' code object embedded)."""
+    host-only, with the lifted kernels' code object embedded); `extra_flags` go to every compile
+    (include folders for headers clang-16 lacks: libomp-16-dev's omp.h for kmeans)."""
     from cass.runner.emulator.build import hip_compile_command, runtime_library
 
     entry, src = RUN_TABLE[app], hip_tree / "cuda" / RUN_TABLE[app].get("dir", app)
     flags = ["-Wno-everything", f"-I{src}", f"-I{hip_tree / 'cuda' / 'util'}"]
     flags += [f"-I{(src / inc).resolve()}" for inc in entry.get("include", [])]
     flags += [f"-D{d}" for d in entry.get("defines", [])]
+    flags += list(extra_flags)
     objects = []
     for index, source in enumerate(entry["sources"]):
         path = (src / source).resolve()
@@ -601,6 +652,10 @@ def main() -> None:
                         help="build the ports for gfx1100, run them on the emulator, compare")  # fmt: skip
     parser.add_argument("--timeout", type=float, default=900, help="with --verify: seconds per run")
     parser.add_argument("--arch", default="sm_90", help="with --record-nvidia: nvcc's -arch")
+    parser.add_argument("--nvcc", default="", help="with --record-nvidia: the nvcc to build with")
+    parser.add_argument("--builds", type=Path, metavar="DIR",
+                        help="with --record-nvidia: keep binaries there (--build-only) or run "
+                        "those found there instead of building")  # fmt: skip
     args = parser.parse_args()
     if not args.corpus.exists():
         print(f"skipped: {args.corpus} is absent (the Rodinia corpus lives beside the clone)")
@@ -614,7 +669,8 @@ def main() -> None:
         unknown = [a for a in chosen if a not in RUN_TABLE]
         if unknown:
             parser.error(f"not in the run table: {', '.join(unknown)}")
-        sys.exit(record_nvidia(args.record_nvidia, args.corpus, chosen, args.build_only, args.arch))
+        sys.exit(record_nvidia(args.record_nvidia, args.corpus, chosen, args.build_only,
+                               args.arch, args.nvcc, args.builds))  # fmt: skip
     from cass.runner.toolchain import hip_clang_command
 
     hipcc = [*hip_clang_command("gfx1100"), "-Wno-everything"]
