@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -49,3 +51,24 @@ def build_lifted() -> Callable[..., Path]:
     if _nvcc() is None:
         pytest.skip("nvcc is not installed")
     return _build_lifted
+
+
+def _legacy_nvcc() -> str | None:
+    """CUDA 11's nvcc from CASS_LEGACY_NVCC (the toolkit folder or nvcc itself), if it runs: the
+    last nvcc that compiles texture references (benchmarks/legacy_cuda.sh assembles one)."""
+    given = os.environ.get("CASS_LEGACY_NVCC", "")
+    path = Path(given) / "bin" / "nvcc" if given and Path(given).is_dir() else Path(given)
+    if not given or not path.is_file():
+        return None
+    version = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=60)
+    return str(path) if re.search(r"release 11\.", version.stdout) else None
+
+
+@pytest.fixture(scope="session")
+def legacy_nvcc() -> str:
+    """CUDA 11's nvcc; skips the test where it is absent (it is not part of `cass setup`)."""
+    found = _legacy_nvcc()
+    if found is None:
+        pytest.skip("CUDA 11's nvcc is not installed (set CASS_LEGACY_NVCC to its toolkit folder; "
+                    "benchmarks/legacy_cuda.sh assembles one): texture<> needs CUDA 11")  # fmt: skip
+    return found

@@ -77,3 +77,49 @@ def test_a_file_nvcc_rejects_gives_its_located_reason(lr, app: Path, tmp_path: P
     assert row["kernels"] == 0
     assert row["reason"].startswith("bad.cu: nvcc: cuda/broken/bad.cu(1)")
     assert "undeclared" in row["reason"]
+
+
+TEXREF = """texture<float, 1, cudaReadModeElementType> t_in;
+__global__ void twice(float *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 2.0f * tex1Dfetch(t_in, i);
+}
+"""
+
+
+def test_own_headers_and_include_folders_reach_nvcc(lr, app: Path, tmp_path: Path):
+    """cfd's `#include <helper_cuda.h>`: cass's minimal header; `--include` folders follow."""
+    uses = app.parent / "uses_helpers"
+    uses.mkdir()
+    (uses / "k.cu").write_text("#include <helper_cuda.h>\n#include <helper_timer.h>\n"
+                               "__global__ void k(int *x) { x[0] = 1; }\n"
+                               "void go(int *x) { StopWatchInterface *t = 0; sdkCreateTimer(&t);\n"
+                               "  k<<<1, 1>>>(x); getLastCudaError(\"k\"); }\n")  # fmt: skip
+    row = lr.lift_app(app.parents[1], uses, "sm_90", tmp_path / "work")
+    assert (row["kernels"], row["lifted"], row["nvcc"]) == (1, 1, ["13.0"]), row["reason"]
+    flags = lr.nvcc_flags(app.parents[1], uses, uses / "k.cu", tmp_path / "c.h", (tmp_path,))
+    assert flags.index(f"-I{tmp_path}") < flags.index(f"-I{lr.OWN_HEADERS}")
+
+
+def test_texture_references_are_refused_by_nvcc_13(lr, app: Path, tmp_path: Path):
+    old = app.parent / "texref13"
+    old.mkdir()
+    (old / "t.cu").write_text(TEXREF)
+    row = lr.lift_app(app.parents[1], old, "sm_80", tmp_path / "work")
+    assert row["kernels"] == 0 and "texture is not a template" in row["reason"]
+    assert row["reason"].startswith("t.cu: nvcc: ") and row["nvcc"] == []
+
+
+def test_texture_references_lift_through_the_legacy_nvcc(
+    lr, app: Path, tmp_path: Path, legacy_nvcc: str
+):
+    """With --legacy-nvcc the file nvcc 13 refuses is compiled by CUDA 11; the row says so."""
+    old = app.parent / "texref11"
+    old.mkdir()
+    (old / "t.cu").write_text(TEXREF)
+    toolkit = Path(legacy_nvcc).parents[1]
+    for arch in ("sm_80", "sm_90"):
+        row = lr.lift_app(app.parents[1], old, arch, tmp_path / arch, toolkit)
+        assert (row["kernels"], row["lifted"], row["nvcc"], row["reason"]) == (
+            1, 1, ["11.8"], ""), row  # fmt: skip
+        assert row["files"]["t.cu"]["nvcc"] == "11.8"

@@ -11,8 +11,6 @@ afresh too."""
 
 from __future__ import annotations
 
-import os
-import re
 import subprocess
 from pathlib import Path
 
@@ -113,23 +111,10 @@ def test_committed_sass_runs_on_the_emulator(arch: str, tmp_path: Path) -> None:
     assert got == expected()
 
 
-def legacy_nvcc() -> str | None:
-    """CUDA 11's nvcc from CASS_LEGACY_NVCC (the toolkit folder or nvcc itself), if it runs."""
-    given = os.environ.get("CASS_LEGACY_NVCC", "")
-    path = Path(given) / "bin" / "nvcc" if given and Path(given).is_dir() else Path(given)
-    if not given or not path.is_file():
-        return None
-    version = subprocess.run([str(path), "--version"], capture_output=True, text=True, timeout=60)
-    return str(path) if re.search(r"release 11\.", version.stdout) else None
-
-
-def test_fresh_compile_with_cuda11_nvcc(tmp_path: Path) -> None:
+def test_fresh_compile_with_cuda11_nvcc(tmp_path: Path, legacy_nvcc: str) -> None:
     from cass.models.lift.inputs import disassemble
 
-    nvcc = legacy_nvcc()
-    if nvcc is None:
-        pytest.skip("CUDA 11's nvcc is not installed (set CASS_LEGACY_NVCC to its toolkit folder; "
-                    "benchmarks/legacy_cuda.sh assembles one): texture<> needs CUDA 11")  # fmt: skip
+    nvcc = legacy_nvcc
     cubin = tmp_path / "texture_refs.cubin"
     subprocess.run([nvcc, "-allow-unsupported-compiler", "-w", "-cubin", "-O3", "-arch=sm_90",
                     "-o", str(cubin), str(SOURCE)], check=True, capture_output=True, timeout=300)  # fmt: skip
