@@ -247,14 +247,89 @@ def lut3(e: Emitter, a: str, b: str, c: str, lut: int, ty: str) -> str:
                 return acc
         del terms
         return env[expr]
-    inv = {name: e.op(f"xor {ty} {v}, {ones}") for name, v in (("a", a), ("b", b), ("c", c))}
-    result = "0" if ty != "i1" else "false"
+    # Shannon expansion on one input x: f = x ? f1(y, z) : f0(y, z), each half a two-input
+    # function; the general case is the bit select f0 ^ (x & (f0 ^ f1)) (v_bfi_b32). The input
+    # whose halves cost least is chosen (0xb8 = b ? c : a is one select). A sum of the table's
+    # minterms (up to 27 operations: SHA-512's majority and choose functions, 600 of them in
+    # sha512_chains) left instcombine a third of opt-16's time to fold back.
+    x, y, z, lut = min(
+        ((a, b, c, lut), (b, a, c, _permute(lut, 1)), (c, a, b, _permute(lut, 2))),
+        key=lambda choice: _shannon_cost(choice[3]),
+    )
+    f1, f0 = lut >> 4, lut & 0xF
+
+    def half(t: int) -> str:
+        return lut2(e, y, z, t, ty)
+
+    def neg(v: str) -> str:
+        return e.op(f"xor {ty} {v}, {ones}")
+
+    if f0 == f1:
+        return half(f0)
+    if f1 == f0 ^ 0xF:
+        return e.op(f"xor {ty} {x}, {half(f0)}")
+    if f0 == 0:
+        return e.op(f"and {ty} {x}, {half(f1)}")
+    if f1 == 0xF:
+        return e.op(f"or {ty} {x}, {half(f0)}")
+    if f1 == 0:
+        return e.op(f"and {ty} {neg(x)}, {half(f0)}")
+    if f0 == 0xF:
+        return e.op(f"or {ty} {neg(x)}, {half(f1)}")
+    lo, hi = half(f0), half(f1)
+    differ = e.op(f"xor {ty} {lo}, {hi}")
+    return e.op(f"xor {ty} {lo}, {e.op(f'and {ty} {x}, {differ}')}")
+
+
+def _permute(lut: int, first: int) -> int:
+    """The truth table with input `first` (0 a, 1 b, 2 c) moved to the front, the other two
+    keeping their order: bit (x << 2) | (y << 1) | z of the result."""
+    out = 0
     for i in range(8):
+        bits = [i >> 2 & 1, i >> 1 & 1, i & 1]  # a, b, c
+        moved = [bits[first]] + [v for k, v in enumerate(bits) if k != first]
         if lut >> i & 1:
-            term = e.op(f"and {ty} {a if i & 4 else inv['a']}, {b if i & 2 else inv['b']}")
-            term = e.op(f"and {ty} {term}, {c if i & 1 else inv['c']}")
-            result = e.op(f"or {ty} {result}, {term}")
-    return result
+            out |= 1 << (moved[0] << 2 | moved[1] << 1 | moved[2])
+    return out
+
+
+def _lut2_cost(t: int) -> int:
+    return 0 if t in (0x0, 0xF, 0xC, 0xA) else 1 if t in (0x3, 0x5, 0x8, 0xE, 0x6) else 2
+
+
+def _shannon_cost(lut: int) -> int:
+    """Operations lut3 emits expanding on the first input (a bit select counted as one: llc
+    makes one v_bfi_b32 of it)."""
+    f1, f0 = lut >> 4, lut & 0xF
+    if f0 == f1:
+        return _lut2_cost(f0)
+    if f1 == f0 ^ 0xF or f0 == 0 or f1 == 0xF:
+        return 1 + _lut2_cost(f1 if f0 == 0 else f0)
+    if f1 == 0 or f0 == 0xF:
+        return 2 + _lut2_cost(f0 if f1 == 0 else f1)
+    return 1 + _lut2_cost(f0) + _lut2_cost(f1)
+
+
+def lut2(e: Emitter, b: str, c: str, t: int, ty: str) -> str:
+    """The two-input function of b and c whose truth table is `t` (bit (b << 1) | c)."""
+    ones = "true" if ty == "i1" else "-1"
+    if t in (0x0, 0xF):
+        return ones if t else ("false" if ty == "i1" else "0")
+    if t in (0xC, 0xA):
+        return b if t == 0xC else c
+    if t in (0x3, 0x5):
+        return e.op(f"xor {ty} {b if t == 0x3 else c}, {ones}")
+    inverted = t in (0x1, 0x7, 0x9)  # not(or), not(and), not(xor)
+    t = t ^ 0xF if inverted else t
+    if t in (0x8, 0xE, 0x6):
+        name = {0x8: "and", 0xE: "or", 0x6: "xor"}[t]
+        value = e.op(f"{name} {ty} {b}, {c}")
+    else:  # one input inverted: ~b & c, b & ~c, ~b | c, b | ~c
+        op = "and" if t in (0x2, 0x4) else "or"
+        nb = t in (0x2, 0xB)
+        x = e.op(f"xor {ty} {b if nb else c}, {ones}")
+        value = e.op(f"{op} {ty} {x}, {c}") if nb else e.op(f"{op} {ty} {b}, {x}")
+    return e.op(f"xor {ty} {value}, {ones}") if inverted else value
 
 
 def lop3(e: Emitter, ins: Instruction) -> None:
