@@ -44,7 +44,9 @@ from rich.table import Table
 TASKS = Path(__file__).resolve().parents[1] / "models" / "bench" / "tasks"
 
 
-def sweep_one(main_cu: Path, work: Path, opt: str, engine: str = "interp") -> dict:
+def sweep_one(
+    main_cu: Path, work: Path, opt: str, engine: str = "interp", timeout_s: float = 0
+) -> dict:
     """One task's record: name, domain, status, detail and the emulator's engine counters."""
     spec = tomllib.loads((main_cu.parent / "task.toml").read_text())
     name = main_cu.parent.name
@@ -66,7 +68,9 @@ def sweep_one(main_cu: Path, work: Path, opt: str, engine: str = "interp") -> di
         return rec | {"status": "build error", "detail": exc.message.splitlines()[-1][:120]}
     env = {**os.environ, "CASS_EMULATOR_ENGINE": engine}
     started = time.perf_counter()
-    run = run_program(exe, spec.get("run", {}).get("args", []), timeout_s=300, env=env)
+    # `both` runs each launch twice, a racing one three times (oracle.run_compared)
+    timeout_s = timeout_s or (900 if engine == "both" else 300)
+    run = run_program(exe, spec.get("run", {}).get("args", []), timeout_s=timeout_s, env=env)
     s = run.stats
     rec |= {
         "wall_s": round(time.perf_counter() - started, 2),
@@ -95,10 +99,10 @@ def sweep_one(main_cu: Path, work: Path, opt: str, engine: str = "interp") -> di
     return rec | {"status": "check failed", "detail": f"exit {run.exit_code}"}
 
 
-def _guarded(main_cu: Path, work: Path, opt: str, engine: str) -> dict:
+def _guarded(main_cu: Path, work: Path, opt: str, engine: str, timeout_s: float) -> dict:
     """sweep_one, with a crash of the sweep itself recorded as the task's result."""
     try:
-        return sweep_one(main_cu, work, opt, engine)
+        return sweep_one(main_cu, work, opt, engine, timeout_s)
     except Exception as exc:  # noqa: BLE001 - one task's crash must not stop the sweep
         where = {"task": main_cu.parent.name, "domain": main_cu.parent.parent.name}
         return where | {"engine": engine, "status": "sweep error", "detail": f"{exc!r}"[:160]}
@@ -126,6 +130,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
         "--engine", default="interp", choices=("interp", "jit", "both"), help="emulator engine"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=0,
+        help="seconds a program may run (default 300; 900 under --engine both)",
     )
     parser.add_argument("--per-domain", type=int, default=0, help="only the first N per domain")
     parser.add_argument("--interleave", action="store_true", help="tasks in turns across domains")
@@ -167,7 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, Progress(transient=True) as progress:
         bar = progress.add_task("tasks", total=len(tasks))
         with ThreadPoolExecutor(max_workers=opts.jobs) as pool:
-            one = lambda t: _guarded(t, Path(tmp), opts.opt, opts.engine)  # noqa: E731
+            one = lambda t: _guarded(t, Path(tmp), opts.opt, opts.engine, opts.timeout)  # noqa: E731
             for result in pool.map(one, tasks):
                 results.append(result)
                 progress.advance(bar)

@@ -20,6 +20,7 @@ translated code's order); its own output decides its verdict."""
 from __future__ import annotations
 
 import ctypes
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,7 @@ from cass.runner.emulator.ops_memory import _ds_kind
 from cass.runner.emulator.state import EXEC, Fault, Group
 
 VCC_LO = 106
+CHECK_EVERY = 1024  # steps of the interpreter between looks at the kernel's time budget
 
 
 def _view(region: mem.Region) -> np.ndarray:
@@ -100,6 +102,13 @@ def run_compared(m, make_reference: Callable[[], Any], regions: list[mem.Region]
     ordered_fault = _run(ordered)
     ordered_after = _snapshot(spaces)
     _restore(spaces, translated)
+    if ordered_fault is not None and ordered_fault.kind == FaultKind.TIMEOUT:
+        raise Fault(
+            FaultKind.TIMEOUT,
+            "the engines differ and the interpreter, run again in the translated code's wave "
+            "order to tell a race from a wrong translation, ran past the kernel's time budget: "
+            "undecided (set CASS_EMULATOR_KERNEL_TIMEOUT_S to allow it longer)",
+        )
     difference = _differ(ordered, ordered_fault, m, fault, spaces, ordered_after, True)
     if difference:
         raise Fault(
@@ -127,6 +136,8 @@ class JitOrder:
         from cass.runner.emulator.jit.engine import MAX_STEPS
 
         self.max_steps = MAX_STEPS
+        self.started = time.monotonic()  # the kernel's time budget counts from here
+        self.stepped = 0
         self.entries = engine.entries
         self.interpreted = engine.translation.interpreted
 
@@ -179,6 +190,9 @@ class JitOrder:
             counted = m.wave_instructions
             m.step(pc, one)
             ran += m.wave_instructions - counted
+            self.stepped += 1  # not m.steps: the scheduler's fairness counts those
+            if self.stepped % CHECK_EVERY == 0:
+                m.budget.check(m, self.started)
             if taken and ran >= self.max_steps:
                 return ran
 
