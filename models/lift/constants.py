@@ -23,6 +23,7 @@ class ConstantBanks:
     kernel: str = "kernel"
     uses_grid_workspace: bool = False
     texrefs: dict = field(default_factory=dict)  # c[0x0] byte offset -> texture reference name
+    surfrefs: dict = field(default_factory=dict)  # c[0x0] byte offset -> surface reference name
 
     def constant4_entry(self, offset: int):
         return self.constant4.get(offset)
@@ -33,7 +34,7 @@ class ConstantBanks:
             return cls(kernel=kernel)
         return cls(cubin.constant3_symbols, cubin.constant2.get(kernel), f'@"sass.const2.{kernel}"', True,
                    cubin.constant4, cubin.strings, cubin.zeroed, kernel,
-                   texrefs=cubin.texrefs.get(kernel, {}))  # fmt: skip
+                   texrefs=cubin.texrefs.get(kernel, {}), surfrefs=cubin.surfrefs.get(kernel, {}))  # fmt: skip
 
     @property
     def grid_workspace_symbol(self) -> str:

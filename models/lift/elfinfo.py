@@ -20,9 +20,8 @@ from elftools.elf.elffile import ELFFile
 EIATTR_KPARAM_INFO = 0x17
 EIATTR_FRAME_SIZE, EIATTR_MIN_STACK_SIZE = 0x11, 0x12
 EIFMT_SVAL = 4
-STT_CUDA_TEXTURE = (
-    "STT_LOOS"  # symbol type 10: a `texture<T, dim, mode>` reference (pyelftools' name)
-)
+# symbol types (pyelftools' names): 10 a `texture<T, dim, mode>`, 12 a `surface<void, dim>`
+STT_CUDA_TEXTURE, STT_CUDA_SURFACE = "STT_LOOS", "STT_HIOS"
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,9 @@ class CubinInfo:
         default_factory=dict
     )  # kernel -> c[0x0] byte offset -> texture reference the loader patches there
     textures: list[str] = field(default_factory=list)  # every texture reference of the module
+    surfrefs: dict[str, dict[int, str]] = field(
+        default_factory=dict
+    )  # kernel -> c[0x0] byte offset -> surface reference (HIP has none: a located error)
 
 
 def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
@@ -113,15 +115,17 @@ def read_cubin(data: bytes, where: str = "<cubin>") -> CubinInfo:
                 info.constant4[off] = (name, addend)
         info.stack = stack_sizes(elf.get_section_by_name(".nv.info"), symtab)
         info.texrefs = texture_slots(sections, symtab)
+        info.surfrefs = texture_slots(sections, symtab, STT_CUDA_SURFACE)
     info.constant3_symbols.sort(key=lambda s: s.offset)
     return info
 
 
-def texture_slots(sections, symtab) -> dict[str, dict[int, str]]:
+def texture_slots(sections, symtab, kind: str = STT_CUDA_TEXTURE) -> dict[str, dict[int, str]]:
     """Per kernel, the c[0x0] words the loader fills with a bound texture reference's handle:
     ptxas (CUDA 11) gives each `texture<>` a kernel reads a word after the parameters and
     relocates it to the texture's symbol (sm_80: `TEX.SCR ... 0x0, word`; sm_90: `ULDC URx,
-    c[0x0][offset]` before a bindless TEX)."""
+    c[0x0][offset]` before a bindless TEX); with `kind` STT_CUDA_SURFACE, the surface references'
+    slots (SULD/SUST)."""
     slots: dict[str, dict[int, str]] = {}
     for sec in sections:
         name = sec.name
@@ -130,7 +134,7 @@ def texture_slots(sections, symtab) -> dict[str, dict[int, str]]:
                 continue
             for r in sec.iter_relocations():
                 sym = symtab.get_symbol(r["r_info_sym"])
-                if sym["st_info"]["type"] == STT_CUDA_TEXTURE:
+                if sym["st_info"]["type"] == kind:
                     slots.setdefault(name[len(prefix) :], {})[r["r_offset"]] = sym.name
     return slots
 

@@ -104,11 +104,15 @@ def descriptor(e: Emitter, ins: Instruction) -> str:
     texref = getattr(e.constants, "texrefs", {}).get(offset)
     if texref is not None:
         return reference_descriptor(e, texref)
+    surfref = getattr(e.constants, "surfrefs", {}).get(offset)
+    if surfref is not None:
+        raise e.fail(f"{ins.full}: '{surfref}' is a surface reference (surface<>), which HIP does "
+                     "not have; use a surface object (cudaSurfaceObject_t) kernel parameter")  # fmt: skip
     if offset < e.layout.base or offset + 8 > e.layout.base + max(e.layout.size, 8):
         if offset >= e.layout.base + e.layout.size:
             raise e.fail(f"{ins.full}: the handle c[0x0][{offset:#x}] lies after the parameters: a "
-                         "bound texture reference (texture<>), known only from the cubin; lift the "
-                         "cubin, not its SASS text")  # fmt: skip
+                         "bound texture or surface reference (texture<>, surface<>), known only from "
+                         "the cubin; lift the cubin, not its SASS text")  # fmt: skip
         raise e.fail(f"{ins.full}: the handle c[0x0][{offset:#x}] is not a kernel parameter")
     value = e.cbank(CBank(0, offset), 8)
     return e.op(f"inttoptr i64 {value} to ptr addrspace(4)")

@@ -100,8 +100,21 @@ def test_text_alone_is_a_located_error() -> None:
     result = lift_sass(sass, path="texture_refs.sass", arch="sm_90", compile=False)
     errors = [d for d in result.diagnostics if d.severity.value == "error"]
     assert errors and all(d.line > 1 for d in errors)
-    assert any("bound texture reference" in d.message and "lift the cubin" in d.message
+    assert any("bound texture or surface reference" in d.message and "lift the cubin" in d.message
                for d in errors)  # fmt: skip
+
+
+def test_surface_references_are_located_errors() -> None:
+    """HIP has no surface references: SULD/SUST on one name it and say what to use instead."""
+    cubin = read_cubin((DATA / "surface_ref.sm_90.cubin").read_bytes())
+    assert list(cubin.surfrefs["_Z4bumpi"].values()) == ["s_grid"] and not cubin.textures
+    sass = (DATA / "surface_ref.sm_90.sass").read_text()
+    result = lift_sass(sass, path="surface_ref.sass", arch="sm_90", cubin=cubin, compile=False)
+    errors = [d for d in result.diagnostics if d.severity.value == "error"]
+    assert any("SULD" in d.message for d in errors) and any("SUST" in d.message for d in errors)
+    assert all("'s_grid' is a surface reference" in d.message and "surface object" in d.message
+               and d.line > 1 for d in errors)  # fmt: skip
+    assert len(errors) == 2
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
