@@ -88,6 +88,8 @@ def sweep_one(
         report = run.fault_reports[0]
         kind = str(report.get("kind"))
         status = "mismatch" if kind == "engine-mismatch" else "fault"
+        if kind == "timeout" and "undecided" in report.get("message", ""):
+            status = "undecided"  # engines differ; the oracle's third run ran out of time
         return rec | {"status": status, "detail": f"{kind}: {report.get('message', '')[:160]}"}
     if run.timed_out:
         return rec | {"status": "timeout", "detail": ""}
