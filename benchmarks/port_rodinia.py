@@ -143,6 +143,32 @@ RUN_TABLE: dict[str, dict[str, Any]] = {
         "inputs": "kmeans_points",
         "legacy_cuda": True,
     },  # fmt: skip
+    # texture references, built and recorded as kmeans. The original's host C++ calls read() and
+    # lseek() without <unistd.h> (host_flags, both builds), omp_set_num_threads (libgomp) and
+    # cuMemGetInfo (a link stub of the driver library: the GPU machine's own libcuda.so.1 runs it);
+    # its C++ files are built at -O1 without strict aliasing or null-check deletion (host_opt: -O1
+    # and -O2 builds of its unchanged suffix-tree.cpp crash flattening the tree, in its CPU mode
+    # too; at -O0 its `inline id2addr` is not inlined and links to nvcc's host stub of the
+    # __device__ id2addr, which exits) and by g++, as its Makefile does (cxx_host: nvcc 11.8
+    # cannot parse gcc 12's <map>)
+    "mummergpu": {
+        "sources": [
+            "src/mummergpu_main.cpp",
+            "src/mummergpu_gold.cpp",
+            "src/suffix-tree.cpp",
+            "src/PoolMalloc.cpp",
+            "src/mummergpu.cu",
+        ],
+        "include": ["src"],
+        "args": ["ref.fa", "qry.fa"],
+        "inputs": "mummer_fasta",
+        "legacy_cuda": True,
+        "host_flags": ["-include", "unistd.h"],
+        "host_opt": ["-O1", "-fno-strict-aliasing", "-fno-delete-null-pointer-checks"],
+        "cxx_host": True,
+        "libs": ["-lgomp"],
+        "driver_stub": ["cuMemGetInfo_v2"],
+    },  # fmt: skip
     "lud": {
         "dir": "lud/cuda",
         "sources": ["lud.cu", "lud_kernel.cu", "../common/common.c"],
@@ -266,12 +292,34 @@ def gen_kmeans_points(run_dir: Path) -> None:
     (run_dir / "points.txt").write_text("\n".join(rows) + "\n")
 
 
+def gen_mummer_fasta(run_dir: Path) -> None:
+    """mummergpu's reference (2,000 bases) and 60 queries of 24 to 48 bases: pieces of the
+    reference, one base changed in every third, and random ones."""
+    rand = _lcg(6)
+    ref = "".join("ACGT"[next(rand) >> 8 & 3] for _ in range(2000))  # high bits: no short period
+    queries = []
+    for index in range(60):
+        length = 24 + next(rand) % 25
+        if index % 5 == 4:
+            read = "".join("ACGT"[next(rand) >> 8 & 3] for _ in range(length))
+        else:
+            start = next(rand) % (len(ref) - length)
+            read = ref[start : start + length]
+            if index % 3 == 0:
+                at = next(rand) % length
+                read = read[:at] + "ACGT"[("ACGT".index(read[at]) + 1) % 4] + read[at + 1 :]
+        queries.append(f">q{index}\n{read}\n")
+    (run_dir / "ref.fa").write_text(f">ref\n{ref}\n")
+    (run_dir / "qry.fa").write_text("".join(queries))
+
+
 GENERATORS: dict[str, Callable[[Path], None]] = {
     "hotspot_grid": gen_hotspot_grid,
     "hotspot3d_grid": gen_hotspot3d_grid,
     "bfs_graph": gen_bfs_graph,
     "nn_records": gen_nn_records,
     "kmeans_points": gen_kmeans_points,
+    "mummer_fasta": gen_mummer_fasta,
 }
 
 
@@ -285,7 +333,12 @@ def nvcc_build(tree: Path, app: str, build_dir: Path, nvcc: str, arch: str) -> t
     flags = [f"-I{src}", f"-I{tree / 'cuda' / 'util'}", f"-I{build_dir}"]
     flags += [f"-I{(src / inc).resolve()}" for inc in entry.get("include", [])]
     flags += [f"-D{d}" for d in entry.get("defines", [])]
-    cu_flags = ["-include", "cuda_compat.h", *entry.get("nvcc_flags", [])]
+    cu_flags = [
+        "-include",
+        "cuda_compat.h",
+        *entry.get("nvcc_flags", []),
+        *entry.get("host_flags", []),
+    ]
     # CUDA 12+ removed the cudaThread* calls Rodinia was written with; the ports get HIP's own
     (build_dir / "cuda_compat.h").write_text(
         "#include <cuda_runtime.h>\n"
@@ -301,6 +354,10 @@ def nvcc_build(tree: Path, app: str, build_dir: Path, nvcc: str, arch: str) -> t
             cmd += ["-o", str(obj)]
         elif path.suffix == ".c":
             cmd = ["gcc", "-O2", *flags, "-c", str(path), "-o", str(obj)]
+        elif path.suffix == ".cpp" and entry.get("cxx_host"):  # g++, as its Makefile does
+            toolkit = Path(nvcc).resolve().parents[1] / "include"
+            cmd = ["g++", *entry.get("host_opt", ["-O2"]), *entry.get("host_flags", []), *flags]
+            cmd += [f"-I{toolkit}", "-c", str(path), "-o", str(obj)]
         else:  # host C++ that uses the CUDA runtime API: nvcc compiles it as CUDA
             cmd = [
                 nvcc,
@@ -320,10 +377,32 @@ def nvcc_build(tree: Path, app: str, build_dir: Path, nvcc: str, arch: str) -> t
         if proc.returncode != 0:
             return False, "\n".join(log)
         objects.append(str(obj))
-    cmd = [nvcc, f"-arch={arch}", *objects, "-o", str(build_dir / "app"), "-lm"]
+    cmd = [
+        nvcc,
+        f"-arch={arch}",
+        *objects,
+        "-o",
+        str(build_dir / "app"),
+        "-lm",
+        *entry.get("libs", []),
+    ]
+    cmd += driver_stub(entry.get("driver_stub", []), build_dir / "stub")
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=600)
     log.append(" ".join(cmd) + "\n" + proc.stdout + proc.stderr)
     return proc.returncode == 0, "\n".join(log)
+
+
+def driver_stub(symbols: list[str], folder: Path) -> list[str]:
+    """Link flags for a libcuda.so stub defining `symbols` (soname libcuda.so.1): what NVIDIA's
+    toolkits ship as lib64/stubs for linking without a driver; the driver's library runs it."""
+    if not symbols:
+        return []
+    folder.mkdir(parents=True, exist_ok=True)
+    source = folder / "stub.c"
+    source.write_text("".join(f"int {name}(void) {{ return 999; }}\n" for name in symbols))
+    subprocess.run(["gcc", "-shared", "-fPIC", "-Wl,-soname,libcuda.so.1", str(source), "-o",
+                    str(folder / "libcuda.so")], check=True, timeout=120)  # fmt: skip
+    return [f"-L{folder}", "-lcuda"]
 
 
 def prepare_run_dir(app: str, run_dir: Path) -> None:
@@ -489,7 +568,7 @@ def hip_build(
     flags = ["-Wno-everything", f"-I{src}", f"-I{hip_tree / 'cuda' / 'util'}"]
     flags += [f"-I{(src / inc).resolve()}" for inc in entry.get("include", [])]
     flags += [f"-D{d}" for d in entry.get("defines", [])]
-    flags += list(extra_flags)
+    flags += [*extra_flags, *entry.get("host_flags", [])]
     objects = []
     for index, source in enumerate(entry["sources"]):
         path = (src / source).resolve()
@@ -498,14 +577,21 @@ def hip_build(
             cmd = ["gcc", "-O2", *flags, "-c", str(path), "-o", str(obj)]
         else:  # CUDA sources and host C++ calling the runtime API, as nvcc compiled them
             extra = device(source) if device else ()
-            cmd = hip_compile_command(path, obj, "gfx1100", ("-O2", "-c", *flags, *extra))
+            opt = entry.get("host_opt", ["-O2"]) if path.suffix == ".cpp" else ["-O2"]
+            cmd = hip_compile_command(path, obj, "gfx1100", (*opt, "-c", *flags, *extra))
         proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=900)
         if proc.returncode != 0:
             return False, f"{source}: {first_error(proc.stderr)}"
         objects.append(str(obj))
     lib = runtime_library()
     cmd = ["clang++-16", *objects, "-o", str(build_dir / "app")]
-    cmd += [f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}", "-lcasship", "-lm"]
+    cmd += [
+        f"-L{lib.parent}",
+        f"-Wl,-rpath,{lib.parent}",
+        "-lcasship",
+        "-lm",
+        *entry.get("libs", []),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=300)
     return proc.returncode == 0, "" if proc.returncode == 0 else f"link: {first_error(proc.stderr)}"
 
