@@ -131,3 +131,21 @@ def test_a_translated_endless_kernel_stops_at_its_budget_where_it_loops(tmp_path
     assert fault["instruction"] != "?", fault  # where the translated loop had reached
     s = run.stats
     assert s.native_instructions > 0.9 * s.instructions > 0
+
+
+def test_the_same_fault_under_both_engines_is_that_fault_not_a_mismatch():
+    from cass.runner.emulator.kinds import FaultKind
+    from cass.runner.emulator.oracle import run_compared
+    from cass.runner.emulator.state import Fault
+
+    data = np.zeros(16, np.uint32)
+    lines = ["v_lshlrev_b32 v2, 4, v0", "global_store_b32 v2, v0, s[0:1]", "v_mov_b32 v3, 1"]
+    sgpr = {0: data.ctypes.data & 0xFFFFFFFF, 1: data.ctypes.data >> 32}
+
+    def machine(engine: str):
+        return Snippet(lines, vgpr={0: np.arange(32)}, sgpr=sgpr, buffers=[data], engine=engine)
+
+    translated = machine("jit").machine()
+    with pytest.raises(Fault) as err:  # the interpreter's PC is past the store, the JIT's at it
+        run_compared(translated, lambda: machine("interp").machine(), [])
+    assert err.value.kind == FaultKind.MEMORY and err.value.lane == 4
