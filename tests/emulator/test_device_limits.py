@@ -63,7 +63,10 @@ def test_device_memory_is_enforced_like_hip(hostile: Path):
 
 
 def test_a_large_malloc_costs_only_what_is_touched(hostile: Path):
-    got = _fields(run_program(hostile, ["lazy"], timeout_s=120).stdout)
+    env = dict(os.environ)
+    if env.get("CASS_EMULATOR_ENGINE") == "both":  # the oracle saves and restores every
+        env["CASS_EMULATOR_ENGINE"] = "jit"  # allocation around a launch: 4 GiB twice here
+    got = _fields(run_program(hostile, ["lazy"], env=env, timeout_s=120).stdout)
     assert got["values"] == "7,9"
     assert int(got["peak_rss_kib"]) < 1024 * 1024  # 4 GiB allocated, two words touched
 
