@@ -299,12 +299,13 @@ NOTES = (
     "macros and four timer calls cfd uses; the CUDA Samples headers are not in the corpus) for every "
     "file, and `--include` folders: Debian's libglew-dev, libglut-dev, libglu1-mesa-dev, libgl-dev "
     "and mesa-common-dev unpacked with `dpkg -x` (hybridsort's `GL/glew.h`, `GL/glut.h`), and "
-    "`--hip-include`: libomp-16-dev's `omp.h` for clang-16 building kmeans' host port. kmeans' original was built "
-    "with nvcc 11.8 here and run on the H200 (`port_rodinia.py --record-nvidia --builds`, its "
-    "libcudart.so.11.0 carried along). cfd, hybridsort, leukocyte and mummergpu are lifted but not "
-    "run: cfd and leukocyte need a mesh and an AVI video as inputs, and the host ports of "
-    "hybridsort (OpenGL interop, `cuda_gl_interop.h`) and mummergpu (the original's missing "
-    "`<unistd.h>`) do not build (benchmarks/results/port-rodinia.md). "
+    "`--hip-include`: libomp-16-dev's `omp.h` for clang-16 building kmeans' host port. kmeans' "
+    "and mummergpu's originals were built with nvcc 11.8 here and run on the H200 "
+    "(`port_rodinia.py --record-nvidia --builds`, with their libcudart.so.11.0 and libgomp; "
+    "mummergpu's C++ at -O1 without strict aliasing or null-check deletion, as port_rodinia's run "
+    "table explains). cfd, hybridsort and leukocyte are lifted but not run: cfd and leukocyte need "
+    "a mesh and an AVI video as inputs, and hybridsort's host port does not build (OpenGL "
+    "interop, `cuda_gl_interop.h`: benchmarks/results/port-rodinia.md). "
     "srad_v2's original reads `J_cuda[tx - cols]` before its buffer in the first block "
     "row: the H200 does not fault, the emulator reports the access (as its source port does, "
     "benchmarks/results/port-rodinia.md). Each run embeds only the lifted code object "
@@ -357,7 +358,10 @@ def recorded_note(verify: Path | None) -> str:
     if not verify:
         return ""
     data = json.loads(verify.read_text())
-    return f"outputs recorded on {data.get('gpu', 'NVIDIA')} ({data.get('date', '')})"
+    later = [f"{app} {entry['recorded']}" for app, entry in data.get("apps", {}).items()
+             if entry.get("recorded")]  # fmt: skip
+    when = "; ".join([data.get("date", ""), *later])
+    return f"outputs recorded on {data.get('gpu', 'NVIDIA')} ({when})"
 
 
 def main(argv: list[str] | None = None) -> int:
