@@ -596,7 +596,10 @@ def hip_build(
     return proc.returncode == 0, "" if proc.returncode == 0 else f"link: {first_error(proc.stderr)}"
 
 
-def verify_ports(recorded_path: Path, corpus: Path, apps: list[str], timeout_s: float) -> None:
+def verify_ports(
+    recorded_path: Path, corpus: Path, apps: list[str], timeout_s: float,
+    include: tuple[Path, ...] = (),
+) -> None:  # fmt: skip
     """Port the corpus, build each runnable port for gfx1100, run it on the emulator with the
     recorded arguments and compare with the NVIDIA outputs (cass's verdict comparator)."""
     recorded = json.loads(recorded_path.read_text())
@@ -614,7 +617,8 @@ def verify_ports(recorded_path: Path, corpus: Path, apps: list[str], timeout_s: 
             row["matches"], row["reason"] = None, ""
             build_dir, run_dir = Path(tmp) / "build" / app, Path(tmp) / "run" / app
             build_dir.mkdir(parents=True)
-            row["built"], row["reason"] = hip_build(out, app, build_dir)
+            row["built"], row["reason"] = hip_build(out, app, build_dir, None,
+                                                    tuple(f"-I{d}" for d in include))  # fmt: skip
             if row["built"]:
                 run_and_judge(app, build_dir / "app", run_dir, recorded, row, timeout_s)
             rows.append(row)
@@ -739,6 +743,9 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900, help="with --verify: seconds per run")
     parser.add_argument("--arch", default="sm_90", help="with --record-nvidia: nvcc's -arch")
     parser.add_argument("--nvcc", default="", help="with --record-nvidia: the nvcc to build with")
+    parser.add_argument("--hip-include", type=Path, action="append", default=[], metavar="DIR",
+                        help="with --verify: extra include folder for the ports (kmeans: "
+                        "libomp-16-dev's omp.h folder)")  # fmt: skip
     parser.add_argument("--builds", type=Path, metavar="DIR",
                         help="with --record-nvidia: keep binaries there (--build-only) or run "
                         "those found there instead of building")  # fmt: skip
@@ -748,7 +755,7 @@ def main() -> None:
         return
     if args.verify:
         chosen = [a for a in args.apps.split(",") if a] or list(RUN_TABLE)
-        verify_ports(args.verify, args.corpus, chosen, args.timeout)
+        verify_ports(args.verify, args.corpus, chosen, args.timeout, tuple(args.hip_include))
         return
     if args.record_nvidia:
         chosen = [a for a in args.apps.split(",") if a] or list(RUN_TABLE)
