@@ -62,8 +62,8 @@ class JitEngine:
     def __init__(self, program, background: bool = True, hot_s: float | None = None) -> None:
         """A library already in the cache is loaded at once. Otherwise, without `background`,
         translate and compile before returning; with it, once the interpreter has spent `hot_s`
-        CPU seconds (default HOT_CPU_S) in the code object's kernels, translate and compile in
-        the background (kernels run interpreted until the library is loaded)."""
+        CPU seconds (default: `hot_threshold`) in the code object's kernels, translate and
+        compile in the background (kernels run interpreted until the library is loaded)."""
         self.program = program
         self.threads = THREADS
         self.translation: Any = None  # translated when needed: cached, hot, or waited for
