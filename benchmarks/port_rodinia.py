@@ -697,6 +697,17 @@ def judge_run(app: str, run: Any, run_dir: Path, recorded: dict, row: dict) -> N
             )
 
 
+def _later_recordings(recorded: dict) -> str:
+    """A sentence naming the entries recorded apart (originals built elsewhere, --builds)."""
+    later = [f"{app} ({entry.get('nvcc', 'nvcc')}, {entry['recorded']})"
+             for app, entry in recorded.get("apps", {}).items() if entry.get("recorded")]  # fmt: skip
+    if not later:
+        return ""
+    return (f" Recorded apart, from originals built with the nvcc named: {', '.join(later)}; their "
+            "ports need `--hip-include` for headers clang-16 lacks (kmeans: libomp-16-dev's "
+            "`omp.h`).")  # fmt: skip
+
+
 def write_runs(rows: list[dict], recorded: dict) -> None:
     """Replace the runs section of port-rodinia.md (the build table above it stays)."""
     (RESULTS / "port-rodinia-runs.json").write_text(json.dumps(rows, indent=1) + "\n")
@@ -713,7 +724,7 @@ def write_runs(rows: list[dict], recorded: dict) -> None:
         f"inputs; compared by cass's verdict comparator (rtol {RTOL}, atol {ATOL}; timing lines "
         f"ignored). {sum(r['ported'] for r in rows)} ported without error, "
         f"{sum(r['built'] for r in rows)} built, {sum(r['ran'] for r in rows)} ran, "
-        f"{sum(r['matches'] is True for r in rows)} match.",
+        f"{sum(r['matches'] is True for r in rows)} match." + _later_recordings(recorded),
         "",
         "| application | ported | builds | runs | matches | emulator s | first reason |",
         "| --- | --- | --- | --- | --- | ---: | --- |",
