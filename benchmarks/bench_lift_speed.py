@@ -106,7 +106,7 @@ def measure(text: str, path: str, arch: str, cubin=None) -> dict[str, float]:
         with tempfile.TemporaryDirectory(prefix="cass-lift-speed-") as name:
             bitcode = Path(name) / "module.bc"
             _, opt_wall, opt_cpu = timed(
-                lambda: module.optimize_to_bitcode(linked, AMDGCN, bitcode)
+                lambda: module.optimize_to_bitcode(linked, AMDGCN, bitcode, largest)
             )
             _, llc_wall, llc_cpu = timed(
                 lambda: module.codegen_parts(bitcode, AMDGCN, largest, jobs)

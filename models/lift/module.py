@@ -16,7 +16,13 @@ import os
 import re
 from pathlib import Path
 
-from cass.models.lift.targets import OPT_FLAGS, RUNTIME_DIR, LlvmTarget
+from cass.models.lift.targets import (
+    LARGE_KERNEL,
+    LARGE_KERNEL_OPT_ARGS,
+    OPT_FLAGS,
+    RUNTIME_DIR,
+    LlvmTarget,
+)
 from cass.runner.diagnostics import WorkError
 from cass.runner.toolchain import DEFAULT_GFX_ARCH
 from cass.runner.tools import run_tool
@@ -117,7 +123,7 @@ def compile_module(
         return codegen(optimize(linked, target), target, largest_kernel)
     jobs = split_jobs(linked, target, kernels, instructions)
     with tempfile.TemporaryDirectory(prefix="cass-lift-") as name:
-        module = optimize_to_bitcode(linked, target, Path(name) / "module.bc")
+        module = optimize_to_bitcode(linked, target, Path(name) / "module.bc", largest_kernel)
         return codegen_parts(module, target, largest_kernel, jobs)
 
 
@@ -140,9 +146,13 @@ def cpu_count() -> int:
     return os.cpu_count() or 1
 
 
-def optimize_to_bitcode(linked: str, target: LlvmTarget, out: Path) -> Path:
-    """opt-16 over the linked module (text on stdin), written as bitcode to `out`."""
-    _run(["opt-16", *OPT_FLAGS, f"-mtriple={target.triple}", "-o", str(out), "-"],
+def optimize_to_bitcode(
+    linked: str, target: LlvmTarget, out: Path, largest_kernel: int = 0
+) -> Path:
+    """opt-16 over the linked module (text on stdin), written as bitcode to `out`; a module
+    whose largest kernel has LARGE_KERNEL SASS instructions or more gets LARGE_KERNEL_OPT_ARGS."""
+    extra = LARGE_KERNEL_OPT_ARGS if largest_kernel >= LARGE_KERNEL else ()
+    _run(["opt-16", *OPT_FLAGS, *extra, f"-mtriple={target.triple}", "-o", str(out), "-"],
          linked, "optimizing the lifted IR")  # fmt: skip
     return out
 
