@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -72,3 +74,22 @@ def legacy_nvcc() -> str:
         pytest.skip("CUDA 11's nvcc is not installed (set CASS_LEGACY_NVCC to its toolkit folder; "
                     "benchmarks/legacy_cuda.sh assembles one): texture<> needs CUDA 11")  # fmt: skip
     return found
+
+
+@pytest.fixture(scope="session")
+def benchmark_script() -> Callable[[str], object]:
+    """`benchmark_script("port_rodinia")`: benchmarks/<name>.py loaded as a module named `name`
+    (registered in sys.modules: the scripts' process pools pickle functions by module name)."""
+    root = Path(__file__).resolve().parents[2] / "benchmarks"
+
+    def load(name: str) -> object:
+        if name in sys.modules:
+            return sys.modules[name]
+        spec = importlib.util.spec_from_file_location(name, root / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+
+    return load

@@ -5,9 +5,7 @@ the corpus is absent. Real opt-16 and llc-16."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,13 +18,8 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def bls():
-    path = ROOT / "benchmarks" / "bench_lift_speed.py"
-    spec = importlib.util.spec_from_file_location("bench_lift_speed", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def bls(benchmark_script):
+    return benchmark_script("bench_lift_speed")
 
 
 def test_both_versions_are_timed_per_stage(bls, tmp_path: Path, capsys) -> None:

@@ -4,9 +4,7 @@ replayed nvcc build links that PTX into the program (built here; running it need
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,14 +18,8 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def xcheck():
-    spec = importlib.util.spec_from_file_location(
-        "lift_crosscheck_h200", ROOT / "benchmarks" / "lift_crosscheck_h200.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its process pool pickles functions by module name
-    spec.loader.exec_module(module)
-    return module
+def xcheck(benchmark_script):
+    return benchmark_script("lift_crosscheck_h200")
 
 
 @pytest.fixture(scope="module")

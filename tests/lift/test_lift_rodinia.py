@@ -4,8 +4,6 @@ cuobjdump and the lift engine; the lifted code object is what the run embeds."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,13 +27,8 @@ int main() { float *x; cudaMalloc(&x, 64); scale<<<1, 16>>>(x, 16); cudaThreadSy
 
 
 @pytest.fixture(scope="module")
-def lr():
-    path = ROOT / "benchmarks" / "lift_rodinia.py"
-    spec = importlib.util.spec_from_file_location("lift_rodinia", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def lr(benchmark_script):
+    return benchmark_script("lift_rodinia")
 
 
 @pytest.fixture(scope="module")

@@ -3,9 +3,7 @@ their generated inputs and the driver-library link stub a CUDA 11 build of mumme
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,13 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def pr():
-    path = ROOT / "benchmarks" / "port_rodinia.py"
-    spec = importlib.util.spec_from_file_location("port_rodinia", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+def pr(benchmark_script):
+    return benchmark_script("port_rodinia")
 
 
 def test_kmeans_points_are_kmeans_text_input(pr, tmp_path: Path):
