@@ -33,7 +33,7 @@ def fma(a, b, c, dtype):
     a, b, c = (np.ascontiguousarray(x, dtype) for x in (a, b, c))
     if dtype == F16:
         wide = a.astype(F64) * b.astype(F64) + c.astype(F64)  # exact product; one f16 rounding
-        return wide.astype(F16)
+        return first_nan(wide.astype(F16), a, b, c)
     out = np.empty(a.shape, dtype)
     fn = _fma_lib().cass_fma_f64 if dtype == F64 else _fma_lib().cass_fma_f32
     ptr = ctypes.c_void_p
@@ -58,6 +58,37 @@ def exponent(x):
 
 def is_denorm(x):
     return (exponent(x) == 0) & (x != 0)
+
+
+_QUIET = {np.dtype(F16): 0x200, np.dtype(F32): 0x400000, np.dtype(F64): 0x8000000000000}
+
+
+def first_nan(result, *operands):
+    """`result`, except that a NaN result is the first NaN operand in operand order, quieted: the
+    rule of every arithmetic instruction in both engines (the host's own choice depends on which
+    operand order its compiler picked; numpy's f16 loops return the second NaN of two)."""
+    nan = np.isnan(result)
+    if not nan.any():
+        return result
+    out = result.copy()
+    bits = out.view(f"u{out.itemsize}")
+    for x in reversed(operands):
+        x = np.broadcast_to(np.asarray(x, out.dtype), out.shape)
+        pick = nan & np.isnan(x)
+        bits[pick] = x.view(bits.dtype)[pick] | bits.dtype.type(_QUIET[out.dtype])
+    return out
+
+
+def f16_add(a, b):
+    return first_nan(np.add(a, b), a, b)
+
+
+def f16_sub(a, b):
+    return first_nan(np.subtract(a, b), a, b)
+
+
+def f16_mul(a, b):
+    return first_nan(np.multiply(a, b), a, b)
 
 
 def ieee_max(a, b):

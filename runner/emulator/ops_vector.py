@@ -368,8 +368,8 @@ def _mbcnt(ins):
 
 # --- packed (VOP3P) ---------------------------------------------------------------------
 _PACKED = {
-    "v_pk_add_f16": np.add,
-    "v_pk_mul_f16": np.multiply,
+    "v_pk_add_f16": fp.f16_add,
+    "v_pk_mul_f16": fp.f16_mul,
     "v_pk_fma_f16": lambda a, b, c: fp.fma(a, b, c, np.float16),
     "v_pk_max_f16": fp.ieee_max,
     "v_pk_min_f16": fp.ieee_min,

@@ -237,6 +237,17 @@ VALU = {
         ("f32", "f32"),
         lambda a, b: np.where((a == 0) | (b == 0), F32(0), a * b),
     ),
+    # gfx11's name for it, and the FMA of the same rule (DX9: zero times anything is +0)
+    "v_mul_dx9_zero_f32": (
+        "f32",
+        ("f32", "f32"),
+        lambda a, b: np.where((a == 0) | (b == 0), F32(0), a * b),
+    ),
+    "v_fma_dx9_zero_f32": (
+        "f32",
+        ("f32",) * 3,
+        lambda a, b, c: np.where((a == 0) | (b == 0), F32(0) + c, fp.fma(a, b, c, F32)),
+    ),
     "v_min_f32": ("f32", ("f32", "f32"), fp.ieee_min),
     "v_max_f32": ("f32", ("f32", "f32"), fp.ieee_max),
     "v_min3_f32": ("f32", ("f32",) * 3, lambda a, b, c: fp.ieee_min(fp.ieee_min(a, b), c)),
@@ -313,10 +324,10 @@ VALU = {
     "v_cvt_i32_f64": ("b32", ("f64",), lambda a: fp.to_int(a, i32)),
     "v_cvt_u32_f64": ("b32", ("f64",), lambda a: fp.to_int(a, u32)),
     # float16
-    "v_add_f16": ("f16", ("f16", "f16"), np.add),
-    "v_sub_f16": ("f16", ("f16", "f16"), np.subtract),
-    "v_subrev_f16": ("f16", ("f16", "f16"), lambda a, b: b - a),
-    "v_mul_f16": ("f16", ("f16", "f16"), np.multiply),
+    "v_add_f16": ("f16", ("f16", "f16"), fp.f16_add),
+    "v_sub_f16": ("f16", ("f16", "f16"), fp.f16_sub),
+    "v_subrev_f16": ("f16", ("f16", "f16"), lambda a, b: fp.f16_sub(b, a)),
+    "v_mul_f16": ("f16", ("f16", "f16"), fp.f16_mul),
     "v_fma_f16": ("f16", ("f16",) * 3, lambda a, b, c: fp.fma(a, b, c, F16)),
     "v_fmac_f16": ("f16", ("f16",) * 3, lambda a, b, d: fp.fma(a, b, d, F16)),
     "v_min_f16": ("f16", ("f16", "f16"), fp.ieee_min),

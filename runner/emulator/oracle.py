@@ -141,7 +141,10 @@ class JitOrder:
         self.started = time.monotonic()  # the kernel's time budget counts from here
         self.stepped = 0
         self.entries = engine.entries
-        self.interpreted = engine.translation.interpreted
+        translation = engine.translation
+        self.interpreted = (
+            translation.interpreted if translation else frozenset(engine.program.instructions)
+        )
 
     def count_interpreted(self, op: str, n: int) -> None:
         """Interpreted steps are the oracle's own; nothing to count."""

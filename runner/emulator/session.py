@@ -124,9 +124,10 @@ class Device:
             background = self.engine == Engine.JIT and not os.environ.get("CASS_EMULATOR_JIT_WAIT")
             self._jits[key] = JitEngine(program, background=background)
         engine = self._jits[key]
-        if engine.error and not engine.reported:
-            engine.reported = True
-            print(f"cass emulator: kernels run interpreted: {engine.error}", file=sys.stderr)
+        errors = engine.errors
+        for error in errors[engine.reported :]:
+            print(f"cass emulator: kernels run interpreted: {error}", file=sys.stderr)
+        engine.reported = len(errors)
         return engine
 
     def _jit_times(self, stats: EmulatorStats) -> None:
@@ -157,7 +158,7 @@ class Device:
         self.save_stats(throttled=True)  # a run stopped mid-kernel still counts this launch
         jit = self.jit(program)
         if jit is not None:
-            jit.launch_begins()  # the interpreter's CPU here makes the code object hot
+            jit.launch_begins(kernel.entry)  # the interpreter's CPU here makes the kernel hot
         try:
             self._run(co, program, kernel, dims, shmem, args_ptr, blob)
         except _Reported:

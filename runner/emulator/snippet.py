@@ -150,6 +150,7 @@ class Snippet:
             from cass.runner.emulator.jit.engine import JitEngine
 
             m.jit = JitEngine(m.program, background=False)
+            m.jit.launch_begins()  # the snippet's one kernel, built now
             if m.jit.error:
                 raise CassError(m.jit.error)
         return m

@@ -149,3 +149,53 @@ def test_the_same_fault_under_both_engines_is_that_fault_not_a_mismatch():
     with pytest.raises(Fault) as err:  # the interpreter's PC is past the store, the JIT's at it
         run_compared(translated, lambda: machine("interp").machine(), [])
     assert err.value.kind == FaultKind.MEMORY and err.value.lane == 4
+
+
+THREE_KERNELS = r"""
+#include <hip/hip_runtime.h>
+#include <cstdio>
+__global__ void scale(float* x, float k) { x[threadIdx.x] *= k; }
+__global__ void shift(float* x, float k) { x[threadIdx.x] += k; }
+__global__ void never(float* x) { x[threadIdx.x] = -1.0f; }
+int main() {
+  float h[64], *x;
+  for (int i = 0; i < 64; i++) h[i] = i;
+  hipMalloc(&x, sizeof h);
+  hipMemcpy(x, h, sizeof h, hipMemcpyHostToDevice);
+  scale<<<1, 64>>>(x, 2.0f);
+  shift<<<1, 64>>>(x, 1.0f);
+  scale<<<1, 64>>>(x, 0.5f);
+  hipMemcpy(h, x, sizeof h, hipMemcpyDeviceToHost);
+  printf("%g %g\n", h[0], h[63]);
+  return 0;
+}
+"""
+
+
+def test_only_the_kernels_a_program_launches_are_compiled_each_on_its_own(tmp_path):
+    """A library's code object holds hundreds of kernels a program never launches: compiling
+    them all made one launch wait minutes. Each launched kernel is its own library."""
+    from cass.runner.emulator import codeobject
+    from cass.runner.emulator.jit.engine import kernel_code
+    from cass.runner.emulator.program import Program
+    from elftools.elf.elffile import ELFFile
+
+    source = tmp_path / "three.hip"
+    source.write_text(THREE_KERNELS)
+    exe = build_hip_program(source, tmp_path / "three", extra_args=["-O2"])
+    env = {**os.environ, "CASS_EMULATOR_ENGINE": "jit", "CASS_EMULATOR_JIT_WAIT": "1"}
+    env["CASS_CACHE_DIR"] = str(tmp_path / "c")
+    run = run_program(exe, timeout_s=240, env=env)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.split() == ["0.5", "63.5"]
+    assert len(_libraries(tmp_path / "c")) == 2  # scale and shift; never is not compiled
+    s = run.stats
+    assert s.native_instructions == s.instructions > 0
+    # each kernel's code is its own function's range: no other kernel's entry inside
+    with open(exe, "rb") as handle:
+        bundle = ELFFile(handle).get_section_by_name(".hip_fatbin").data()
+    program = Program(codeobject.load(bundle), None)
+    code = kernel_code(program)
+    assert len(code) == 3
+    for entry, instructions in code.items():
+        assert entry in instructions and not (set(code) - {entry}) & set(instructions)

@@ -3,14 +3,18 @@ scheduler calls `run_group` when a group of waves reaches an entry; the waves ru
 worker threads) until each reaches an instruction left to the interpreter, a barrier, the end of
 the program or its step budget. A fault inside becomes the interpreter's own fault report.
 
-Translation is tiered: a code object whose library is in the cache (by code-object hash) runs
-translated from its first launch; any other runs on the interpreter until its kernels have used
-`hot_threshold` seconds of CPU there (at least HOT_CPU_S, more for a large code object), and only
-then is translated and compiled (in the background; the interpreter goes on until the library is
-loaded). A short program never pays the compiler."""
+Each kernel is translated and compiled on its own (its code and the device functions beside it),
+and only the kernels that run: a library's code object of hundreds of kernels costs the compiler
+only the few a program launches. Translation is tiered: a kernel whose library is in the cache
+(by the hash of its code) runs translated from its first launch; any other runs on the
+interpreter until it has used `hot_threshold` seconds of CPU there (at least HOT_CPU_S, more for
+a large kernel), and only then is translated and compiled (in the background; the interpreter
+goes on until the library is loaded). A short program never pays the compiler."""
 
 from __future__ import annotations
 
+import bisect
+import hashlib
 import os
 import sys
 import threading
@@ -21,7 +25,7 @@ from typing import Any
 import numpy as np
 from cass.runner.diagnostics import CassError
 from cass.runner.emulator.jit import native
-from cass.runner.emulator.jit.translate import translate
+from cass.runner.emulator.jit.translate import Translation, translate
 from cass.runner.emulator.kinds import Access, FaultKind, Space
 from cass.runner.emulator.state import Fault, Group
 
@@ -31,18 +35,18 @@ _KINDS = {1: Access.LOAD, 2: Access.STORE, 3: Access.SCALAR_LOAD, 4: Access.ATOM
 FAULT_MISALIGNED = 5
 _SCRATCH = {6: Access.LOAD, 7: Access.STORE}
 SCRATCH_BYTES = 256 << 20  # a launch's whole private memory, allocated before a native run
-# CPU seconds the interpreter spends in a code object's kernels before it is compiled: the
-# larger of HOT_CPU_S and what compiling it is expected to cost (clang++-16 -O2 takes 6-12 ms of
-# CPU per instruction, benchmarks/bench_jit_compile.py), so the interpreter never runs longer
-# than the compile would have cost before compiling (the ski-rental rule: at worst twice the
-# better choice in hindsight). CASS_EMULATOR_JIT_HOT_S replaces the whole rule (0: at once).
+# CPU seconds the interpreter spends in a kernel before it is compiled: the larger of HOT_CPU_S
+# and what compiling it is expected to cost (clang++-16 -O2 takes 6-12 ms of CPU per
+# instruction, benchmarks/bench_jit_compile.py), so the interpreter never runs longer than the
+# compile would have cost before compiling (the ski-rental rule: at worst twice the better
+# choice in hindsight). CASS_EMULATOR_JIT_HOT_S replaces the whole rule (0: at once).
 HOT_CPU_S = 2.0
 COMPILE_CPU_PER_INSTRUCTION_S = 0.008
 HOT_CHECK_STEPS = 256  # interpreter steps between looks at the CPU clock
 
 
 def hot_threshold(instructions: int) -> float:
-    """CPU seconds of interpretation after which a code object of `instructions` is compiled."""
+    """CPU seconds of interpretation after which a kernel of `instructions` is compiled."""
     chosen = os.environ.get("CASS_EMULATOR_JIT_HOT_S", "")
     if chosen:
         try:
@@ -56,87 +60,208 @@ def hot_threshold(instructions: int) -> float:
     return max(HOT_CPU_S, instructions * COMPILE_CPU_PER_INSTRUCTION_S)
 
 
-class JitEngine:
-    """Translation, compiled library and counters of one code object."""
+def kernel_code(program) -> dict[int, dict]:
+    """Each kernel's instructions by entry: its function symbol's range (to the next kernel
+    where the symbol has no size) and every device function outside all kernels (called
+    functions, translated with each kernel that may call them)."""
+    instructions = program.instructions
+    pcs = sorted(instructions)
+    symbols = getattr(program.co, "symbols", {}) or {}
+    sized = {v: v + n for v, n, kind in symbols.values() if kind == "STT_FUNC" and n > 0}
+    entries = sorted({k.entry for k in program.co.kernels.values()})
+    ranges = []
+    for i, entry in enumerate(entries):
+        end = sized.get(entry) or (entries[i + 1] if i + 1 < len(entries) else 1 << 62)
+        ranges.append((entry, end))
+    shared = {
+        pc: ins for pc, ins in instructions.items() if not any(lo <= pc < hi for lo, hi in ranges)
+    }
+    out = {}
+    for lo, hi in ranges:
+        own = pcs[bisect.bisect_left(pcs, lo) : bisect.bisect_left(pcs, hi)]
+        out[lo] = {**{pc: instructions[pc] for pc in own}, **shared}
+    return out
 
-    def __init__(self, program, background: bool = True, hot_s: float | None = None) -> None:
-        """A library already in the cache is loaded at once. Otherwise, without `background`,
-        translate and compile before returning; with it, once the interpreter has spent `hot_s`
-        CPU seconds (default: `hot_threshold`) in the code object's kernels, translate and
-        compile in the background (kernels run interpreted until the library is loaded)."""
-        self.program = program
-        self.threads = THREADS
-        self.translation: Any = None  # translated when needed: cached, hot, or waited for
+
+def code_key(instructions: dict) -> bytes:
+    """What a kernel's library is cached by: its instructions' addresses, encodings and text."""
+    h = hashlib.sha256()
+    for pc in sorted(instructions):
+        ins = instructions[pc]
+        h.update(f"{pc}:{ins.words}:{ins.text}\n".encode())
+    return h.digest()
+
+
+class KernelCode:
+    """One kernel's translation, library and counters."""
+
+    def __init__(self, entry: int, instructions: dict, hot_s: float | None) -> None:
+        self.entry, self.instructions = entry, instructions
+        self.path = native.library_path(code_key(instructions))
+        self.hot_s = hot_threshold(len(instructions)) if hot_s is None else hot_s
+        self.translation: Translation | None = None
+        self.run: Any = None
         self.translate_s = self.compile_s = 0.0
-        self.error, self.reported = "", False
-        self.entries: set[int] = set()  # empty until the library is loaded
-        self._run: Any = None
-        self.native_instructions = self.warmup = 0
-        self.interpreted: Counter = Counter()  # op -> wave instructions run by the interpreter
-        self.ctx = native.Ctx()
-        self._path = native.library_path(program.co.elf)
-        self._builder: threading.Thread | None = None
-        self.hot_s = hot_threshold(len(program.instructions)) if hot_s is None else hot_s
-        self.interp_cpu_s = 0.0  # CPU of the interpreter in this code object's launches so far
-        self._launch_cpu: float | None = None  # process CPU clock when the current launch began
-        self._steps = 0
-        if (self._path / native.LIBRARY).exists() or not background:
-            self._build()
-        elif self.hot_s <= 0:
-            self.start()
-
-    def start(self) -> None:
-        """Translate and compile in the background (once)."""
-        if self._builder is None and not self.entries and not self.error:
-            self._builder = threading.Thread(target=self._build, name="cass-jit", daemon=True)
-            self._builder.start()
+        self.interp_cpu_s = 0.0
+        self.error = ""
+        self.builder: threading.Thread | None = None
 
     @property
-    def started(self) -> bool:
-        return self._builder is not None or bool(self.entries) or bool(self.error)
+    def cached(self) -> bool:
+        return (self.path / native.LIBRARY).exists()
 
-    def launch_begins(self) -> None:
-        self._launch_cpu = time.process_time()
-
-    def launch_ends(self) -> None:
-        if self._launch_cpu is not None:
-            self.interp_cpu_s += time.process_time() - self._launch_cpu
-            self._launch_cpu = None
-
-    def _hot(self) -> bool:
-        running = 0.0 if self._launch_cpu is None else time.process_time() - self._launch_cpu
-        return self.interp_cpu_s + running >= self.hot_s
-
-    def _build(self) -> None:
+    def build(self) -> None:
         started = time.perf_counter()
         try:
-            entries = [k.entry for k in self.program.co.kernels.values()]
-            self.translation = t = translate(self.program.instructions, entries)
+            self.translation = t = translate(self.instructions, [self.entry])
             self.translate_s = time.perf_counter() - started
             started = time.perf_counter()
-            path = native.compile_source(t.units, t.main, self._path)
-            self._lib, self._run = native.load(path)
-            self.entries = self.translation.entries  # from now on the scheduler calls in
+            path = native.compile_source(t.units, t.main, self.path)
+            self._lib, self.run = native.load(path)
         except (CassError, OSError) as exc:
             self.error = str(exc).splitlines()[0]
         except Exception as exc:  # a translator defect: reported, the interpreter runs on
             self.error = f"translator error {type(exc).__name__}: {exc}"
         self.compile_s = time.perf_counter() - started
 
+
+class JitEngine:
+    """The translated kernels of one code object and their counters."""
+
+    def __init__(self, program, background: bool = True, hot_s: float | None = None) -> None:
+        """Kernels whose library is in the cache are loaded at once. Otherwise, without
+        `background`, a kernel is translated and compiled when its launch begins; with it, once
+        the interpreter has spent `hot_s` CPU seconds (default: `hot_threshold`) in that kernel,
+        it is translated and compiled in the background (it runs interpreted until loaded)."""
+        self.program = program
+        self.threads = THREADS
+        self.background = background
+        self.kernels = {e: KernelCode(e, code, hot_s) for e, code in kernel_code(program).items()}
+        self.entries: frozenset[int] = frozenset()  # where the scheduler may call in
+        self._run_at: dict[int, Any] = {}  # entry -> the library function that runs from it
+        self._lock = threading.Lock()
+        self.reported = 0  # errors already told (the session prints each once)
+        self.native_instructions = self.warmup = 0
+        self.interpreted: Counter = Counter()  # op -> wave instructions run by the interpreter
+        self.ctx = native.Ctx()
+        self.current: KernelCode | None = None  # the kernel of the launch running now
+        self.interp_cpu_s = 0.0  # CPU of the interpreter in this code object's launches so far
+        self._launch_cpu: float | None = None  # process CPU clock when the current launch began
+        self._steps = 0
+        for k in self.kernels.values():
+            if k.cached:
+                self._build(k)
+            elif k.hot_s <= 0 and background:
+                self._start(k)
+
+    # --- what the session and the statistics read ---------------------------------------------
+    @property
+    def errors(self) -> list[str]:
+        return [k.error for k in self.kernels.values() if k.error]
+
+    @property
+    def error(self) -> str:
+        errors = self.errors
+        return errors[0] if errors else ""
+
+    @property
+    def started(self) -> bool:
+        return any(
+            k.builder is not None or k.run is not None or k.error for k in self.kernels.values()
+        )
+
+    @property
+    def translate_s(self) -> float:
+        return sum(k.translate_s for k in self.kernels.values())
+
+    @property
+    def compile_s(self) -> float:
+        return sum(k.compile_s for k in self.kernels.values())
+
+    @property
+    def translation(self) -> Translation | None:
+        """The translated kernels together (None while none is): entries, what was left to the
+        interpreter, and every PC outside them as interpreted."""
+        untranslated: Counter = Counter()
+        translated: set[int] = set()
+        count = 0
+        for k in self.kernels.values():
+            t = k.translation
+            if t is not None and k.run is not None:
+                untranslated.update(t.untranslated)
+                translated |= set(k.instructions) - t.interpreted
+                count += t.instructions
+        if not count:
+            return None
+        interpreted = frozenset(self.program.instructions) - translated
+        return Translation([], "", set(self.entries), untranslated, count, interpreted)
+
+    # --- building -----------------------------------------------------------------------------
+    def _build(self, k: KernelCode) -> None:
+        k.build()
+        if k.run is None or k.translation is None:
+            return
+        with self._lock:  # published whole: the entries last, so a scheduler that sees an
+            run_at = dict(self._run_at)  # entry finds its function
+            run_at.update(dict.fromkeys(k.translation.entries, k.run))
+            self._run_at = run_at
+            self.entries = frozenset(run_at)
+
+    def _start(self, k: KernelCode) -> None:
+        """Translate and compile `k` in the background (once)."""
+        if k.builder is None and k.run is None and not k.error:
+            k.builder = threading.Thread(
+                target=self._build, args=(k,), name="cass-jit", daemon=True
+            )
+            k.builder.start()
+
+    def start(self) -> None:
+        """Translate and compile every kernel in the background."""
+        for k in self.kernels.values():
+            self._start(k)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Until the current kernel's library (every started one, outside a launch) is loaded
+        (or failed), or `timeout` seconds."""
+        todo = [self.current] if self.current is not None else list(self.kernels.values())
+        for k in todo:
+            if k.builder is not None:
+                k.builder.join(timeout)
+
+    # --- launches -----------------------------------------------------------------------------
+    def launch_begins(self, entry: int | None = None) -> None:
+        """A launch of the kernel at `entry` (the first kernel when None) begins: without
+        `background` it is built now, before it runs."""
+        if entry is None:
+            entry = min(self.kernels) if self.kernels else -1
+        self.current = self.kernels.get(entry)
+        k = self.current
+        if k is not None and not self.background and k.run is None and not k.error:
+            self._build(k)
+        self._launch_cpu = time.process_time()
+
+    def launch_ends(self) -> None:
+        if self._launch_cpu is not None:
+            spent = time.process_time() - self._launch_cpu
+            self.interp_cpu_s += spent
+            if self.current is not None:
+                self.current.interp_cpu_s += spent
+            self._launch_cpu = None
+
+    def _hot(self, k: KernelCode) -> bool:
+        running = 0.0 if self._launch_cpu is None else time.process_time() - self._launch_cpu
+        return k.interp_cpu_s + running >= k.hot_s
+
     def count_interpreted(self, op: str, n: int) -> None:
         """Wave instructions the interpreter ran: while compiling, or not translated."""
-        if self.entries:
+        k = self.current
+        if k is None or k.run is not None:
             self.interpreted[op] += n
             return
         self.warmup += n
         self._steps += 1
-        if self._steps % HOT_CHECK_STEPS == 0 and self._builder is None and self._hot():
-            self.start()
-
-    def wait(self, timeout: float | None = None) -> None:
-        """Until the library is loaded (or failed), or `timeout` seconds."""
-        if self._builder is not None:
-            self._builder.join(timeout)
+        if self._steps % HOT_CHECK_STEPS == 0 and k.builder is None and self._hot(k):
+            self._start(k)
 
     def run_group(self, m, g: Group) -> bool:
         """Run group `g` of machine `m` natively from its PC; False when it cannot (denormal
@@ -145,8 +270,11 @@ class JitEngine:
             return False
         st = m.st
         waves = np.ascontiguousarray(m.waves_of(g), np.int64)
+        run = self._run_at.get(int(st.PC[int(waves[0])]))
+        if run is None:
+            return False
         c = self._context(m)
-        status = self._run(c, waves.ctypes.data, waves.size)
+        status = run(c, waves.ctypes.data, waves.size)
         if not status and not c.wave_instructions:
             return False  # left at once (scratch beyond the array so far): the interpreter steps
         st.sync_exec(waves)

@@ -1,6 +1,6 @@
 """Compiling a translation with clang++-16 (-O2 -march=native, no floating-point contraction so
 results round exactly as the interpreter's), a translation unit per part in parallel, then one
-link; caching the shared library by the hash of the code object and of the translator itself,
+link; caching each kernel's shared library by the hash of its code and of the translator itself,
 and loading it in-process with ctypes."""
 
 from __future__ import annotations
@@ -79,8 +79,9 @@ def translator_key() -> str:
     return h.hexdigest()[:16]
 
 
-def library_path(elf: bytes) -> Path:
-    return cache_dir() / f"jit-{hashlib.sha256(elf).hexdigest()[:20]}-{translator_key()}"
+def library_path(code: bytes) -> Path:
+    """Where the library of the code hashed as `code` (engine.code_key) is cached."""
+    return cache_dir() / f"jit-{hashlib.sha256(code).hexdigest()[:20]}-{translator_key()}"
 
 
 def _run(args: list, what: str) -> None:

@@ -9,6 +9,7 @@ _U3 = ("u32",) * 3
 _I3 = ("i32",) * 3
 _F3 = ("f32",) * 3
 _FMA = ("f32", _F3, "fma_f32({0}, {1}, {2})")
+_DX9_MUL = "({0} == 0.0f || {1} == 0.0f) ? 0.0f : mul_f32({0}, {1})"
 _MED3 = "std::max(std::min({0}, {1}), std::min(std::max({0}, {1}), {2}))"
 
 VALU: dict[str, tuple[str, tuple[str, ...], str]] = {
@@ -77,11 +78,13 @@ VALU: dict[str, tuple[str, tuple[str, ...], str]] = {
     "v_mad_u64_u32": ("b64", ("u32", "u32", "u64"), "(uint64_t){0} * {1} + {2}"),
     "v_mad_i64_i32": ("b64", ("i32", "i32", "i64"), "(int64_t){0} * {1} + {2}"),
     # float32
-    "v_add_f32": ("f32", ("f32", "f32"), "{0} + {1}"),
-    "v_sub_f32": ("f32", ("f32", "f32"), "{0} - {1}"),
-    "v_subrev_f32": ("f32", ("f32", "f32"), "{1} - {0}"),
-    "v_mul_f32": ("f32", ("f32", "f32"), "{0} * {1}"),
-    "v_mul_legacy_f32": ("f32", ("f32", "f32"), "({0} == 0.0f || {1} == 0.0f) ? 0.0f : {0} * {1}"),
+    "v_add_f32": ("f32", ("f32", "f32"), "add_f32({0}, {1})"),
+    "v_sub_f32": ("f32", ("f32", "f32"), "sub_f32({0}, {1})"),
+    "v_subrev_f32": ("f32", ("f32", "f32"), "sub_f32({1}, {0})"),
+    "v_mul_f32": ("f32", ("f32", "f32"), "mul_f32({0}, {1})"),
+    "v_mul_legacy_f32": ("f32", ("f32", "f32"), _DX9_MUL),
+    "v_mul_dx9_zero_f32": ("f32", ("f32", "f32"), _DX9_MUL),
+    "v_fma_dx9_zero_f32": ("f32", _F3, "({0} == 0.0f || {1} == 0.0f) ? 0.0f + {2} : " + _FMA[2]),
     "v_min_f32": ("f32", ("f32", "f32"), "fmin_ieee({0}, {1})"),
     "v_max_f32": ("f32", ("f32", "f32"), "fmax_ieee({0}, {1})"),
     "v_min3_f32": ("f32", _F3, "fmin_ieee(fmin_ieee({0}, {1}), {2})"),
@@ -118,11 +121,11 @@ VALU: dict[str, tuple[str, tuple[str, ...], str]] = {
     "v_cvt_f32_f64": ("f32", ("f64",), "(float){0}"),
     "v_cvt_f64_f32": ("f64", ("f32",), "(double){0}"),
     # float64
-    "v_add_f64": ("f64", ("f64", "f64"), "{0} + {1}"),
-    "v_mul_f64": ("f64", ("f64", "f64"), "{0} * {1}"),
+    "v_add_f64": ("f64", ("f64", "f64"), "add_f64({0}, {1})"),
+    "v_mul_f64": ("f64", ("f64", "f64"), "mul_f64({0}, {1})"),
     "v_min_f64": ("f64", ("f64", "f64"), "dmin_ieee({0}, {1})"),
     "v_max_f64": ("f64", ("f64", "f64"), "dmax_ieee({0}, {1})"),
-    "v_fma_f64": ("f64", ("f64",) * 3, "std::fma({0}, {1}, {2})"),
+    "v_fma_f64": ("f64", ("f64",) * 3, "fma_f64({0}, {1}, {2})"),
     "v_sqrt_f64": ("f64", ("f64",), "std::sqrt({0})"),
     "v_rcp_f64": ("f64", ("f64",), "1.0 / {0}"),
     "v_floor_f64": ("f64", ("f64",), "std::floor({0})"),
@@ -163,10 +166,10 @@ VALU |= {
     "v_min_u16": ("b16", _U2, "std::min({0}, {1})"),
     "v_max_u16": ("b16", _U2, "std::max({0}, {1})"),
     "v_pack_b32_f16": ("b32", ("b16", "b16"), "({0} & 0xFFFFu) | ({1} << 16)"),
-    "v_add_f16": ("f16", _H2, "hround((float){0} + (float){1})"),
-    "v_sub_f16": ("f16", _H2, "hround((float){0} - (float){1})"),
-    "v_subrev_f16": ("f16", _H2, "hround((float){1} - (float){0})"),
-    "v_mul_f16": ("f16", _H2, "hround((float){0} * (float){1})"),
+    "v_add_f16": ("f16", _H2, "add_f16({0}, {1})"),
+    "v_sub_f16": ("f16", _H2, "sub_f16({0}, {1})"),
+    "v_subrev_f16": ("f16", _H2, "sub_f16({1}, {0})"),
+    "v_mul_f16": ("f16", _H2, "mul_f16({0}, {1})"),
     "v_fma_f16": ("f16", ("f16",) * 3, "hfma({0}, {1}, {2})"),
     "v_fmac_f16": ("f16", ("f16",) * 3, "hfma({0}, {1}, {2})"),
     "v_min_f16": ("f16", _H2, "hmin_ieee({0}, {1})"),
@@ -189,8 +192,8 @@ VALU |= {
 }
 # packed (VOP3P): per half, the typed halves -> the result of that half
 PACKED = {
-    "v_pk_add_f16": "hround((float){0} + (float){1})",
-    "v_pk_mul_f16": "hround((float){0} * (float){1})",
+    "v_pk_add_f16": "add_f16({0}, {1})",
+    "v_pk_mul_f16": "mul_f16({0}, {1})",
     "v_pk_fma_f16": "hfma({0}, {1}, {2})",
     "v_pk_max_f16": "hmax_ieee({0}, {1})",
     "v_pk_min_f16": "hmin_ieee({0}, {1})",

@@ -212,6 +212,14 @@ extern "C" int cass_ds_load_into(const uint32_t* lds, const uint32_t* addr, size
     return 1;
 }
 
+// fma whose NaN result is the first NaN operand, quieted (as fpmath.fma and the JIT's fma_f32)
+static inline float fma_first_nan(float a, float b, float c) {
+    const float r = __builtin_fmaf(a, b, c);
+    if (r == r) return r;
+    const float nan = a != a ? a : b != b ? b : c != c ? c : r;
+    return __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, nan) | 0x400000u);
+}
+
 // v_fma_f32 / v_fmac_f32 on VGPR rows ([waves][wave_stride] uint32 holding f32): for every
 // active lane dst = fma(a, b, c), correctly rounded (the FMA instruction where the CPU has one).
 extern "C" __attribute__((target_clones("fma", "default"))) int cass_fma_f32_rows(
@@ -221,12 +229,12 @@ extern "C" __attribute__((target_clones("fma", "default"))) int cass_fma_f32_row
         const size_t row = w * wave_stride;
         if (!active) {
             for (size_t l = 0; l < 32; l++)
-                dst[row + l] = __builtin_fmaf(a[row + l], b[row + l], c[row + l]);
+                dst[row + l] = fma_first_nan(a[row + l], b[row + l], c[row + l]);
             continue;
         }
         for (size_t l = 0; l < 32; l++)
             if (active[w * 32 + l])
-                dst[row + l] = __builtin_fmaf(a[row + l], b[row + l], c[row + l]);
+                dst[row + l] = fma_first_nan(a[row + l], b[row + l], c[row + l]);
     }
     return 0;
 }
