@@ -82,8 +82,9 @@ class Emitter:
 
     def op(self, expr: str, hint: str = "t") -> str:
         """Emit `%tN = expr` and return %tN."""
-        name = self.tmp(hint)
-        self.emit(f"{name} = {expr}")
+        self.counter += 1
+        name = f"%{hint}{self.counter}"
+        self.body.append(f"  {name} = {expr}")  # never a terminator: emit's check is not needed
         return name
 
     def label(self, name: str) -> None:

@@ -7,6 +7,7 @@ Register operands carry their source modifiers (`-x`, `|x|`, `~x`, `!p`, half se
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 ZERO_REGS = frozenset({"RZ", "URZ", "SRZ"})
 TRUE_PREDS = frozenset({"PT", "UPT"})
@@ -18,12 +19,14 @@ def register_kind(name: str) -> str:
     return name.rstrip("0123456789Z").rstrip("T") or name
 
 
-_KINDS: dict[str, str] = {}  # register name -> kind (a lifted kernel asks for each many times)
+_NEXT: dict[tuple[str, int], Reg] = {}  # (register name, k) -> the k-th register after it
 
 
 @dataclass(frozen=True)
 class Reg:
-    """A register: R, UR (uniform), P, UP (predicates), B (barrier) or SR_* (special)."""
+    """A register: R, UR (uniform), P, UP (predicates), B (barrier) or SR_* (special).
+    Its kind and flags are computed once per object (a lifted kernel asks for each many times;
+    the parser shares one object per operand text)."""
 
     name: str  # "R4", "RZ", "UR6", "P0", "PT", "SR_TID.X"
     neg: bool = False  # -x
@@ -32,22 +35,19 @@ class Reg:
     half: str = ""  # "H0_H0", "H1_H1", "H0", "H1", "F32" (packed-half selectors)
     wide: bool = False  # "R2.64" in an address
 
-    @property
+    @cached_property
     def kind(self) -> str:
-        kind = _KINDS.get(self.name)
-        if kind is None:
-            kind = _KINDS[self.name] = register_kind(self.name)
-        return kind
+        return register_kind(self.name)
 
-    @property
+    @cached_property
     def is_pred(self) -> bool:
         return self.kind in ("P", "UP")
 
-    @property
+    @cached_property
     def is_zero(self) -> bool:
         return self.name in ZERO_REGS
 
-    @property
+    @cached_property
     def is_true(self) -> bool:
         return self.name in TRUE_PREDS
 
@@ -58,10 +58,13 @@ class Reg:
 
     def offset(self, k: int) -> Reg:
         """The k-th register after this one (pairs and quads); RZ stays RZ."""
-        if self.is_zero or k == 0:
+        if k == 0 or self.is_zero:
             return self
-        prefix = self.name.rstrip("0123456789")
-        return Reg(f"{prefix}{self.index + k}")
+        reg = _NEXT.get((self.name, k))
+        if reg is None:
+            prefix = self.name.rstrip("0123456789")
+            reg = _NEXT[(self.name, k)] = Reg(f"{prefix}{self.index + k}")
+        return reg
 
 
 @dataclass(frozen=True)

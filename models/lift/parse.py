@@ -60,7 +60,12 @@ def parse_listing(text: str, path: str = "<input>") -> Listing:
     pending_labels: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("//", 1)[0] if "//" in raw and "/*" not in raw else raw
-        if not line.strip() or _ENCODING_ONLY.match(line):
+        stripped = line.lstrip()
+        if stripped.startswith("/*") and (m := _INSN.match(line)):  # most lines: no other shape
+            current = current or _implicit_function(functions, number)
+            _add_instruction(current, m, pending_labels, number, path)
+            continue
+        if not stripped or _ENCODING_ONLY.match(line):
             continue
         if m := _FUNC_CUOBJDUMP.match(line) or _FUNC_NVDISASM.match(line):
             current = Function(m.group(1), line=number)
@@ -77,19 +82,29 @@ def parse_listing(text: str, path: str = "<input>") -> Listing:
                 f"{path}:{number}: cannot read this line as SASS: '{raw.strip()[:80]}' (expected "
                 f"cuobjdump -sass or nvdisasm output for {', '.join(SUPPORTED_ARCHS)})"
             )
-        if current is None:
-            current = Function("kernel", line=number)
-            functions.append(current)
-        address = int(m.group(1), 16)
-        for label in pending_labels:
-            current.labels[label] = address
-        pending_labels.clear()
-        current.instructions.append(parse_instruction(m.group(2), address, number, path))
+        current = current or _implicit_function(functions, number)
+        _add_instruction(current, m, pending_labels, number, path)
     for fn in functions:
         fn.instructions = [_resolve_labels(ins, fn, path) for ins in fn.instructions]
     return Listing(
         arch_match.group(1) if arch_match else None, [f for f in functions if f.instructions]
     )
+
+
+def _implicit_function(functions: list[Function], number: int) -> Function:
+    """The function instructions before any header belong to (named `kernel`)."""
+    functions.append(fn := Function("kernel", line=number))
+    return fn
+
+
+def _add_instruction(
+    fn: Function, m: re.Match, pending_labels: list[str], number: int, path: str
+) -> None:
+    address = int(m.group(1), 16)
+    for label in pending_labels:
+        fn.labels[label] = address
+    pending_labels.clear()
+    fn.instructions.append(parse_instruction(m.group(2), address, number, path))
 
 
 def check_arch(arch: str | None, path: str) -> None:
@@ -103,6 +118,7 @@ def check_arch(arch: str | None, path: str) -> None:
 
 # texture dimensions and query kinds, printed as operands (`TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D`)
 _KEYWORD = re.compile(r"(?:ARRAY_)?(?:[123]D|CUBE)|TEX_[A-Z_]+")
+_OPCODE = re.compile(r"[A-Z][A-Z0-9_]*")
 
 
 def parse_instruction(body: str, address: int, line: int = 0, path: str = "<input>") -> Instruction:
@@ -121,7 +137,7 @@ def parse_instruction(body: str, address: int, line: int = 0, path: str = "<inpu
     head, _, rest = text.partition(" ")
     parts = head.split(".")
     opcode, mods = parts[0], tuple(parts[1:])
-    if not re.fullmatch(r"[A-Z][A-Z0-9_]*", opcode):
+    if not _OPCODE.fullmatch(opcode):
         raise CassError(f"{path}:{line}: cannot read the SASS instruction '{body.strip()}'")
     tokens = split_operands(rest)
     keywords = tuple(t for t in tokens if _KEYWORD.fullmatch(t))  # `2D`, `TEX_HEADER_DIMENSION`
@@ -148,19 +164,20 @@ def _indirect_branch_text(text: str) -> str:
 
 
 def split_operands(rest: str) -> list[str]:
-    out, depth, cur = [], 0, []
-    for ch in rest:
-        if ch in "[(":
-            depth += 1
-        elif ch in "])":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append("".join(cur).strip())
-            cur = []
-        else:
-            cur.append(ch)
-    if "".join(cur).strip():
-        out.append("".join(cur).strip())
+    """The comma-separated operands of `rest`; commas inside brackets or parentheses stay."""
+    out: list[str] = []
+    pending = ""
+    for piece in rest.split(","):
+        piece = pending + "," + piece if pending else piece
+        if piece.count("[") + piece.count("(") > piece.count("]") + piece.count(")"):
+            pending = piece  # an operand such as `c[0x0][R2, 0x4]` continues after this comma
+            continue
+        pending = ""
+        out.append(piece.strip())
+    if pending.strip():
+        out.append(pending.strip())
+    if out and not out[-1]:
+        out.pop()
     return out
 
 

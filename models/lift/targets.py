@@ -58,8 +58,14 @@ OPT_FLAGS = (
 # instead of sweeping again until nothing changes: 0.52 -> 0.39 s of opt-16 on Rodinia's
 # heartwall, 0.48 -> 0.31 s on sha512_chains, whose gfx1100 code is the same length (heartwall
 # one instruction longer of 20,122).
+# Nor through llc's machine loop-invariant code motion before register allocation (its early and
+# late runs; the post-RA one stays): in a large kernel it hoists every loop's invariants (a DFMA's
+# 64-bit literals are SGPR pairs) out of the loops at once, and the allocator spills them again:
+# Rodinia's myocyte's larger kernel had 454 spilled registers and took 2.8 s of llc-16 CPU with
+# it, 19 and 2.0 s without; heartwall's and sha512_chains' code is as long either way.
 LARGE_KERNEL = 4000
-LARGE_KERNEL_LLC_ARGS = ("-amdgpu-scalar-ir-passes=false", "-disable-lsr", "-enable-misched=false")
+LARGE_KERNEL_LLC_ARGS = ("-amdgpu-scalar-ir-passes=false", "-disable-lsr", "-enable-misched=false",
+                         "-disable-machine-licm")  # fmt: skip
 LARGE_KERNEL_OPT_ARGS = ("--instcombine-max-iterations=1",)
 
 

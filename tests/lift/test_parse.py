@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from cass.models.lift.ir import CBank, FImm, Imm, Mem, Reg, Target
-from cass.models.lift.parse import parse_instruction, parse_listing
+from cass.models.lift.parse import parse_instruction, parse_listing, split_operands
 from cass.runner.diagnostics import CassError
 
 CUOBJDUMP = """
@@ -79,3 +79,17 @@ def test_immediates_and_constant_banks() -> None:
 def test_bad_line_is_a_located_error() -> None:
     with pytest.raises(CassError, match=r"k.sass:3: cannot read operand"):
         parse_listing("Function : k\n/*0000*/ EXIT ;\n/*0010*/ MOV R0, {junk} ;\n", "k.sass")
+
+
+def test_operands_split_at_top_level_commas_only() -> None:
+    assert split_operands("R0, c[0x0][R2, 0x4], `(.L_x_1, x), RZ") == [
+        "R0", "c[0x0][R2, 0x4]", "`(.L_x_1, x)", "RZ"
+    ]  # fmt: skip
+    assert split_operands("") == [] and split_operands("R1, R2,") == ["R1", "R2"]
+
+
+def test_register_pairs_name_the_next_register() -> None:
+    r4, rz = Reg("R4"), Reg("RZ")
+    assert r4.offset(1) == Reg("R5") and r4.offset(3).name == "R7" and r4.offset(0) is r4
+    assert rz.offset(1) is rz and Reg("UR6").offset(1).kind == "UR"
+    assert Reg("P2").is_pred and not Reg("R2").is_pred and Reg("URZ").is_zero

@@ -73,6 +73,7 @@ def test_large_kernels_are_compiled_without_llcs_scev_driven_passes() -> None:
     assert set(LARGE_KERNEL_LLC_ARGS) <= set(large) and large[:2] == ["llc-16", "-O3"]
     assert not set(LARGE_KERNEL_LLC_ARGS) & set(NVPTX.llc_argv(LARGE_KERNEL))  # AMDGPU options
     assert "-enable-misched=false" in large and "-enable-misched=false" not in small
+    assert "-disable-machine-licm" in large and "-disable-machine-licm" not in small
 
 
 @needs_llvm
