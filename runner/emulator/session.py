@@ -34,9 +34,9 @@ from cass.runner.emulator.state import Fault
 from cass.runner.emulator.stats import EmulatorStats
 
 LDS_LIMIT = 65536
-STATS_INTERVAL_S = 0.5
+STATS_INTERVAL_S = 0.5  # statistics are written this often while kernels run, and at exit
 KEEP_COMPILE_S = 1.0
-KEEP_COMPILE_WAIT_S = 30.0  # at most this long: a huge code object may take minutes  # statistics are written this often while kernels run, and at exit
+KEEP_COMPILE_WAIT_S = 30.0  # at most this long: a huge kernel may take minutes
 LDS_GRANULE = 512
 STATUS_OK, STATUS_ERROR, STATUS_FAULT = 0, 1, 2
 _KINDS = {1: "hipMalloc", 2: "hipHostMalloc", 3: "hipMallocManaged", 4: "hipHostRegister"}
@@ -308,7 +308,7 @@ class Device:
         KEEP_COMPILE_WAIT_S."""
         if self.stats.emulation_wall_s >= KEEP_COMPILE_S:
             for engine in self._jits.values():
-                engine.wait(KEEP_COMPILE_WAIT_S)
+                engine.wait(KEEP_COMPILE_WAIT_S, every=True)
         self.save_stats()
 
 

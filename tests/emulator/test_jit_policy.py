@@ -199,3 +199,20 @@ def test_only_the_kernels_a_program_launches_are_compiled_each_on_its_own(tmp_pa
     assert len(code) == 3
     for entry, instructions in code.items():
         assert entry in instructions and not (set(code) - {entry}) & set(instructions)
+
+
+def test_staging_left_by_a_killed_compile_is_removed_once_old(tmp_path):
+    """A compile killed mid-way (SIGKILL, Ctrl-C twice) leaves its `.jit-*` staging folder; the
+    next compile into that cache removes the ones older than any compile can run."""
+    from cass.runner.emulator.jit import native
+
+    old, fresh = tmp_path / ".jit-old-abc", tmp_path / ".jit-new-def"
+    for d in (old, fresh):
+        d.mkdir()
+        (d / "part0.cpp").write_text("// half written")
+    os.utime(old, (0, 0))
+    kept = tmp_path / "jit-0123-4567"
+    kept.mkdir()
+    os.utime(kept, (0, 0))
+    assert native.remove_abandoned_staging(tmp_path) == 1
+    assert not old.exists() and fresh.is_dir() and kept.is_dir()

@@ -220,13 +220,15 @@ class JitEngine:
         for k in self.kernels.values():
             self._start(k)
 
-    def wait(self, timeout: float | None = None) -> None:
-        """Until the current kernel's library (every started one, outside a launch) is loaded
-        (or failed), or `timeout` seconds."""
-        todo = [self.current] if self.current is not None else list(self.kernels.values())
+    def wait(self, timeout: float | None = None, every: bool = False) -> None:
+        """Until the current kernel's library (with `every`, or outside a launch: every started
+        one) is loaded or failed, or `timeout` seconds in all."""
+        todo = [self.current] if self.current is not None and not every else self.kernels.values()
+        deadline = None if timeout is None else time.monotonic() + timeout
         for k in todo:
             if k.builder is not None:
-                k.builder.join(timeout)
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                k.builder.join(left)
 
     # --- launches -----------------------------------------------------------------------------
     def launch_begins(self, entry: int | None = None) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import shutil
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -91,11 +93,30 @@ def _run(args: list, what: str) -> None:
         raise CassError(f"{CXX} could not compile the translated kernels: {' | '.join(tail)}")
 
 
+ABANDONED_S = 3600.0  # a compile's tools stop after 600 s: staging older than this is dead
+
+
+def remove_abandoned_staging(cache: Path) -> int:
+    """Remove the staging folders (`.jit-*`) of compiles whose process was killed before it
+    could clean up (SIGKILL, a machine reset): older than ABANDONED_S. Returns how many."""
+    removed = 0
+    now = time.time()
+    for staging in cache.glob(".jit-*"):
+        try:
+            if staging.is_dir() and now - staging.stat().st_mtime > ABANDONED_S:
+                shutil.rmtree(staging, ignore_errors=True)
+                removed += 1
+        except OSError:
+            continue  # another process removed or renamed it first
+    return removed
+
+
 def compile_source(units: list[str], main: str, final: Path) -> Path:
     """The shared library for the parts `units` and the dispatcher `main`, built once into
     `final` (atomic; first one wins): each unit compiled on its own, JOBS at a time."""
     if (final / LIBRARY).exists():
         return final / LIBRARY
+    remove_abandoned_staging(final.parent)
     prelude = PRELUDE.read_text()
     with staged_dir(final, replace=False) as out:
         sources = [out / "main.cpp"]
