@@ -60,13 +60,29 @@ def _fault_key(m, fault: Fault | None):
     return (str(fault.kind), pc, fault.wave, fault.lane, fault.address)
 
 
-def _snapshot(spaces: list[mem.Region]) -> list[np.ndarray]:
-    return [_view(r).copy() for r in spaces]
+CHUNK = 1 << 20  # snapshots keep the chunks of memory that hold anything but zeros
 
 
-def _restore(spaces: list[mem.Region], data: list[np.ndarray]) -> None:
+def _chunks(region: mem.Region):
+    view = _view(region)
+    for off in range(0, region.size, CHUNK):
+        yield off, view[off : off + CHUNK]
+
+
+def _snapshot(spaces: list[mem.Region]) -> list[dict[int, np.ndarray]]:
+    """Each region's non-zero chunks, copied: a huge lazily mapped allocation the program barely
+    touched costs what it touched (reading an untouched page maps the shared zero page)."""
+    return [{off: c.copy() for off, c in _chunks(r) if c.any()} for r in spaces]
+
+
+def _restore(spaces: list[mem.Region], data: list[dict[int, np.ndarray]]) -> None:
     for r, saved in zip(spaces, data):
-        _view(r)[:] = saved
+        for off, chunk in _chunks(r):
+            want = saved.get(off)
+            if want is not None:
+                chunk[:] = want
+            elif chunk.any():  # written since: zero again (untouched zero chunks stay unmapped)
+                chunk[:] = 0
 
 
 def _differ(a, a_fault, b, b_fault, spaces, a_memory, registers: bool) -> str:
@@ -238,7 +254,7 @@ def uses_atomics(m) -> bool:
 
 
 def first_difference(
-    a, b, spaces: list[mem.Region], expected: list[np.ndarray], registers: bool = True
+    a, b, spaces: list[mem.Region], expected: list[dict[int, np.ndarray]], registers: bool = True
 ) -> str:
     """The first difference between two finished machines (a: the reference) and between the
     memory `expected` after the reference run and the memory now; '' when identical. Without
@@ -254,12 +270,17 @@ def first_difference(
     if not np.array_equal(a.lds, b.lds):
         i = int(np.flatnonzero(a.lds != b.lds)[0])
         return f"LDS byte {i}: 0x{int(a.lds[i]):x} vs 0x{int(b.lds[i]):x}"
-    for region, want in zip(spaces, expected):
-        got = _view(region)
-        if not np.array_equal(got, want):
-            i = int(np.flatnonzero(got != want)[0])
-            return (
-                f"{region.label} byte {i} (0x{region.base + i:x}): "
-                f"0x{int(want[i]):x} vs 0x{int(got[i]):x}"
-            )
+    for region, saved in zip(spaces, expected):
+        for off, got in _chunks(region):
+            want = saved.get(off)
+            if want is None:
+                if not got.any():
+                    continue
+                want = np.zeros_like(got)
+            if not np.array_equal(got, want):
+                i = off + int(np.flatnonzero(got != want)[0])
+                return (
+                    f"{region.label} byte {i} (0x{region.base + i:x}): "
+                    f"0x{int(want[i - off]):x} vs 0x{int(got[i - off]):x}"
+                )
     return ""

@@ -432,3 +432,38 @@ def test_wmma_runs_identically_translated():
         assert not jit.jit.translation.untranslated, jit.jit.translation.untranslated
         assert first_difference(ref, jit, [], []) == "", (lo, hi)
     assert jit.jit.native_instructions >= len(lines)
+
+
+HUGE_ALLOCATION = r"""
+#include <hip/hip_runtime.h>
+#include <cstdio>
+__global__ void touch(float* x, size_t stride) { x[threadIdx.x * stride] = threadIdx.x + 0.5f; }
+int main() {
+  float* x;
+  size_t n = (size_t)4 << 30;  // mapped lazily: the kernel touches 64 pages of it
+  if (hipMalloc(&x, n) != hipSuccess) { printf("no memory\n"); return 1; }
+  size_t stride = n / 4 / 64;
+  touch<<<1, 64>>>(x, stride);
+  float h = 0;
+  hipMemcpy(&h, x + 63 * stride, 4, hipMemcpyDeviceToHost);
+  printf("%.1f\n", h);
+  return 0;
+}
+"""
+
+
+def test_a_huge_barely_touched_allocation_is_compared_by_what_the_program_touched(tmp_path):
+    """`both` saves memory before and after each engine's run: copying a 4 GiB lazily mapped
+    allocation whole (twice) ran out of memory with an internal error; only chunks holding
+    anything but zeros are kept now."""
+    from cass.runner.limits import GIB, RunLimits
+
+    source = tmp_path / "huge.hip"
+    source.write_text(HUGE_ALLOCATION)
+    exe = build_hip_program(source, tmp_path / "huge", extra_args=["-O2"])
+    limits = RunLimits(memory_bytes=6 * GIB, processes=512, file_bytes=GIB, cpu_s=None)
+    env = {**os.environ, "CASS_EMULATOR_ENGINE": "both"}
+    run = run_program(exe, timeout_s=240, env=env, limits=limits)
+    assert run.exit_code == 0, run.stderr
+    assert run.stdout.strip() == "63.5" and "internal error" not in run.stderr
+    assert run.stats.compared_launches == 1

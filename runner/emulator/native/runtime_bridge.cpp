@@ -70,6 +70,11 @@ static PyObject* call_bridge(const char* method, const char* fmt, ...) {
     Py_XDECREF(args);
     if (!r) {
         fflush(stdout);
+        if (PyErr_ExceptionMatches(PyExc_MemoryError)) {  // the run's memory limit: one line
+            PyErr_Clear();
+            PyGILState_Release(gil);
+            cass_fatal("the emulator ran out of memory (raise the run's memory limit) in", method);
+        }
         PyErr_Print();
         PyGILState_Release(gil);
         cass_fatal("emulator internal error in", method);
