@@ -47,5 +47,8 @@ class Engine(StrEnum):
     BOTH = "both"
 
 
-# The engine when neither --engine nor CASS_EMULATOR_ENGINE chooses one.
-DEFAULT_ENGINE = Engine.INTERP
+# The engine when neither --engine nor CASS_EMULATOR_ENGINE chooses one: translated code, tiered
+# (a kernel runs on the interpreter until it is hot; jit.engine). It became the default once every
+# bench task ran identically under `both` (benchmarks/results/emulator-jit-sweep.md) and every
+# emulator test passed under it.
+DEFAULT_ENGINE = Engine.JIT

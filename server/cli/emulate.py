@@ -42,7 +42,7 @@ EngineOpt = Annotated[
         metavar="interp|jit|both",
         help="How kernels run: the interpreter, translated to host code (the interpreter for "
         "what is not translated), or both, compared launch by launch "
-        "(default: $CASS_EMULATOR_ENGINE, else interp).",
+        "(default: $CASS_EMULATOR_ENGINE, else jit).",
     ),
 ]
 
