@@ -63,6 +63,7 @@ class Emitter:
     dirty: dict = field(default_factory=dict)  # register -> type: written in this block, unstored
     joined: dict = field(default_factory=dict)  # (lo, hi) -> their i64, in the current block
     doubles: dict = field(default_factory=dict)  # i64 -> the double it is the bits of, ditto
+    floats: dict = field(default_factory=dict)  # i32 -> the float it is the bits of, ditto
 
     # ---------------------------------------------------------------- basics
     def tmp(self, hint: str = "t") -> str:
@@ -70,7 +71,7 @@ class Emitter:
         return f"%{hint}{self.counter}"
 
     def emit(self, line: str) -> None:
-        if (self.values or self.joined) and line.startswith(TERMINATORS):
+        if (self.values or self.joined or self.floats) and line.startswith(TERMINATORS):
             self.flush_registers()
         self.body.append("  " + line)
 
@@ -78,7 +79,7 @@ class Emitter:
         """At the end of a block: store the registers it wrote, forget the values it read."""
         for name, ty in self.dirty.items():
             self.body.append(f"  store {ty} {self.values[name]}, {self.pspace} %r.{name}")
-        self.values, self.dirty, self.joined, self.doubles = {}, {}, {}, {}
+        self.values, self.dirty, self.joined, self.doubles, self.floats = {}, {}, {}, {}, {}
 
     def op(self, expr: str, hint: str = "t") -> str:
         """Emit `%tN = expr` and return %tN."""
@@ -226,8 +227,10 @@ class Emitter:
     def f32(self, o: Operand, ftz: bool = False) -> str:
         if isinstance(o, FImm):
             v = float_literal(o.text, 32)
-        else:
-            v = self.op(f"bitcast i32 {self.raw32(o)} to float")
+        else:  # a float written or read before in this block is not cast again
+            bits = self.raw32(o)
+            v = self.floats.get(bits) or self.op(f"bitcast i32 {bits} to float")
+            self.floats[bits] = v
         if ftz:
             v = self.op(f"call float @sass.ftz(float {v})")
         if getattr(o, "absolute", False):
@@ -237,7 +240,10 @@ class Emitter:
         return v
 
     def write_f32(self, o: Operand, v: str) -> None:
-        self.write(o, self.op(f"bitcast float {v} to i32"))
+        bits = self.op(f"bitcast float {v} to i32")
+        if v.startswith("%"):
+            self.floats[bits] = v
+        self.write(o, bits)
 
     def f64(self, o: Operand) -> str:
         if isinstance(o, FImm):

@@ -4,14 +4,15 @@ ptxas calls the slow paths of double division, reciprocal and square root (`CALL
 ... `RET.REL.NODEC R20`) from every division in a kernel: Rodinia's myocyte makes 423 calls to
 ten subroutines of 43 to 135 instructions, which inlined per call site (cfg.py) tripled the code
 llc-16 compiled (20,500 SASS instructions lifted as about 63,000; 17.5 s of llc-16's CPU time,
-9 s once outlined: benchmarks/bench_lift_speed.py). A subroutine that only
-computes (no memory, no barrier, no warp collective, no nested call, no constant bank) is lifted
-instead as one function over the registers it names: each one is passed in by value and each one
-it writes comes back in a returned struct, so a call has the subroutine's exact effect on the
-register file. Only kernels whose inlined copies would add OUTLINE_MIN instructions or more are
-outlined: a call costs more than the copy it replaces (finance/bond_yield_duration, its divisions
-in a loop, ran 6% more wave instructions on the emulator with its 4,700 copied instructions
-outlined), so the benchmark's kernels keep their inlined copies and their code unchanged.
+9 s once outlined: benchmarks/bench_lift_speed.py). A subroutine that only computes (no memory,
+no barrier, no warp collective, no nested call, no constant bank but the literal pool c[0x2] at
+fixed offsets) is lifted instead as one function over the registers it names: each one is passed
+in by value and each one it writes comes back in a returned struct, so a call has the
+subroutine's exact effect on the register file. Only kernels whose inlined copies would add
+OUTLINE_MIN instructions or more are outlined: a call costs more than the copy it replaces
+(finance/bond_yield_duration, its divisions in a loop, ran 6% more wave instructions on the
+emulator with its 4,700 copied instructions outlined), so the benchmark's kernels keep their
+inlined copies and their code unchanged.
 """
 
 from __future__ import annotations
@@ -80,9 +81,17 @@ def outlinable(fn: Function, body: tuple[int, ...], handled: frozenset[str]) -> 
             return False
         if base not in handled and ins.opcode not in OUTLINE_CONTROL:
             return False
-        if any(isinstance(o, CBank) for o in ins.operands):
+        if any(isinstance(o, CBank) and not _pool_word(o) for o in ins.operands):
             return False
     return True
+
+
+def _pool_word(o: CBank) -> bool:
+    """c[0x2][imm]: a word of the kernel's literal pool, an internal constant global whose loads
+    at fixed offsets opt-16 folds into the literals (the logarithm inside double pow() reads its
+    polynomial's coefficients there: in each of myocyte's kernels 26 calls of 135 instructions,
+    a quarter of the code llc-16 compiled while they were inlined)."""
+    return o.bank == 2 and o.reg is None
 
 
 def outline_subroutines(fn: Function, cfg: Cfg, e: Emitter, handled: frozenset[str],
@@ -110,7 +119,7 @@ def outline_subroutines(fn: Function, cfg: Cfg, e: Emitter, handled: frozenset[s
         if not outlinable(fn, body, handled):
             continue
         name = f"{fn.name}.sub.{target:x}"
-        sub = Emitter(e.target, e.layout)
+        sub = Emitter(e.target, e.layout, constants=e.constants)
         copy = replace(cfg, prefix="", returns_to="ret", inlining=None)
         sub.body.append("body:")
         errors = lift_run([code[a] for a in body], copy, sub)

@@ -121,3 +121,39 @@ def test_an_outlined_subroutine_takes_only_the_registers_live_at_its_entry(monke
     ir = lift_sass(text, path="k.sass", arch="sm_90", compile=False).llvm_ir
     assert 'define internal { i1, i32, i32, i32 } @"k.sub.50"(i32 %in.R4, i32 %in.R5)' in ir
     assert ir.count('call { i1, i32, i32, i32 } @"k.sub.50"(i32 ') == 2
+
+
+@pytest.fixture(scope="module")
+def pow_runs(tmp_path_factory, build_lifted) -> dict[str, tuple[str, str]]:
+    """pow_kernels.cu from sm_80 (its logarithm subroutine reads the literal pool c[0x2]), lifted
+    with a copy of the subroutine per call site, as small kernels are, and outlined, as the
+    calls of very large kernels are: (gfx1100 assembly, emulator output) of each."""
+    from cass.models.lift import outline
+    from cass.runner.emulator import run_program
+
+    runs = {}
+    for variant in ("inlined", "outlined"):
+        work = tmp_path_factory.mktemp(f"pow-{variant}")
+        with pytest.MonkeyPatch.context() as patch:
+            if variant == "outlined":
+                patch.setattr(outline, "OUTLINE_MIN", 0)
+            program = build_lifted(DATA / "pow_kernels.cu", "sm_80", work)
+        run = run_program(program)
+        assert run.exit_code == 0, run.stderr
+        runs[variant] = ((work / "device.s").read_text(), run.stdout)
+    return runs
+
+
+def test_a_subroutine_reading_the_literal_pool_is_outlined_and_computes_the_same(pow_runs) -> None:
+    import math
+
+    (inlined_asm, inlined), (outlined_asm, outlined) = pow_runs["inlined"], pow_runs["outlined"]
+    assert "s_swappc_b64" not in inlined_asm and outlined_asm.count("s_swappc_b64") == 2
+    assert outlined == inlined  # the same bits either way
+    lines = outlined.splitlines()
+    assert len(lines) == 64
+    for line in lines:
+        i, first, second = line.split()
+        x, y = 0.03125 + int(i) * 0.37, -3.0 + int(i) * 0.11
+        assert math.isclose(float.fromhex(first), x**y, rel_tol=1e-14), line
+        assert math.isclose(float.fromhex(second), (y + 4.0) ** (x * 0.5), rel_tol=1e-14), line
