@@ -9,10 +9,11 @@ no barrier, no warp collective, no nested call, no constant bank but the literal
 fixed offsets) is lifted instead as one function over the registers it names: each one is passed
 in by value and each one it writes comes back in a returned struct, so a call has the
 subroutine's exact effect on the register file. Only kernels whose inlined copies would add
-OUTLINE_MIN instructions or more are outlined: a call costs more than the copy it replaces
-(finance/bond_yield_duration, its divisions in a loop, ran 6% more wave instructions on the
-emulator with its 4,700 copied instructions outlined), so the benchmark's kernels keep their
-inlined copies and their code unchanged.
+OUTLINE_MIN instructions or more (OUTLINE_MIN_LARGE in large kernels) are outlined: a call costs
+more than the copy it replaces in a small kernel (finance/bond_yield_duration, its divisions in a
+loop, ran 6% more wave instructions on the emulator with its 4,700 copied instructions
+outlined), so the benchmark's kernels keep their inlined copies and their code unchanged (its
+only kernel of LARGE_KERNEL instructions or more, sha512_chains, makes no call).
 """
 
 from __future__ import annotations
@@ -22,8 +23,18 @@ from dataclasses import dataclass, replace
 from cass.models.lift.cfg import Cfg
 from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import CBank, Function, Target
+from cass.models.lift.targets import LARGE_KERNEL
 
 OUTLINE_MIN = 10_000  # instructions the inlined copies would add to the kernel, in all
+# ... and in a kernel of targets.LARGE_KERNEL SASS instructions or more, compiled for speed of
+# compilation already: there the copies cost llc-16 more than the calls cost the run. Rodinia's
+# heartwall (5,712 instructions, 17 + 7 calls of two division slow paths, 1,929 copied
+# instructions) lifts in 1.24 instead of 1.76 s of CPU, its gfx1100 code 16,120 -> 13,574
+# instructions; a 4,416-instruction kernel of 20 double divisions in a loop among 64-bit integer
+# mixing runs fewer emulated wave instructions with its calls than with its copies (207,736 ->
+# 195,776 from sm_80, 207,776 -> 191,600 from sm_90, same output), where the smaller
+# finance/bond_yield_duration (1,488 instructions, 5,780 copied) ran 6% more.
+OUTLINE_MIN_LARGE = 1_000
 OUTLINE_SITES = 2  # call sites, at least (a single call gains nothing)
 # what an outlined body may hold: arithmetic, conversions, moves, branches and its own returns
 OUTLINE_CONTROL = frozenset({"BRA", "RET", "BSSY", "BSYNC", "NOP"})
@@ -94,6 +105,11 @@ def _pool_word(o: CBank) -> bool:
     return o.bank == 2 and o.reg is None
 
 
+def outline_min(instructions: int) -> int:
+    """Copied instructions from which a kernel of `instructions` SASS instructions outlines."""
+    return OUTLINE_MIN_LARGE if instructions >= LARGE_KERNEL else OUTLINE_MIN
+
+
 def outline_subroutines(fn: Function, cfg: Cfg, e: Emitter, handled: frozenset[str],
                         lift_run) -> dict[int, Outlined]:  # fmt: skip
     """Lift each subroutine worth outlining as a function; {} where none is (see OUTLINE_MIN).
@@ -108,7 +124,7 @@ def outline_subroutines(fn: Function, cfg: Cfg, e: Emitter, handled: frozenset[s
     copies = sum(
         n * plan.costs[t] for t, n in calls.items() if t in plan.bodies and n >= OUTLINE_SITES
     )
-    if copies < OUTLINE_MIN:
+    if copies < outline_min(len(fn.instructions)):
         return found
     for target, sites in sorted(calls.items()):
         body = plan.bodies.get(target)

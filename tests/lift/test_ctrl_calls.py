@@ -157,3 +157,31 @@ def test_a_subroutine_reading_the_literal_pool_is_outlined_and_computes_the_same
         x, y = 0.03125 + int(i) * 0.37, -3.0 + int(i) * 0.11
         assert math.isclose(float.fromhex(first), x**y, rel_tol=1e-14), line
         assert math.isclose(float.fromhex(second), (y + 4.0) ** (x * 0.5), rel_tol=1e-14), line
+
+
+def test_large_kernels_outline_from_fewer_copied_instructions() -> None:
+    from cass.models.lift.outline import OUTLINE_MIN, OUTLINE_MIN_LARGE, outline_min
+    from cass.models.lift.targets import LARGE_KERNEL
+
+    assert (
+        outline_min(LARGE_KERNEL - 1)
+        == OUTLINE_MIN
+        > outline_min(LARGE_KERNEL)
+        == OUTLINE_MIN_LARGE
+    )
+
+    def kernel(instructions: int) -> str:  # 100 calls of a 10-instruction leaf: 1,000 copies
+        calls = [
+            t for k in range(100) for t in (f"MOV R20, {0x20 * k + 0x20:#x}", "CALL.REL.NOINC LEAF")
+        ]
+        body = calls + ["IADD3 R5, R5, 0x1, RZ"] * (instructions - 211) + ["EXIT"]
+        leaf = ["IADD3 R4, R4, 0x3, RZ"] * 9 + ["RET.REL.NODEC R20 0x0"]
+        lines = [*body, *leaf]
+        at = {k: 16 * k for k in range(len(lines))}
+        text = [t.replace("LEAF", f"{at[len(body)]:#x}") for t in lines]
+        return "\tFunction : k\n" + "\n".join(f"/*{at[k]:04x}*/ {t} ;" for k, t in enumerate(text))
+
+    small = lift_sass(kernel(LARGE_KERNEL - 1), path="k.sass", arch="sm_90", compile=False)
+    large = lift_sass(kernel(LARGE_KERNEL), path="k.sass", arch="sm_90", compile=False)
+    assert small.kernels[0].instructions == LARGE_KERNEL - 1 and '@"k.sub.' not in small.llvm_ir
+    assert large.llvm_ir.count('call { i32 } @"k.sub.') == 100
