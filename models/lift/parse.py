@@ -61,7 +61,7 @@ def parse_listing(text: str, path: str = "<input>") -> Listing:
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("//", 1)[0] if "//" in raw and "/*" not in raw else raw
         stripped = line.lstrip()
-        if stripped.startswith("/*") and (m := _INSN.match(line)):  # most lines: no other shape
+        if stripped[2:3] in _HEX_DIGITS and stripped.startswith("/*") and (m := _INSN.match(line)):
             current = current or _implicit_function(functions, number)
             _add_instruction(current, m, pending_labels, number, path)
             continue
@@ -119,6 +119,7 @@ def check_arch(arch: str | None, path: str) -> None:
 # texture dimensions and query kinds, printed as operands (`TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D`)
 _KEYWORD = re.compile(r"(?:ARRAY_)?(?:[123]D|CUBE)|TEX_[A-Z_]+")
 _OPCODE = re.compile(r"[A-Z][A-Z0-9_]*")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def parse_instruction(body: str, address: int, line: int = 0, path: str = "<input>") -> Instruction:
@@ -140,7 +141,12 @@ def parse_instruction(body: str, address: int, line: int = 0, path: str = "<inpu
     if not _OPCODE.fullmatch(opcode):
         raise CassError(f"{path}:{line}: cannot read the SASS instruction '{body.strip()}'")
     tokens = split_operands(rest)
-    keywords = tuple(t for t in tokens if _KEYWORD.fullmatch(t))  # `2D`, `TEX_HEADER_DIMENSION`
+    keywords = tuple(
+        t
+        for t in tokens
+        if t.endswith(("D", "CUBE")) or t.startswith("TEX_")
+        if _KEYWORD.fullmatch(t)
+    )  # `2D`, `TEX_HEADER_DIMENSION`
     mods += keywords
     try:
         operands = tuple(parse_operand(tok) for tok in tokens if tok not in keywords)

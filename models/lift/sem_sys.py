@@ -17,10 +17,13 @@ CONVERSION = re.compile(
     r"%[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?(hh|h|ll|l|L|z|j|t)?([diouxXcsfFeEgGaAp%])"
 )
 MOVES = frozenset({"MOV", "UMOV", "IMAD", "R2UR"})
+TRACKED = MOVES | {"LDC", "ULDC"}  # the opcodes that can start tracking a register
 
 
 def track(e: Emitter, ins: Instruction) -> None:
     """Remember which registers hold c[0x4] entries (symbol, addend); forget overwritten ones."""
+    if not e.c4_regs and not e.imm_regs and ins.opcode not in TRACKED:
+        return  # nothing tracked to forget, nothing to remember
     ops = ins.operands
     if not ops or not isinstance(ops[0], Reg) or ops[0].is_pred:
         return

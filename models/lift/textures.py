@@ -312,9 +312,14 @@ def _ockl(e: Emitter, name: str, args: str, ret: str = "<4 x float>") -> str:
     return e.op(f"call {ret} @__ockl_image_{name}({args})")
 
 
+HANDLE_SOURCES = frozenset({"LDC", "ULDC", "MOV", "UMOV", "R2UR"})
+
+
 def track(e: Emitter, ins: Instruction) -> None:
     """Remember which (uniform) registers hold a c[0x0] parameter word: a texture or surface
     handle on sm_90 is `ULDC URx, c[0x0][param]` (or LDC + R2UR) before its use."""
+    if not e.handle_regs and ins.opcode not in HANDLE_SOURCES:
+        return  # nothing tracked to forget, nothing to remember
     ops = ins.operands
     if not ops or not isinstance(ops[0], Reg) or ops[0].is_pred:
         return
