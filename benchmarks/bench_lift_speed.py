@@ -23,7 +23,9 @@ instructions in one file; heartwall: 5,700), compiled for sm_80 (`--rodinia-arch
 each arch) as benchmarks/lift_rodinia.py does; without the corpus they are skipped with a message. `--baseline DIR` times the same
 kernels, in the same run, with another version of cass: DIR holds a `cass` package (a
 `git worktree` of an older commit with `cass/{runner,models,server,hooks}` symlinks), and the
-table shows both and their ratio. Every version is timed in its own child process.
+table shows both and their ratio. Every version is timed in its own child process. The 1-minute
+load average before and after each kernel's runs is printed under the table and kept in the JSON
+(`load_average`): on a shared machine CPU seconds grow with the load too.
 """
 
 from __future__ import annotations
@@ -189,8 +191,10 @@ def child(spec_path: Path) -> int:
             text, info = disassemble(cubin, None), read_cubin(cubin.read_bytes(), str(cubin))
         else:
             text, info = Path(item["sass"]).read_text(), None
+        load = [os.getloadavg()[0]]
         runs = [measure(text, item["label"], item["arch"], info) for _ in range(spec["repeat"])]
-        rows.append({"label": item["label"], "runs": runs})
+        load.append(os.getloadavg()[0])
+        rows.append({"label": item["label"], "runs": runs, "load": load})
     print(json.dumps(rows))
     return 0
 
@@ -301,10 +305,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.baseline:
             results["baseline"] = run_version(spec, args.baseline)
     Console(width=170).print(table(results))
+    loads = [x for rows in results.values() for r in rows for x in r.get("load", ())]
+    if loads:  # CPU seconds grow with the machine's load (shared caches, SMT siblings)
+        print(
+            f"1-minute load average while timing: {min(loads):.1f} to {max(loads):.1f} "
+            f"on {os.cpu_count()} CPUs"
+        )
     if args.json:
         from cass.runner.outputs import write_atomic
 
-        figures = {v: [{"label": r["label"], **medians(r["runs"])} for r in rows]
+        figures = {v: [{"label": r["label"], **medians(r["runs"]), "load_average": r.get("load")}
+                       for r in rows]
                    for v, rows in results.items()}  # fmt: skip
         write_atomic(args.json, json.dumps(figures, indent=1) + "\n")
     return 0

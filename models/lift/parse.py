@@ -175,7 +175,7 @@ def split_operands(rest: str) -> list[str]:
     pending = ""
     for piece in rest.split(","):
         piece = pending + "," + piece if pending else piece
-        if piece.count("[") + piece.count("(") > piece.count("]") + piece.count(")"):
+        if ("[" in piece or "(" in piece) and _opens_more(piece):
             pending = piece  # an operand such as `c[0x0][R2, 0x4]` continues after this comma
             continue
         pending = ""
@@ -185,6 +185,10 @@ def split_operands(rest: str) -> list[str]:
     if out and not out[-1]:
         out.pop()
     return out
+
+
+def _opens_more(piece: str) -> bool:
+    return piece.count("[") + piece.count("(") > piece.count("]") + piece.count(")")
 
 
 @lru_cache(maxsize=1 << 16)  # operands repeat: the parse dominated lifting a large kernel

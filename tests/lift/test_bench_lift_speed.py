@@ -33,11 +33,13 @@ def test_both_versions_are_timed_per_stage(bls, tmp_path: Path, capsys) -> None:
     assert bls.main(argv) == 0
     printed = capsys.readouterr().out
     assert "skipped the Rodinia kernels" in printed and "cpu vs baseline" in printed
+    assert "1-minute load average while timing" in printed
     figures = json.loads(out.read_text())
     assert set(figures) == {"this version", "baseline"}
     for rows in figures.values():
         (row,) = rows
         assert row["label"] == "synthetic 120" and row["instructions"] == 120
         assert all(row[f"{stage}_cpu"] > 0 for stage in ("lift", "opt", "llc"))
+        assert len(row["load_average"]) == 2 and min(row["load_average"]) >= 0
     assert bls.main(argv) == 1  # the figures are not replaced without --force
     assert "--force" in capsys.readouterr().err
