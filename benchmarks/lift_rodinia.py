@@ -226,30 +226,48 @@ def verify_lifted(
     port_s, _, _ = pr.port_tree(tree, hip, tmp / "report.json")
     print(f"ported the corpus in {port_s:.1f} s", flush=True)
     for row in rows:
-        app = next((n for n in pr.RUN_TABLE if str(pr.app_dir(tree, n).relative_to(tree / "cuda")) == row["folder"]), None)  # fmt: skip
-        if app is None:
+        apps = [n for n in pr.RUN_TABLE if str(pr.app_dir(tree, n).relative_to(tree / "cuda")) == row["folder"]]  # fmt: skip
+        if not apps:
             continue
-        row["run_app"], row["ran"], row["matches"] = app, False, None
-        build_dir = tmp / "build" / row["arch"] / app
-        build_dir.mkdir(parents=True)
-        try:
-            built, why = pr.hip_build(hip, app, build_dir, lifted_device_args(row, build_dir),
-                                      tuple(f"-I{d}" for d in include))  # fmt: skip
-        except LookupError as exc:
-            built, why = False, str(exc)
-        except Exception as exc:  # a located tool error from the assembler or the bundler
-            built, why = False, str(getattr(exc, "message", exc)).splitlines()[0][:240]
-        row["built"] = built
-        if not built:
-            row["run_reason"] = why
-        else:
-            judged: dict[str, Any] = {"reason": ""}
-            pr.run_and_judge(app, build_dir / "app", tmp / "run" / row["arch"] / app, recorded,
-                             judged, timeout_s)  # fmt: skip
-            row["ran"], row["matches"] = judged["ran"], judged["matches"]
-            row["run_s"], row["run_reason"] = judged["run_s"], judged["reason"]
-        print(f"  run {app:14} {row['arch']} built={built} ran={row['ran']} "
-              f"matches={row['matches']} {row.get('run_reason', '')}", flush=True)  # fmt: skip
+        row["run_app"], row["runs"] = ", ".join(apps), []
+        for app in apps:  # cfd's folder holds four programs
+            row["runs"].append(run_lifted(row, app, hip, tmp, recorded, timeout_s, include))
+        runs = row["runs"]
+        row["built"] = all(r["built"] for r in runs)
+        row["ran"] = all(r["ran"] for r in runs)
+        verdicts = [r["matches"] for r in runs]
+        row["matches"] = False if False in verdicts else (True if all(verdicts) else None)
+        row["run_s"] = round(sum(r.get("run_s", 0.0) for r in runs), 1)
+        reasons = [(r["app"], r["reason"]) for r in runs if r["reason"]]
+        row["run_reason"] = (f"{reasons[0][0]}: " if len(runs) > 1 else "") + reasons[0][1] if reasons else ""  # fmt: skip
+
+
+def run_lifted(
+    row: dict[str, Any], app: str, hip: Path, tmp: Path, recorded: dict, timeout_s: float,
+    include: tuple[Path, ...],
+) -> dict[str, Any]:  # fmt: skip
+    """Build one run-table program from its host port and the row's lifted kernels, run it on
+    the emulator and judge it: {app, built, ran, matches, run_s, reason}."""
+    build_dir = tmp / "build" / row["arch"] / app
+    build_dir.mkdir(parents=True)
+    result: dict[str, Any] = {"app": app, "built": False, "ran": False, "matches": None}
+    try:
+        built, why = pr.hip_build(hip, app, build_dir, lifted_device_args(row, build_dir),
+                                  tuple(f"-I{d}" for d in include))  # fmt: skip
+    except LookupError as exc:
+        built, why = False, str(exc)
+    except Exception as exc:  # a located tool error from the assembler or the bundler
+        built, why = False, str(getattr(exc, "message", exc)).splitlines()[0][:240]
+    result["built"], result["reason"] = built, why
+    if built:
+        judged: dict[str, Any] = {"reason": ""}
+        pr.run_and_judge(app, build_dir / "app", tmp / "run" / row["arch"] / app, recorded,
+                         judged, timeout_s)  # fmt: skip
+        result["ran"], result["matches"] = judged["ran"], judged["matches"]
+        result["run_s"], result["reason"] = judged["run_s"], judged["reason"]
+    print(f"  run {app:14} {row['arch']} built={built} ran={result['ran']} "
+          f"matches={result['matches']} {result['reason']}", flush=True)  # fmt: skip
+    return result
 
 
 def app_folders(tree: Path, wanted: list[str]) -> list[Path]:
@@ -318,6 +336,7 @@ def render(rows: list[dict], recorded: str) -> str:
     kernels, lifted = sum(r["kernels"] for r in rows), sum(r["lifted"] for r in rows)
     slowest = max(rows, key=lambda r: r["lift_s"]) if rows else None
     runs = [r for r in rows if "run_app" in r]
+    program_runs = [p for r in runs for p in r.get("runs", [r])]  # one per program run
     lines = [
         "# Rodinia (CUDA) through the SASS lifter",
         "",
@@ -329,8 +348,8 @@ def render(rows: list[dict], recorded: str) -> str:
         f"kernels only and run on cass's emulator against {recorded or 'the NVIDIA recording'}.",
         "",
         f"{lifted}/{kernels} kernels lifted over {len(rows)} application×arch rows; "
-        f"{sum(r.get('ran', False) for r in runs)}/{len(runs)} runs completed, "
-        f"{sum(r.get('matches') is True for r in runs)} match."
+        f"{sum(r['ran'] for r in program_runs)}/{len(program_runs)} runs completed, "
+        f"{sum(r['matches'] is True for r in program_runs)} match."
         + (
             f" Slowest lift: {slowest['lift_s']:.2f} s wall, {slowest['lift_cpu_s']:.2f} s CPU "
             f"({slowest['app']}/{slowest['slowest']}, {slowest['arch']}, {slowest['instructions']} SASS "
@@ -348,6 +367,9 @@ def render(rows: list[dict], recorded: str) -> str:
         reason = (r["reason"] or r.get("run_reason", "")).replace("|", "\\|").replace("\n", " ")
         ran = yes[r["ran"]] if "run_app" in r else "-"
         matches = yes[r["matches"]] if "run_app" in r else "-"
+        if len(r.get("runs", [])) > 1:  # several programs (cfd's four): how many of them
+            ran = f"{sum(p['ran'] for p in r['runs'])}/{len(r['runs'])}"
+            matches = f"{sum(p['matches'] is True for p in r['runs'])}/{len(r['runs'])}"
         nvcc = ", ".join(r.get("nvcc") or ["-"])
         lines.append(f"| {r['app']} | {r['arch']} | {nvcc} | {r['kernels']} | {r['lifted']} | {r['lift_s']:.2f} ({r['lift_cpu_s']:.2f}), {r['instructions']} | "
                      f"{ran} | {matches} | {reason[:220]} |")  # fmt: skip

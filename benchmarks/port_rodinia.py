@@ -23,6 +23,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from itertools import permutations
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CASS = ROOT / ".venv" / "bin" / "cass"
 CORPUS = ROOT.parent / "shared" / "corpus" / "rodinia-cuda.tar.gz"
 RESULTS = ROOT / "benchmarks" / "results"
+OWN_HEADERS = ROOT / "benchmarks" / "rodinia_include"  # CUDA Samples helpers cfd needs (cass's)
 
 
 def first_error(text: str) -> str:
@@ -197,6 +199,27 @@ RUN_TABLE: dict[str, dict[str, Any]] = {
         "defines": ["OUTPUT"],
         "args": ["64", "64", "0", "31", "0", "31", "0.5", "2"],
     },
+    # cfd: four programs in one folder (float and double, fluxes redundant or precomputed), each
+    # reading a mesh (gen_cfd_mesh) and running its fixed 2,000 iterations (`#define iterations`,
+    # no argument sets it); CUDA Samples headers from benchmarks/rodinia_include (`helpers`: as
+    # they are for nvcc, ported by `cass port` for the HIP build). "Name:" prints the device.
+    **{
+        name: {
+            "dir": "cfd",
+            "sources": [source],
+            "args": ["mesh.txt"],
+            "inputs": "cfd_mesh",
+            "outputs": ["density", "momentum", "density_energy"],
+            "helpers": True,
+            "ignore": [r"^Name:"],
+        }
+        for name, source in (
+            ("cfd", "euler3d.cu"),
+            ("cfd_double", "euler3d_double.cu"),
+            ("pre_cfd", "pre_euler3d.cu"),
+            ("pre_cfd_double", "pre_euler3d_double.cu"),
+        )
+    },
     "streamcluster": {
         "sources": ["streamcluster_cuda_cpu.cpp", "streamcluster_cuda.cu"],
         "args": ["3", "6", "8", "256", "256", "50", "none", "output.txt", "1"],
@@ -313,6 +336,68 @@ def gen_mummer_fasta(run_dir: Path) -> None:
     (run_dir / "qry.fa").write_text("".join(queries))
 
 
+def cfd_mesh(nx: int = 16, ny: int = 8, nz: int = 4, h: float = 0.0005) -> str:
+    """cfd's mesh text: the element count, then per tetrahedron its volume and, per face, the
+    neighbour (1-based; 0 a wall, negative the far field) and the outward face normal scaled by
+    the face's area. The tetrahedra are a box of nx*ny*nz cubes of side h, each cut into 6 along
+    its main diagonal (the same cut in every cube, so faces match), less a square pillar through
+    the box's height in the flow's way: far field on the four sides, walls on the pillar, the
+    floor and the ceiling. 2,688 elements by default: a multiple of both block sizes (192, 128),
+    so cfd pads no element (its padding copies no normal and would read uninitialised memory).
+    cfd's time step, 0.5 / (sqrt(volume) * speed), has no length unit: at h = 0.005 the Mach 1.2
+    flow's shock on the pillar blows up after ~1,000 of the 2,000 iterations (negative pressure,
+    NaN everywhere); at h = 0.0005 it stays bounded (density 0.19 to 3.44 at the end), and a
+    float32 run of the same scheme agrees with a float64 one within 1e-5 on every density and
+    energy (checked with a NumPy copy of euler3d.cu's kernels)."""
+    pillar = (range(nx * 3 // 8, nx * 5 // 8), range(ny // 4, ny * 3 // 4))
+    tets: list[list[tuple[int, int, int]]] = []
+    for k in range(nz):
+        for j in range(ny):
+            for i in range(nx):
+                if i in pillar[0] and j in pillar[1]:
+                    continue
+                for order in permutations(range(3)):
+                    corner, verts = [i, j, k], [(i, j, k)]
+                    for axis in order:
+                        corner[axis] += 1
+                        verts.append((corner[0], corner[1], corner[2]))
+                    tets.append(verts)
+    owners: dict[tuple, list[int]] = {}
+    for index, verts in enumerate(tets):
+        for face in range(4):
+            owners.setdefault(tuple(sorted(verts[:face] + verts[face + 1 :])), []).append(index)
+
+    def sub(a: tuple, b: tuple) -> tuple[int, int, int]:
+        return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+    def cross(a: tuple, b: tuple) -> tuple[int, int, int]:
+        return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+    def dot(a: tuple, b: tuple) -> int:
+        return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+    lines = [str(len(tets))]
+    for index, verts in enumerate(tets):
+        a, b, c, d = verts
+        row = [f"{abs(dot(sub(b, a), cross(sub(c, a), sub(d, a)))) / 6 * h**3:.9g}"]
+        for face in range(4):
+            points = verts[:face] + verts[face + 1 :]
+            normal = cross(sub(points[1], points[0]), sub(points[2], points[0]))
+            if dot(normal, sub(verts[face], points[0])) > 0:  # towards the opposite vertex
+                normal = (-normal[0], -normal[1], -normal[2])
+            other = [o for o in owners[tuple(sorted(points))] if o != index]
+            side = any(all(p[axis] == end for p in points)
+                       for axis, end in ((0, 0), (0, nx), (1, 0), (1, ny)))  # fmt: skip
+            neighbour = other[0] + 1 if other else (-1 if side else 0)
+            row.append(f"{neighbour} " + " ".join(f"{x * 0.5 * h * h:.9g}" for x in normal))
+        lines.append(" ".join(row))
+    return "\n".join(lines) + "\n"
+
+
+def gen_cfd_mesh(run_dir: Path) -> None:
+    (run_dir / "mesh.txt").write_text(cfd_mesh())
+
+
 GENERATORS: dict[str, Callable[[Path], None]] = {
     "hotspot_grid": gen_hotspot_grid,
     "hotspot3d_grid": gen_hotspot3d_grid,
@@ -320,6 +405,7 @@ GENERATORS: dict[str, Callable[[Path], None]] = {
     "nn_records": gen_nn_records,
     "kmeans_points": gen_kmeans_points,
     "mummer_fasta": gen_mummer_fasta,
+    "cfd_mesh": gen_cfd_mesh,
 }
 
 
@@ -332,6 +418,7 @@ def nvcc_build(tree: Path, app: str, build_dir: Path, nvcc: str, arch: str) -> t
     entry, src = RUN_TABLE[app], app_dir(tree, app)
     flags = [f"-I{src}", f"-I{tree / 'cuda' / 'util'}", f"-I{build_dir}"]
     flags += [f"-I{(src / inc).resolve()}" for inc in entry.get("include", [])]
+    flags += [f"-I{OWN_HEADERS}"] if entry.get("helpers") else []
     flags += [f"-D{d}" for d in entry.get("defines", [])]
     cu_flags = [
         "-include",
@@ -567,6 +654,13 @@ def hip_build(
     entry, src = RUN_TABLE[app], hip_tree / "cuda" / RUN_TABLE[app].get("dir", app)
     flags = ["-Wno-everything", f"-I{src}", f"-I{hip_tree / 'cuda' / 'util'}"]
     flags += [f"-I{(src / inc).resolve()}" for inc in entry.get("include", [])]
+    if entry.get("helpers"):  # cass's CUDA Samples helpers, ported as a user would port them
+        helpers = build_dir / "helpers"
+        port = subprocess.run([str(CASS), "port", str(OWN_HEADERS), "-o", str(helpers)],
+                              capture_output=True, text=True, check=False, timeout=300)  # fmt: skip
+        if port.returncode != 0:
+            return False, f"cass port {OWN_HEADERS.name}: {first_error(port.stderr)}"
+        flags.append(f"-I{helpers}")
     flags += [f"-D{d}" for d in entry.get("defines", [])]
     flags += [*extra_flags, *entry.get("host_flags", [])]
     objects = []
