@@ -1,6 +1,7 @@
 """Port the Rodinia CUDA corpus as a project and build every application for gfx1100.
 
     .venv/bin/python benchmarks/port_rodinia.py [--jobs 2] [--apps bfs,nw]
+    .venv/bin/python benchmarks/port_rodinia.py --verify RECORDED.json [--apps cfd --merge]
 
 Reads ../shared/corpus/rodinia-cuda.tar.gz (beside the clone; skipped with a message where
 absent), extracts it to a temporary folder, ports the whole tree with one `cass port DIR -o OUT`,
@@ -692,7 +693,7 @@ def hip_build(
 
 def verify_ports(
     recorded_path: Path, corpus: Path, apps: list[str], timeout_s: float,
-    include: tuple[Path, ...] = (),
+    include: tuple[Path, ...] = (), merge: bool = False,
 ) -> None:  # fmt: skip
     """Port the corpus, build each runnable port for gfx1100, run it on the emulator with the
     recorded arguments and compare with the NVIDIA outputs (cass's verdict comparator)."""
@@ -718,12 +719,21 @@ def verify_ports(
             rows.append(row)
             print(f"{app:14} ported={row['ported']!s:5} built={row['built']!s:5} "
                   f"ran={row['ran']!s:5} matches={row['matches']!s:5} {row['reason']}", flush=True)  # fmt: skip
-    if set(apps) != set(RUN_TABLE):  # a subset never replaces the committed table
-        print(
-            f"--apps: {RESULTS / 'port-rodinia.md'} left as it is (run without --apps to refresh it)"
-        )
-        return
+    if set(apps) != set(RUN_TABLE):  # a subset replaces only its own rows, and only with --merge
+        if not merge:
+            print(f"--apps: {RESULTS / 'port-rodinia.md'} left as it is (run without --apps, or "
+                  "with --merge, to refresh it)")  # fmt: skip
+            return
+        rows = merged_runs(rows, RESULTS / "port-rodinia-runs.json")
     write_runs(rows, recorded)
+
+
+def merged_runs(rows: list[dict], committed: Path) -> list[dict]:
+    """The committed runs table with `rows` replacing (or adding) their applications' rows, in
+    the run table's order."""
+    old = json.loads(committed.read_text()) if committed.is_file() else []
+    by_app = {r["app"]: r for r in old} | {r["app"]: r for r in rows}
+    return [by_app[app] for app in RUN_TABLE if app in by_app]
 
 
 def run_and_judge(
@@ -851,6 +861,9 @@ def main() -> None:
     parser.add_argument("--hip-include", type=Path, action="append", default=[], metavar="DIR",
                         help="with --verify: extra include folder for the ports (kmeans: "
                         "libomp-16-dev's omp.h folder)")  # fmt: skip
+    parser.add_argument("--merge", action="store_true",
+                        help="with --verify --apps: replace only those applications' rows of "
+                        "the committed runs table")  # fmt: skip
     parser.add_argument("--builds", type=Path, metavar="DIR",
                         help="with --record-nvidia: keep binaries there (--build-only) or run "
                         "those found there instead of building")  # fmt: skip
@@ -860,7 +873,8 @@ def main() -> None:
         return
     if args.verify:
         chosen = [a for a in args.apps.split(",") if a] or list(RUN_TABLE)
-        verify_ports(args.verify, args.corpus, chosen, args.timeout, tuple(args.hip_include))
+        verify_ports(args.verify, args.corpus, chosen, args.timeout, tuple(args.hip_include),
+                     args.merge)  # fmt: skip
         return
     if args.record_nvidia:
         chosen = [a for a in args.apps.split(",") if a] or list(RUN_TABLE)

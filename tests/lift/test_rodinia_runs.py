@@ -1,5 +1,6 @@
 """benchmarks/port_rodinia.py's pieces for the texture-reference applications (kmeans, mummergpu):
-their generated inputs and the driver-library link stub a CUDA 11 build of mummergpu links with."""
+their generated inputs and the driver-library link stub a CUDA 11 build of mummergpu links with;
+cfd's generated mesh; merging a subset's port runs; lift_rodinia's table of several programs."""
 
 from __future__ import annotations
 
@@ -48,3 +49,91 @@ def test_driver_stub_links_under_the_driver_library_name(pr, tmp_path: Path):
     symbols = subprocess.run(["nm", "-D", str(lib)], capture_output=True, text=True).stdout
     assert " T cuMemGetInfo_v2" in symbols
     assert pr.driver_stub([], tmp_path / "none") == []
+
+
+def _cfd_elements(text: str) -> tuple[int, list[tuple[float, list[tuple[int, list[float]]]]]]:
+    tokens = text.split()
+    count, at, elements = int(tokens[0]), 1, []
+    for _ in range(count):
+        volume, faces = float(tokens[at]), []
+        for face in range(4):
+            base = at + 1 + 4 * face
+            faces.append((int(tokens[base]), [float(t) for t in tokens[base + 1 : base + 4]]))
+        elements.append((volume, faces))
+        at += 17
+    assert at == len(tokens)  # nothing after the last element
+    return count, elements
+
+
+def test_cfd_mesh_is_a_closed_conforming_tetrahedral_mesh(pr, tmp_path: Path):
+    pr.prepare_run_dir("cfd", tmp_path)
+    text = (tmp_path / "mesh.txt").read_text()
+    count, elements = _cfd_elements(text)
+    assert count == 2688 and count % 384 == 0  # no padding for block sizes 192 and 128
+    h = 0.0005
+    assert abs(sum(v for v, _ in elements) - (16 * 8 - 4 * 4) * 4 * h**3) < 1e-12
+    kinds = {"far": 0, "wall": 0, "inner": 0}
+    for index, (volume, faces) in enumerate(elements):
+        assert volume > 0
+        for axis in range(3):  # a closed cell: its area-weighted normals sum to zero
+            assert abs(sum(n[axis] for _, n in faces)) < 1e-12
+        for neighbour, normal in faces:
+            if neighbour > 0:  # 1-based; the neighbour names this element back, normal negated
+                kinds["inner"] += 1
+                back = [n for nb, n in elements[neighbour - 1][1] if nb == index + 1]
+                assert len(back) == 1
+                assert all(abs(a + b) < 1e-15 for a, b in zip(normal, back[0], strict=True))
+            else:
+                kinds["wall" if neighbour == 0 else "far"] += 1
+    assert kinds["far"] > 0 and kinds["wall"] > 0 and kinds["inner"] > 3 * count
+    again = tmp_path / "again"
+    pr.prepare_run_dir("cfd", again)
+    assert (again / "mesh.txt").read_bytes() == text.encode()
+
+
+def test_cfd_mesh_reads_through_iostreams_as_cfd_reads_it(pr, tmp_path: Path):
+    """euler3d.cu's reader (`file >> nel`, then per element `>> area`, per face `>> neighbour`
+    and three `>> normal`): every value is read, the stream stays good, nothing is left over."""
+    pr.prepare_run_dir("cfd", tmp_path)
+    reader = tmp_path / "read.cpp"
+    reader.write_text(
+        "#include <cstdio>\n#include <fstream>\n#include <string>\nint main(int, char** argv) {\n"
+        "  std::ifstream file(argv[1]); int nel; file >> nel; double volume = 0;\n"
+        "  int walls = 0, far = 0;\n"
+        "  for (int i = 0; i < nel; i++) { float area; file >> area; volume += area;\n"
+        "    for (int j = 0; j < 4; j++) { int nb; file >> nb; walls += nb == 0; far += nb < 0;\n"
+        "      for (int k = 0; k < 3; k++) { float n; file >> n; } } }\n"
+        "  bool good = file.good(); std::string rest; file >> rest;\n"
+        '  std::printf("%d %d %d %d %d %.6g\\n", nel, good, rest.empty(), walls, far, volume);\n'
+        "  return 0; }\n"
+    )
+    exe = tmp_path / "read"
+    subprocess.run(["g++", "-O1", str(reader), "-o", str(exe)], check=True, timeout=120)
+    out = subprocess.run([str(exe), str(tmp_path / "mesh.txt")], capture_output=True, text=True,
+                         check=True, timeout=60).stdout.split()  # fmt: skip
+    _, elements = _cfd_elements((tmp_path / "mesh.txt").read_text())
+    faces = [nb for _, f in elements for nb, _ in f]
+    assert out[:5] == ["2688", "1", "1", str(faces.count(0)), str(sum(n < 0 for n in faces))]
+    assert abs(float(out[5]) - 112 * 4 * 0.0005**3) < 1e-15
+
+
+def test_a_subset_of_port_runs_replaces_only_its_rows(pr, tmp_path: Path):
+    committed = tmp_path / "runs.json"
+    committed.write_text('[{"app": "bfs", "matches": true}, {"app": "nn", "matches": false}]')
+    merged = pr.merged_runs([{"app": "cfd", "matches": True}, {"app": "nn", "matches": True}],
+                            committed)  # fmt: skip
+    assert [(r["app"], r["matches"]) for r in merged] == [
+        ("bfs", True), ("nn", True), ("cfd", True)]  # fmt: skip
+
+
+def test_lift_table_counts_every_program_of_a_folder(benchmark_script):
+    lr = benchmark_script("lift_rodinia")
+    base = {"arch": "sm_80", "kernels": 18, "lifted": 18, "lift_s": 1.0, "lift_cpu_s": 0.5}
+    base |= {"instructions": 10, "slowest": "euler3d.cu", "reason": "", "nvcc": ["13.0"]}
+    runs = [{"app": n, "ran": True, "matches": m} for n, m in (("cfd", True), ("pre_cfd", False))]
+    cfd = base | {"app": "cfd", "run_app": "cfd, pre_cfd", "runs": runs, "ran": True}
+    nn = base | {"app": "nn", "run_app": "nn", "ran": True, "matches": True}
+    table = lr.render([cfd | {"matches": False}, nn], "")
+    assert "2/3 runs completed" not in table and "3/3 runs completed, 2 match" in table
+    assert "| cfd | sm_80 | 13.0 | 18 | 18 | 1.00 (0.50), 10 | 2/2 | 1/2 |" in table
+    assert "| nn | sm_80 | 13.0 | 18 | 18 | 1.00 (0.50), 10 | yes | yes |" in table
