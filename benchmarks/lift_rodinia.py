@@ -1,7 +1,7 @@
 """Lift every kernel of the Rodinia CUDA corpus from sm_80 and sm_90 SASS, and run the runnable
 applications with their lifted kernels on the emulator against outputs recorded on NVIDIA.
 
-    .venv/bin/python benchmarks/lift_rodinia.py [--arch sm_80,sm_90] [--apps bfs,nw]
+    .venv/bin/python benchmarks/lift_rodinia.py [--arch sm_80,sm_90] [--apps bfs,nw [--merge]]
         [--verify benchmarks/results/rodinia-h200.json] [--timeout 900]
         [--legacy-nvcc /tmp/cuda-11.8] [--include DIR] [--hip-include DIR]
 
@@ -376,12 +376,27 @@ def render(rows: list[dict], recorded: str) -> str:
     return "\n".join([*lines, "", *NOTES]) + "\n"
 
 
+def merged_rows(rows: list[dict], committed: Path) -> list[dict]:
+    """The committed table's rows with `rows` replacing those of the same folder and arch (a
+    folder new to it goes after the others of its arch)."""
+    old = json.loads(committed.read_text()) if committed.is_file() else []
+    fresh = {(r["folder"], r["arch"]): r for r in rows}
+    merged = [fresh.pop((r["folder"], r["arch"]), r) for r in old]
+    for row in fresh.values():
+        last = max((i for i, r in enumerate(merged) if r["arch"] == row["arch"]), default=-1)
+        merged.insert(last + 1 if last >= 0 else len(merged), row)
+    return merged
+
+
 def recorded_note(verify: Path | None) -> str:
     if not verify:
         return ""
     data = json.loads(verify.read_text())
-    later = [f"{app} {entry['recorded']}" for app, entry in data.get("apps", {}).items()
-             if entry.get("recorded")]  # fmt: skip
+    dates: dict[str, list[str]] = {}  # the programs recorded together, named together
+    for app, entry in data.get("apps", {}).items():
+        if entry.get("recorded"):
+            dates.setdefault(entry["recorded"], []).append(app)
+    later = [f"{', '.join(apps)} {when}" for when, apps in dates.items()]
     when = "; ".join([data.get("date", ""), *later])
     return f"outputs recorded on {data.get('gpu', 'NVIDIA')} ({when})"
 
@@ -402,6 +417,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --verify: extra include folder for the host ports (repeatable)")  # fmt: skip
     parser.add_argument("--out", type=Path, default=RESULTS / "lift-rodinia.md")
     parser.add_argument("--force", action="store_true", help="replace existing results")
+    parser.add_argument("--merge", action="store_true",
+                        help="with --apps: replace only those applications' rows of --out's table")  # fmt: skip
     parser.add_argument("--render", type=Path, metavar="RESULTS.json",
                         help="only rewrite the markdown table from an earlier run's JSON")  # fmt: skip
     args = parser.parse_args(argv)
@@ -426,11 +443,13 @@ def main(argv: list[str] | None = None) -> int:
     out_json = args.out.with_suffix(".json")
     try:
         for path in (args.out, out_json):
-            check_output(path, force=args.force)
+            check_output(path, force=args.force or args.merge)
     except CassError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return 1
     rows = run(args)
+    if args.merge:
+        rows = merged_rows(rows, out_json)
     recorded = recorded_note(args.verify)
     clean = [{k: v for k, v in r.items() if k != "files"} | {"files": {
         f: {k: v for k, v in e.items() if k != "assembly"} for f, e in r["files"].items()}}

@@ -4,6 +4,7 @@ cfd's generated mesh; merging a subset's port runs; lift_rodinia's table of seve
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -137,3 +138,27 @@ def test_lift_table_counts_every_program_of_a_folder(benchmark_script):
     assert "2/3 runs completed" not in table and "3/3 runs completed, 2 match" in table
     assert "| cfd | sm_80 | 13.0 | 18 | 18 | 1.00 (0.50), 10 | 2/2 | 1/2 |" in table
     assert "| nn | sm_80 | 13.0 | 18 | 18 | 1.00 (0.50), 10 | yes | yes |" in table
+
+
+def test_lift_merge_replaces_a_folders_rows_and_keeps_the_rest(benchmark_script, tmp_path: Path):
+    lr = benchmark_script("lift_rodinia")
+    committed = tmp_path / "lift.json"
+    old = [{"folder": f, "arch": a, "v": 0} for a in ("sm_80", "sm_90") for f in ("bfs", "cfd")]
+    committed.write_text(json.dumps(old))
+    fresh = [{"folder": "cfd", "arch": "sm_90", "v": 1}, {"folder": "nn", "arch": "sm_80", "v": 1}]
+    merged = lr.merged_rows(fresh, committed)
+    assert [(r["folder"], r["arch"], r["v"]) for r in merged] == [
+        ("bfs", "sm_80", 0), ("cfd", "sm_80", 0), ("nn", "sm_80", 1),
+        ("bfs", "sm_90", 0), ("cfd", "sm_90", 1)]  # fmt: skip
+
+
+def test_recorded_note_names_programs_recorded_together_once(benchmark_script, tmp_path: Path):
+    lr = benchmark_script("lift_rodinia")
+    recorded = tmp_path / "rec.json"
+    apps = {"bfs": {}, "kmeans": {"recorded": "T1"}, "cfd": {"recorded": "T2"},
+            "pre_cfd": {"recorded": "T2"}}  # fmt: skip
+    recorded.write_text(json.dumps({"gpu": "NVIDIA H200", "date": "T0", "apps": apps}))
+    assert (
+        lr.recorded_note(recorded)
+        == "outputs recorded on NVIDIA H200 (T0; kmeans T1; cfd, pre_cfd T2)"
+    )
