@@ -802,14 +802,19 @@ def judge_run(app: str, run: Any, run_dir: Path, recorded: dict, row: dict) -> N
 
 
 def _later_recordings(recorded: dict) -> str:
-    """A sentence naming the entries recorded apart (originals built elsewhere, --builds)."""
-    later = [f"{app} ({entry.get('nvcc', 'nvcc')}, {entry['recorded']})"
-             for app, entry in recorded.get("apps", {}).items() if entry.get("recorded")]  # fmt: skip
-    if not later:
+    """A sentence naming the entries recorded apart (originals built elsewhere, --builds, or
+    recorded later), the programs recorded together named once."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for app, entry in recorded.get("apps", {}).items():
+        if entry.get("recorded"):
+            groups.setdefault((entry.get("nvcc", "nvcc"), entry["recorded"]), []).append(app)
+    if not groups:
         return ""
-    return (f" Recorded apart, from originals built with the nvcc named: {', '.join(later)}; their "
-            "ports need `--hip-include` for headers clang-16 lacks (kmeans: libomp-16-dev's "
-            "`omp.h`).")  # fmt: skip
+    later = [f"{', '.join(apps)} ({nvcc}, {when})" for (nvcc, when), apps in groups.items()]
+    return (f" Recorded apart, from originals built with the nvcc named: {'; '.join(later)}. "
+            "kmeans' port needs `--hip-include` for a header clang-16 lacks (libomp-16-dev's "
+            "`omp.h`); cfd's four programs include CUDA Samples helpers, benchmarks/rodinia_include "
+            "(as they are for nvcc, ported by `cass port` for the HIP build).")  # fmt: skip
 
 
 def write_runs(rows: list[dict], recorded: dict) -> None:

@@ -162,3 +162,11 @@ def test_recorded_note_names_programs_recorded_together_once(benchmark_script, t
         lr.recorded_note(recorded)
         == "outputs recorded on NVIDIA H200 (T0; kmeans T1; cfd, pre_cfd T2)"
     )
+
+
+def test_port_runs_name_programs_recorded_together_once(pr):
+    apps = {"bfs": {}, "kmeans": {"nvcc": "11.8", "recorded": "T1"},
+            "cfd": {"nvcc": "13.0", "recorded": "T2"}, "pre_cfd": {"nvcc": "13.0", "recorded": "T2"}}  # fmt: skip
+    sentence = pr._later_recordings({"apps": apps})
+    assert "nvcc named: kmeans (11.8, T1); cfd, pre_cfd (13.0, T2)." in sentence
+    assert pr._later_recordings({"apps": {"bfs": {}}}) == ""
