@@ -42,6 +42,7 @@ OCKL_DIM = {"1D": "1D", "2D": "2D", "3D": "3D", "CUBE": "CM", "ARRAY_1D": "1Da",
 KNOWN_MODS = {"SCR", "LL", "LZ", "NODEP", "R", "G", "B", "A", *COORDS}
 GATHER = {"R": "r", "G": "g", "B": "b", "A": "a"}
 IMPLICIT_LOD = "0xC040000000000000"  # -32.0, what ptxas passes for an implicit LOD
+HANDLE_SOURCES = frozenset({"LDC", "ULDC", "MOV", "UMOV", "R2UR"})  # what track() follows
 SAMPLER_DWORD = 12  # HIP_SAMPLER_OBJECT_OFFSET_DWORD
 IMAGE_TYPE_1D, IMAGE_TYPE_3D = 8, 10  # the TYPE field of a gfx10+ image descriptor (dword 3)
 
@@ -310,9 +311,6 @@ def query(e: Emitter, ins: Instruction) -> None:
 def _ockl(e: Emitter, name: str, args: str, ret: str = "<4 x float>") -> str:
     """A call to ROCm's ockl image function (linked in by module.link_device_libs)."""
     return e.op(f"call {ret} @__ockl_image_{name}({args})")
-
-
-HANDLE_SOURCES = frozenset({"LDC", "ULDC", "MOV", "UMOV", "R2UR"})
 
 
 def track(e: Emitter, ins: Instruction) -> None:
