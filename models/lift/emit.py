@@ -58,6 +58,8 @@ class Emitter:
     c4_regs: dict = field(default_factory=dict)
     imm_regs: dict = field(default_factory=dict)
     handle_regs: dict = field(default_factory=dict)  # register -> c[0x0] offset (textures.track)
+    tracks_c4: bool = True  # run sem_sys.track (False: the function reads no c[0x4])
+    tracks_handles: bool = True  # run textures.track (False: no texture or surface access)
     constants: object = None  # ConstantBanks: c[0x2]/c[0x3] contents from the cubin, when known
     values: dict = field(default_factory=dict)  # register -> its value in the current block
     dirty: dict = field(default_factory=dict)  # register -> type: written in this block, unstored

@@ -30,7 +30,7 @@ from cass.models.lift.cfg import TRANSFERS, Cfg, build_cfg, fill_ret_cases, poll
 from cass.models.lift.constants import ConstantBanks
 from cass.models.lift.elfinfo import CubinInfo
 from cass.models.lift.emit import Emitter, LiftError
-from cass.models.lift.ir import Function, Imm, Instruction, Mem, Reg
+from cass.models.lift.ir import CBank, Function, Imm, Instruction, Mem, Reg
 from cass.models.lift.jumps import attach_jump_tables
 from cass.models.lift.outline import outline_subroutines
 from cass.models.lift.params import ParamLayout, infer_layout, layout_from_cubin
@@ -39,6 +39,7 @@ from cass.models.lift.targets import LlvmTarget
 HANDLERS = {**sem_int.HANDLERS, **sem_float.HANDLERS, **sem_mem.HANDLERS, **sem_warp.HANDLERS,
             **sem_ctrl.HANDLERS, **sem_half.HANDLERS, **sem_sys.HANDLERS, **sem_sync.HANDLERS,
             **textures.HANDLERS, **surfaces.HANDLERS, **bulk_copy.HANDLERS}  # fmt: skip
+IMAGE_HANDLERS = frozenset({*textures.HANDLERS.values(), *surfaces.HANDLERS.values()})
 # Opcodes without memory access, side effects or warp collectives: predicated forms are lifted as
 # compute-then-select instead of a branch around.
 SPECULATABLE = frozenset((set(sem_int.HANDLERS) | set(sem_float.HANDLERS) | set(sem_half.HANDLERS)
@@ -125,6 +126,11 @@ def lift_function(
     e.named_barrier_symbol = f'@"sass.named.{fn.name}"'
     e.constants = ConstantBanks.for_kernel(cubin, fn.name)
     e.polled = polled_loads(fn)
+    # what the lift-time trackers follow only matters to c[0x4] reads and texture/surface access
+    e.tracks_c4 = any(
+        isinstance(o, CBank) and o.bank == 4 for i in fn.instructions for o in i.operands
+    )
+    e.tracks_handles = any(handler_for(i.opcode) in IMAGE_HANDLERS for i in fn.instructions)
     outlined = outline_subroutines(fn, cfg, e, SPECULATABLE, lift_run)
     if cfg.inlining is not None:
         cfg.inlining.outlined = outlined
@@ -178,8 +184,10 @@ def lift_run(instructions: list[Instruction], cfg: Cfg, e: Emitter) -> list[Lift
         except LiftError as exc:
             errors.append(exc)
             e.terminated = False
-        sem_sys.track(e, ins)
-        textures.track(e, ins)
+        if e.tracks_c4:
+            sem_sys.track(e, ins)
+        if e.tracks_handles:
+            textures.track(e, ins)
     if not e.terminated:
         e.jump("exit")
     return errors

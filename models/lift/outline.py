@@ -151,7 +151,8 @@ def function_text(name: str, sub: Emitter, body: str) -> Outlined:
     stored = {line.rsplit("%r.", 1)[1] for line in body.splitlines()
               if line.startswith("  store ") and "%r." in line}  # fmt: skip
     written = tuple(r for r in regs if r in stored)
-    params = tuple(r for r in regs if r in live_in(body, set(written)))
+    live = live_in(body, set(written))
+    params = tuple(r for r in regs if r in live)
     out = Outlined(name, params, written, "")
     ret = out.struct_type()
     aspace = f", addrspace({sub.target.private_as})" if sub.target.private_as else ""
