@@ -23,9 +23,11 @@ instructions in one file; heartwall: 5,700), compiled for sm_80 (`--rodinia-arch
 each arch) as benchmarks/lift_rodinia.py does; without the corpus they are skipped with a message. `--baseline DIR` times the same
 kernels, in the same run, with another version of cass: DIR holds a `cass` package (a
 `git worktree` of an older commit with `cass/{runner,models,server,hooks}` symlinks), and the
-table shows both and their ratio. Every version is timed in its own child process. The 1-minute
-load average before and after each kernel's runs is printed under the table and kept in the JSON
-(`load_average`): on a shared machine CPU seconds grow with the load too.
+table shows both and their ratio. Every run is timed in a child process of its own (a cold
+start, as a lift is), the versions taking turns run by run, so that a load that changes during
+the benchmark weighs on both alike. The 1-minute load average before and after each run is
+printed under the table and kept in the JSON (`load_average`): on a shared machine CPU seconds
+grow with the load too.
 """
 
 from __future__ import annotations
@@ -210,6 +212,29 @@ def run_version(spec: Path, namespace: Path | None) -> list[dict]:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def timed_in_turns(kernels: list[dict], repeat: int, opt_o3: bool, work: Path,
+                   baseline: Path | None) -> dict[str, list[dict]]:  # fmt: skip
+    """Each kernel's runs under each version, one child process per run, the versions taking
+    turns (this version, the baseline, this version...): a load that changes while the
+    benchmark runs weighs on both alike. Every run is a cold start, as a lift is."""
+    versions: dict[str, Path | None] = {"this version": None}
+    if baseline is not None:
+        versions["baseline"] = baseline
+    results: dict[str, list[dict]] = {version: [] for version in versions}
+    spec = work / "spec.json"
+    for item in kernels:
+        rows = {version: {"label": item["label"], "runs": [], "load": []} for version in versions}
+        for _ in range(repeat):
+            for version, namespace in versions.items():
+                spec.write_text(json.dumps({"kernels": [item], "repeat": 1, "opt_o3": opt_o3}))
+                (row,) = run_version(spec, namespace)
+                rows[version]["runs"] += row["runs"]
+                rows[version]["load"] += row["load"]
+        for version in versions:
+            results[version].append(rows[version])
+    return results
+
+
 def medians(runs: list[dict]) -> dict[str, float]:
     keys = [f"{s}_{k}" for s in STAGES for k in ("wall", "cpu")]
     out = {k: statistics.median(r[k] for r in runs) for k in keys}
@@ -297,13 +322,7 @@ def main(argv: list[str] | None = None) -> int:
             args.rodinia, args.corpus, work, tuple(args.rodinia_arch)
         ):
             kernels.append({"label": label, "cubin": str(cubin), "arch": arch})
-        spec = work / "spec.json"
-        spec.write_text(
-            json.dumps({"kernels": kernels, "repeat": args.repeat, "opt_o3": args.opt_o3})
-        )
-        results = {"this version": run_version(spec, None)}
-        if args.baseline:
-            results["baseline"] = run_version(spec, args.baseline)
+        results = timed_in_turns(kernels, args.repeat, args.opt_o3, work, args.baseline)
     Console(width=170).print(table(results))
     loads = [x for rows in results.values() for r in rows for x in r.get("load", ())]
     if loads:  # CPU seconds grow with the machine's load (shared caches, SMT siblings)

@@ -40,6 +40,15 @@ def test_both_versions_are_timed_per_stage(bls, tmp_path: Path, capsys) -> None:
         (row,) = rows
         assert row["label"] == "synthetic 120" and row["instructions"] == 120
         assert all(row[f"{stage}_cpu"] > 0 for stage in ("lift", "opt", "llc"))
-        assert len(row["load_average"]) == 2 and min(row["load_average"]) >= 0
+        assert len(row["load_average"]) == 2 and min(row["load_average"]) >= 0  # one run
     assert bls.main(argv) == 1  # the figures are not replaced without --force
     assert "--force" in capsys.readouterr().err
+
+
+def test_each_run_is_a_child_process_of_its_own(bls, tmp_path: Path) -> None:
+    out = tmp_path / "speed.json"
+    argv = ["--instructions", "120", "--task", "--repeat", "2", "--corpus", str(tmp_path / "none.tgz"),
+            "--json", str(out)]  # fmt: skip
+    assert bls.main(argv) == 0
+    (row,) = json.loads(out.read_text())["this version"]
+    assert len(row["load_average"]) == 4  # before and after each of the two runs
