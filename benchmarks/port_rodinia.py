@@ -813,8 +813,11 @@ def _later_recordings(recorded: dict) -> str:
     later = [f"{', '.join(apps)} ({nvcc}, {when})" for (nvcc, when), apps in groups.items()]
     return (f" Recorded apart, from originals built with the nvcc named: {'; '.join(later)}. "
             "kmeans' port needs `--hip-include` for a header clang-16 lacks (libomp-16-dev's "
-            "`omp.h`); cfd's four programs include CUDA Samples helpers, benchmarks/rodinia_include "
-            "(as they are for nvcc, ported by `cass port` for the HIP build).")  # fmt: skip
+            "`omp.h`); cfd's four programs include CUDA Samples helpers the corpus lacks (`cass "
+            "port` reports each as an error, CASS084: ported 'no'), taken from "
+            "benchmarks/rodinia_include (as they are for nvcc, ported by `cass port` for the HIP "
+            "build); their rows were run apart (`--verify RECORDED.json --apps "
+            "cfd,cfd_double,pre_cfd,pre_cfd_double --merge`).")  # fmt: skip
 
 
 def write_runs(rows: list[dict], recorded: dict) -> None:
