@@ -96,7 +96,7 @@ class Device:
         co = codeobject.load(image)
         program = Program(co, cache_dir())
         self.modules.append((co, program))
-        self.jit(program)  # translated when loaded: not part of any kernel's emulation time
+        self.jit(program)  # its kernels found; each is translated when its launch begins
         return len(self.modules) - 1
 
     def symbol(self, module: int, name: str) -> tuple[int, int] | None:
@@ -152,13 +152,13 @@ class Device:
             print(f"cass emulator: kernel {name} is not in the code object", file=sys.stderr)
             return STATUS_ERROR
         dims = Dims(tuple(grid), tuple(block))
+        jit = self.jit(program)
+        if jit is not None:  # loads (or, waiting, builds) its translation: not kernel time
+            jit.launch_begins(kernel.entry)  # the interpreter's CPU here makes the kernel hot
         started, cpu_started = time.perf_counter(), time.process_time()
         self.stats.kernel_launches += 1
         self._launch_started = started
         self.save_stats(throttled=True)  # a run stopped mid-kernel still counts this launch
-        jit = self.jit(program)
-        if jit is not None:
-            jit.launch_begins(kernel.entry)  # the interpreter's CPU here makes the kernel hot
         try:
             self._run(co, program, kernel, dims, shmem, args_ptr, blob)
         except _Reported:

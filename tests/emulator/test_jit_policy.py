@@ -57,6 +57,8 @@ def test_a_hot_code_object_is_compiled_while_it_runs_and_cached_for_the_next(tmp
     assert m.jit.error == "" and m.jit.entries
     assert len(_libraries(tmp_path)) == 1
     again = _machine(hot_s=3600)  # cached: translated from the first instruction on
+    assert not again.jit.entries  # nothing is loaded before a launch of the kernel begins
+    again.jit.launch_begins()
     assert again.jit.entries and again.jit.started
     again.run()
     assert again.jit.warmup == 0 and again.jit.native_instructions == again.wave_instructions

@@ -14,12 +14,14 @@ goes on until the library is loaded). A short program never pays the compiler.""
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import os
 import sys
 import threading
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -69,18 +71,13 @@ def kernel_code(program) -> dict[int, dict]:
     symbols = getattr(program.co, "symbols", {}) or {}
     sized = {v: v + n for v, n, kind in symbols.values() if kind == "STT_FUNC" and n > 0}
     entries = sorted({k.entry for k in program.co.kernels.values()})
-    ranges = []
+    owned: dict[int, list[int]] = {}
     for i, entry in enumerate(entries):
         end = sized.get(entry) or (entries[i + 1] if i + 1 < len(entries) else 1 << 62)
-        ranges.append((entry, end))
-    shared = {
-        pc: ins for pc, ins in instructions.items() if not any(lo <= pc < hi for lo, hi in ranges)
-    }
-    out = {}
-    for lo, hi in ranges:
-        own = pcs[bisect.bisect_left(pcs, lo) : bisect.bisect_left(pcs, hi)]
-        out[lo] = {**{pc: instructions[pc] for pc in own}, **shared}
-    return out
+        owned[entry] = pcs[bisect.bisect_left(pcs, entry) : bisect.bisect_left(pcs, end)]
+    inside = {pc for own in owned.values() for pc in own}
+    shared = {pc: ins for pc, ins in instructions.items() if pc not in inside}
+    return {e: {**{pc: instructions[pc] for pc in own}, **shared} for e, own in owned.items()}
 
 
 def code_key(instructions: dict) -> bytes:
@@ -97,7 +94,6 @@ class KernelCode:
 
     def __init__(self, entry: int, instructions: dict, hot_s: float | None) -> None:
         self.entry, self.instructions = entry, instructions
-        self.path = native.library_path(code_key(instructions))
         self.hot_s = hot_threshold(len(instructions)) if hot_s is None else hot_s
         self.translation: Translation | None = None
         self.run: Any = None
@@ -105,6 +101,11 @@ class KernelCode:
         self.interp_cpu_s = 0.0
         self.error = ""
         self.builder: threading.Thread | None = None
+
+    @functools.cached_property
+    def path(self) -> Path:
+        """The library's cache folder (hashing the code: only for kernels that launch)."""
+        return native.library_path(code_key(self.instructions))
 
     @property
     def cached(self) -> bool:
@@ -129,10 +130,10 @@ class JitEngine:
     """The translated kernels of one code object and their counters."""
 
     def __init__(self, program, background: bool = True, hot_s: float | None = None) -> None:
-        """Kernels whose library is in the cache are loaded at once. Otherwise, without
-        `background`, a kernel is translated and compiled when its launch begins; with it, once
-        the interpreter has spent `hot_s` CPU seconds (default: `hot_threshold`) in that kernel,
-        it is translated and compiled in the background (it runs interpreted until loaded)."""
+        """Nothing is translated until a kernel's launch begins: then a library in the cache is
+        loaded at once; otherwise, without `background`, the kernel is translated and compiled
+        before it runs; with it, once the interpreter has spent `hot_s` CPU seconds (default:
+        `hot_threshold`) in that kernel, in the background (it runs interpreted until loaded)."""
         self.program = program
         self.threads = THREADS
         self.background = background
@@ -148,11 +149,6 @@ class JitEngine:
         self.interp_cpu_s = 0.0  # CPU of the interpreter in this code object's launches so far
         self._launch_cpu: float | None = None  # process CPU clock when the current launch began
         self._steps = 0
-        for k in self.kernels.values():
-            if k.cached:
-                self._build(k)
-            elif k.hot_s <= 0 and background:
-                self._start(k)
 
     # --- what the session and the statistics read ---------------------------------------------
     @property
@@ -215,11 +211,6 @@ class JitEngine:
             )
             k.builder.start()
 
-    def start(self) -> None:
-        """Translate and compile every kernel in the background."""
-        for k in self.kernels.values():
-            self._start(k)
-
     def wait(self, timeout: float | None = None, every: bool = False) -> None:
         """Until the current kernel's library (with `every`, or outside a launch: every started
         one) is loaded or failed, or `timeout` seconds in all."""
@@ -232,14 +223,17 @@ class JitEngine:
 
     # --- launches -----------------------------------------------------------------------------
     def launch_begins(self, entry: int | None = None) -> None:
-        """A launch of the kernel at `entry` (the first kernel when None) begins: without
-        `background` it is built now, before it runs."""
+        """A launch of the kernel at `entry` (the first kernel when None) begins: its cached
+        library is loaded, or without `background` it is built now, before it runs, or with a
+        zero threshold its compile starts."""
         if entry is None:
             entry = min(self.kernels) if self.kernels else -1
-        self.current = self.kernels.get(entry)
-        k = self.current
-        if k is not None and not self.background and k.run is None and not k.error:
-            self._build(k)
+        self.current = k = self.kernels.get(entry)
+        if k is not None and k.run is None and not k.error and k.builder is None:
+            if k.cached or not self.background:
+                self._build(k)
+            elif k.hot_s <= 0:
+                self._start(k)
         self._launch_cpu = time.process_time()
 
     def launch_ends(self) -> None:

@@ -212,17 +212,38 @@ extern "C" int cass_ds_load_into(const uint32_t* lds, const uint32_t* addr, size
     return 1;
 }
 
-// fma whose NaN result is the first NaN operand, quieted (as fpmath.fma and the JIT's fma_f32)
+// fma whose NaN result is the first NaN operand in operand order, quieted (fpmath.first_nan, the
+// JIT's fma_f32/fma_f64): which one the host instruction returns depends on the operand order the
+// compiler picked for it. Inlined into the callers' clones, the FMA instruction where the CPU has
+// one (same correctly rounded result, ~7x faster than the libm call), libm otherwise.
 static inline float fma_first_nan(float a, float b, float c) {
     const float r = __builtin_fmaf(a, b, c);
     if (r == r) return r;
     const float nan = a != a ? a : b != b ? b : c != c ? c : r;
     return __builtin_bit_cast(float, __builtin_bit_cast(uint32_t, nan) | 0x400000u);
 }
+static inline double fma_first_nan(double a, double b, double c) {
+    const double r = __builtin_fma(a, b, c);
+    if (r == r) return r;
+    const double nan = a != a ? a : b != b ? b : c != c ? c : r;
+    return __builtin_bit_cast(double, __builtin_bit_cast(uint64_t, nan) | 0x8000000000000ull);
+}
+#define CASS_FMA_CLONES __attribute__((target_clones("fma", "default")))
+
+// Fused multiply-add over arrays (numpy has none): exact v_fma_f64/f32 for fpmath.fma.
+extern "C" CASS_FMA_CLONES void cass_fma_f64(const double* a, const double* b, const double* c,
+                                             double* out, size_t n) {
+    for (size_t i = 0; i < n; i++) out[i] = fma_first_nan(a[i], b[i], c[i]);
+}
+
+extern "C" CASS_FMA_CLONES void cass_fma_f32(const float* a, const float* b, const float* c,
+                                             float* out, size_t n) {
+    for (size_t i = 0; i < n; i++) out[i] = fma_first_nan(a[i], b[i], c[i]);
+}
 
 // v_fma_f32 / v_fmac_f32 on VGPR rows ([waves][wave_stride] uint32 holding f32): for every
 // active lane dst = fma(a, b, c), correctly rounded (the FMA instruction where the CPU has one).
-extern "C" __attribute__((target_clones("fma", "default"))) int cass_fma_f32_rows(
+extern "C" CASS_FMA_CLONES int cass_fma_f32_rows(
     const float* a, const float* b, const float* c, float* dst, size_t wave_stride,
     const uint8_t* active, size_t waves) {
     for (size_t w = 0; w < waves; w++) {
