@@ -81,39 +81,32 @@ static inline uint32_t sel(uint32_t exec, int l, uint32_t now, uint32_t old) {
 // NaN operand in operand order, quieted. Checked after the operation, not left to the host's
 // instruction: clang folds a negated source into a subtraction (x86 then returns the unflipped
 // NaN) and commutes additions and FMA operands (x86 returns its first source's NaN).
-static inline float qf(float x) { return bf(fb(x) | 0x400000u); }
-static inline double qd(double x) { return bd(db(x) | 0x8000000000000ull); }
-static inline _Float16 qh(_Float16 x) { return hf(fh(x) | 0x200u); }
-static inline float nan2_f32(float r, float a, float b) {
-    return r != r ? (a != a ? qf(a) : b != b ? qf(b) : r) : r;
+static inline float quiet(float x) { return bf(fb(x) | 0x400000u); }
+static inline double quiet(double x) { return bd(db(x) | 0x8000000000000ull); }
+static inline _Float16 quiet(_Float16 x) { return hf(fh(x) | 0x200u); }
+template <class T> static inline T first_nan(T r) { return r; }  // no operand is a NaN
+template <class T, class... U> static inline T first_nan(T r, T x, U... rest) {
+    return r == r ? r : x != x ? quiet(x) : first_nan(r, rest...);
 }
-static inline double nan2_f64(double r, double a, double b) {
-    return r != r ? (a != a ? qd(a) : b != b ? qd(b) : r) : r;
-}
-static inline _Float16 nan2_f16(_Float16 r, _Float16 a, _Float16 b) {
-    return r != r ? (a != a ? qh(a) : b != b ? qh(b) : r) : r;
-}
-static inline float add_f32(float a, float b) { return nan2_f32(a + b, a, b); }
-static inline float sub_f32(float a, float b) { return nan2_f32(a - b, a, b); }
-static inline float mul_f32(float a, float b) { return nan2_f32(a * b, a, b); }
-static inline double add_f64(double a, double b) { return nan2_f64(a + b, a, b); }
-static inline double mul_f64(double a, double b) { return nan2_f64(a * b, a, b); }
+static inline float add_f32(float a, float b) { return first_nan(a + b, a, b); }
+static inline float sub_f32(float a, float b) { return first_nan(a - b, a, b); }
+static inline float mul_f32(float a, float b) { return first_nan(a * b, a, b); }
+static inline double add_f64(double a, double b) { return first_nan(a + b, a, b); }
+static inline double mul_f64(double a, double b) { return first_nan(a * b, a, b); }
 static inline _Float16 add_f16(_Float16 a, _Float16 b) {
-    return nan2_f16((_Float16)((float)a + (float)b), a, b);
+    return first_nan((_Float16)((float)a + (float)b), a, b);
 }
 static inline _Float16 sub_f16(_Float16 a, _Float16 b) {
-    return nan2_f16((_Float16)((float)a - (float)b), a, b);
+    return first_nan((_Float16)((float)a - (float)b), a, b);
 }
 static inline _Float16 mul_f16(_Float16 a, _Float16 b) {
-    return nan2_f16((_Float16)((float)a * (float)b), a, b);
+    return first_nan((_Float16)((float)a * (float)b), a, b);
 }
 static inline float fma_f32(float a, float b, float c) {
-    const float r = __builtin_fmaf(a, b, c);
-    return r != r ? (a != a ? qf(a) : b != b ? qf(b) : c != c ? qf(c) : r) : r;
+    return first_nan(__builtin_fmaf(a, b, c), a, b, c);
 }
 static inline double fma_f64(double a, double b, double c) {
-    const double r = __builtin_fma(a, b, c);
-    return r != r ? (a != a ? qd(a) : b != b ? qd(b) : c != c ? qd(c) : r) : r;
+    return first_nan(__builtin_fma(a, b, c), a, b, c);
 }
 
 // IEEE-mode minimum and maximum as fpmath.ieee_min/ieee_max: a NaN operand yields the other
@@ -151,8 +144,7 @@ static inline _Float16 hmax_ieee(_Float16 a, _Float16 b) {
 // one rounding to f16
 static inline _Float16 hround(float x) { return (_Float16)x; }
 static inline _Float16 hfma(_Float16 a, _Float16 b, _Float16 c) {
-    const _Float16 r = (_Float16)((double)a * (double)b + (double)c);
-    return r != r ? (a != a ? qh(a) : b != b ? qh(b) : c != c ? qh(c) : r) : r;
+    return first_nan((_Float16)((double)a * (double)b + (double)c), a, b, c);
 }
 static inline float fmed3(float a, float b, float c) {
     if (a != a || b != b || c != c) return fmin_ieee(fmin_ieee(a, b), c);
