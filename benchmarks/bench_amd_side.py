@@ -1,15 +1,19 @@
-"""The benchmark's AMD side on the emulator, interpreter against JIT, task by task in one run:
-each task's rules-engine port is built once (timed), then run under every engine back to back,
-so a change of load hits both engines alike.
+"""The benchmark's AMD side on the emulator, before and after, task by task in one run: each
+task's rules-engine port is built the plain way (one clang++ command) and the precompiled way
+(HIP headers precompiled, device and host compiled at once: runner/emulator/precompiled_build.py),
+both timed, their device code compared byte for byte; then the program runs under every engine
+back to back, so a change of load hits all alike.
 
     nice .venv/bin/python benchmarks/bench_amd_side.py --json F          # every task
     nice .venv/bin/python benchmarks/bench_amd_side.py --per-domain 4 graph
 
-The AMD side of `cass bench` for a task is building the port plus running it; the engine
-changes only the run. Every run starts with no translation of the task's kernels in the cache
-(a kernel's library is keyed by its code, so one task's never serves another's): the JIT figures
-include its tiering and compiling. The table gives per domain the build time, each engine's run
-time and the ratio; the caption the totals and the load average.
+The AMD side of `cass bench` for a task is building the port plus running it. "Before" is the
+plain build and the interpreter, "after" the precompiled build and the JIT (the defaults now).
+Every run starts with no translation of the task's kernels in the cache (a kernel's library is
+keyed by its code, so one task's never serves another's): the JIT figures include its tiering
+and compiling. The first precompiled build of a set of flags makes the headers (about a second,
+once): it is counted. The table gives per domain the build and run times and the ratio; the
+caption the totals, the identical device code count and the load average.
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
+import subprocess
 import tempfile
 import time
 import tomllib
@@ -25,6 +31,7 @@ from pathlib import Path
 
 from cass.models.engine import Target, TranslationRequest
 from cass.models.rules.engine import RulesEngine
+from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
 from cass.runner.emulator import build_hip_program, run_program
 from cass.runner.outputs import OutputError, check_output, write_output
@@ -36,24 +43,45 @@ from rich.table import Table
 ENGINES = ("interp", "jit")
 
 
+def _device_code(exe: Path) -> bytes:
+    out = exe.with_suffix(".fatbin")
+    subprocess.run(["objcopy", "-O", "binary", "--only-section=.hip_fatbin", exe, out], check=True)
+    return out.read_bytes()
+
+
+def _build(source: Path, exe: Path, opt: str, precompiled: bool) -> float:
+    os.environ["CASS_PRECOMPILED_HEADERS"] = "1" if precompiled else "0"
+    started = time.perf_counter()
+    build_hip_program(source, exe, extra_args=[opt])
+    return round(time.perf_counter() - started, 2)
+
+
 def measure(main_cu: Path, work: Path, opt: str, engines=ENGINES) -> dict:
-    """One task: build seconds, and per engine the run's wall seconds and whether it passed."""
+    """One task: build seconds each way, whether the device code is the same, and per engine
+    the run's wall seconds and whether it passed."""
     spec = tomllib.loads((main_cu.parent / "task.toml").read_text())
     rec: dict = {"task": main_cu.parent.name, "domain": main_cu.parent.parent.name}
     target = Target(hip_version=str(spec.get("port", {}).get("hip_version", "5.2")))
     request = TranslationRequest("source", main_cu.read_text(), str(main_cu), target)
     source = work / f"{rec['task']}.hip"
     source.write_text(RulesEngine().translate(request).text)
-    started = time.perf_counter()
+    plain, exe = work / f"{rec['task']}-plain", work / rec["task"]
     try:
-        exe = build_hip_program(source, work / rec["task"], extra_args=[opt])
+        rec["plain_build_s"] = _build(source, plain, opt, precompiled=False)
+        rec["build_s"] = _build(source, exe, opt, precompiled=True)
     except CassError as exc:
         return rec | {"error": exc.message.splitlines()[-1][:120]}
-    rec["build_s"] = round(time.perf_counter() - started, 2)
+    finally:
+        os.environ.pop("CASS_PRECOMPILED_HEADERS", None)
+    rec["same_device_code"] = _device_code(plain) == _device_code(exe)
     for engine in engines:
         env = {**os.environ, "CASS_EMULATOR_ENGINE": engine}
-        env.pop("CASS_EMULATOR_JIT_WAIT", None)
-        env.pop("CASS_EMULATOR_JIT_HOT_S", None)
+        for knob in (
+            "CASS_EMULATOR_JIT_WAIT",
+            "CASS_EMULATOR_JIT_HOT_S",
+            "CASS_EMULATOR_JIT_TIERS",
+        ):
+            env.pop(knob, None)
         started = time.perf_counter()
         run = run_program(exe, spec.get("run", {}).get("args", []), timeout_s=600, env=env)
         rec[engine] = {
@@ -66,28 +94,44 @@ def measure(main_cu: Path, work: Path, opt: str, engines=ENGINES) -> dict:
     return rec
 
 
-def render(results: list[dict], engines=ENGINES) -> Table:
+def _totals(rows: list[dict]) -> dict:
+    t = {
+        "plain": sum(r["plain_build_s"] for r in rows),
+        "precompiled": sum(r["build_s"] for r in rows),
+        **{e: sum(r[e]["run_s"] for r in rows) for e in ENGINES},
+    }
+    t["before"] = t["plain"] + t["interp"]
+    t["after"] = t["precompiled"] + t["jit"]
+    return t
+
+
+def render(results: list[dict]) -> Table:
     done = [r for r in results if "build_s" in r]
-    build = sum(r["build_s"] for r in done)
-    runs = {e: sum(r[e]["run_s"] for r in done) for e in engines}
-    caption = f"{len(done)} tasks; AMD side (build + run): " + ", ".join(
-        f"{e} {build + runs[e]:.0f} s" for e in engines
+    t = _totals(done)
+    same = sum(bool(r.get("same_device_code")) for r in done)
+    caption = (
+        f"{len(done)} tasks; AMD side (build + run): before (plain build, interpreter) "
+        f"{t['before']:.0f} s, after (precompiled build, JIT) {t['after']:.0f} s: "
+        f"{t['after'] / max(1e-9, t['before']):.2f}; builds {t['plain']:.0f} -> "
+        f"{t['precompiled']:.0f} s, runs {t['interp']:.0f} -> {t['jit']:.0f} s; identical "
+        f"device code {same}/{len(done)}; load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} CPUs"
     )
-    caption += f"; jit/interp {(build + runs['jit']) / max(1e-9, build + runs['interp']):.2f}"
-    caption += f" (runs alone {runs['jit'] / max(1e-9, runs['interp']):.2f})"
-    caption += f"; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
-    table = Table(title="cass bench AMD side on the emulator: interpreter vs JIT", caption=caption)
-    for col in ("domain", "tasks", "build s", *(f"{e} run s" for e in engines), "jit/interp"):
+    table = Table(title="cass bench AMD side on the emulator: before and after", caption=caption)
+    columns = ("domain", "tasks", "plain build s", "precompiled build s", "interp run s",
+               "jit run s", "before s", "after s", "after/before")  # fmt: skip
+    for col in columns:
         table.add_column(col, justify="left" if col == "domain" else "right")
     per: dict = defaultdict(list)
     for r in done:
         per[r["domain"]].append(r)
     for domain, rows in sorted(per.items()):
-        b = sum(r["build_s"] for r in rows)
-        t = {e: sum(r[e]["run_s"] for r in rows) for e in engines}
-        ratio = (b + t["jit"]) / max(1e-9, b + t["interp"])
+        d = _totals(rows)
         table.add_row(
-            domain, str(len(rows)), f"{b:.1f}", *(f"{t[e]:.1f}" for e in engines), f"{ratio:.2f}"
+            domain,
+            str(len(rows)),
+            *(f"{d[k]:.1f}" for k in ("plain", "precompiled", "interp", "jit", "before", "after")),
+            f"{d['after'] / max(1e-9, d['before']):.2f}",
         )
     return table
 
@@ -109,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     tasks = sorted(TASKS.glob("*/*/main.cu"))
     tasks = [t for t in tasks if not opts.filters or any(f in str(t) for f in opts.filters)]
     tasks = pick(tasks, opts.per_domain, interleave=True)
+    for made in cache_dir().glob("hip-pch-*"):  # the first build makes them, counted
+        shutil.rmtree(made, ignore_errors=True)
     results = []
     with tempfile.TemporaryDirectory() as tmp, Progress(transient=True) as progress:
         bar = progress.add_task("tasks", total=len(tasks))
@@ -119,9 +165,13 @@ def main(argv: list[str] | None = None) -> int:
             if opts.json:
                 write_output(opts.json, json.dumps(results, indent=2) + "\n", force=True)
     Console(width=max(Console().width, 120)).print(render(results))
-    failed = [r["task"] for r in results if "error" in r or not all(r[e]["pass"] for e in ENGINES)]
+    failed = [
+        r["task"]
+        for r in results
+        if "error" in r or not all(r[e]["pass"] for e in ENGINES) or not r["same_device_code"]
+    ]
     if failed:
-        print("not passing under every engine:", ", ".join(failed))
+        print("not passing under every engine, or other device code:", ", ".join(failed))
     return 0 if not failed else 1
 
 

@@ -22,7 +22,6 @@ import shutil
 import tarfile
 import tempfile
 import urllib.parse
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -206,7 +205,9 @@ def _download(url: str, work: Path) -> Path:
         raise CassError(f"--rocm-libs {url}: only http(s):// and file:// URLs, or a local path")
     target = work / Path(urllib.parse.urlparse(url).path).name
     try:
-        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as response:  # noqa: S310
+        from urllib.request import urlopen  # only a download needs it, not every import
+
+        with urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as response:  # noqa: S310
             target.write_bytes(response.read())
     except OSError as exc:
         raise CassError(

@@ -22,6 +22,7 @@ from pathlib import Path
 from cass.runner import emulated_libraries
 from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError, WorkError
+from cass.runner.emulator import precompiled_build
 from cass.runner.process import run_compiler
 from cass.runner.toolchain import AMDGPU_BACKEND_FIXES, DEFAULT_GFX_ARCH, hip_clang_command
 
@@ -253,17 +254,24 @@ def build_hip_program(
     lib = runtime_library()
     output.parent.mkdir(parents=True, exist_ok=True)
     # a program that includes a HIP math library gets cass's reference implementation of it
-    references = emulated_libraries.needed(source.read_text(encoding="utf-8", errors="replace"))
+    text = source.read_text(encoding="utf-8", errors="replace")
+    references = emulated_libraries.needed(text)
     extra = (*extra_args, *(arg for ref in references for arg in ref.compile_args))
     cmd = hip_compile_command(source, output, offload_arch, extra)
-    cmd += [f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}", "-lcasship", "-lm"]
+    link = [f"-L{lib.parent}", f"-Wl,-rpath,{lib.parent}", "-lcasship", "-lm"]
+    fast = precompiled_build.enabled() and precompiled_build.qualifies(source, text, extra)
+    flags = cmd[:-3]  # without the source, -o and the output
+    if fast and precompiled_build.build(flags, source, output, link, BUILD_TIMEOUT_S):
+        return output
     # contained like every run: killed as a tree on timeout or Ctrl-C (stop_all_runs)
-    proc = run_compiler(cmd, cwd=Path.cwd(), timeout_s=BUILD_TIMEOUT_S)
+    proc = run_compiler(cmd + link, cwd=Path.cwd(), timeout_s=BUILD_TIMEOUT_S)
     if proc.timed_out:
         raise CassError(f"{source}: clang took longer than {BUILD_TIMEOUT_S} s")
     if proc.exit_code != 0:
         stderr = proc.stderr.decode("utf-8", "replace")
         raise WorkError(f"{source}: HIP compilation failed:\n{_located_errors(stderr)}")
+    if fast:
+        precompiled_build.forget(flags, source)
     return output
 
 

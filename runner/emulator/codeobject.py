@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from cass.runner.emulator import msgpack
-from cass.runner.toolchain import DEFAULT_GFX_ARCH
+from cass.runner.emulator.kinds import EMULATED_GFX_ARCH
 from elftools.elf.elffile import ELFFile
 
 BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
@@ -104,7 +104,7 @@ class CodeObject:
         return best[0]
 
 
-def extract_from_bundle(data: bytes, arch: str = DEFAULT_GFX_ARCH) -> bytes:
+def extract_from_bundle(data: bytes, arch: str = EMULATED_GFX_ARCH) -> bytes:
     if data[:4] == b"CCOB":
         raise CodeObjectError(
             "compressed offload bundles are not supported; build without --offload-compress"
@@ -150,7 +150,7 @@ def read_elf_at(address: int) -> bytes:
     return ctypes.string_at(address, shoff + shentsize * shnum)
 
 
-def load(image: bytes, arch: str = DEFAULT_GFX_ARCH) -> CodeObject:
+def load(image: bytes, arch: str = EMULATED_GFX_ARCH) -> CodeObject:
     elf_bytes = image if image.startswith(ELF_MAGIC) else extract_from_bundle(image, arch)
     elf = ELFFile(io.BytesIO(elf_bytes))
     if elf["e_machine"] != "EM_AMDGPU" and elf.header["e_machine"] != EM_AMDGPU:

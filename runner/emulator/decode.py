@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cass.runner.diagnostics import CassError
+from cass.runner.emulator.kinds import EMULATED_GFX_ARCH
 from cass.runner.outputs import write_atomic
-from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
 OBJDUMP = "llvm-objdump-16"
 _LINE = re.compile(r"^\s+(\S.*?)\s*//\s*([0-9A-Fa-f]+):((?:\s[0-9A-Fa-f]{8})+)")
@@ -218,7 +218,7 @@ def disassemble_text(elf: bytes, cache_dir: Path | None) -> str:
         tmp.flush()
         try:
             proc = subprocess.run(
-                [OBJDUMP, "-d", f"--mcpu={DEFAULT_GFX_ARCH}", tmp.name],
+                [OBJDUMP, "-d", f"--mcpu={EMULATED_GFX_ARCH}", tmp.name],
                 capture_output=True,
                 text=True,
                 timeout=300,

@@ -52,3 +52,7 @@ class Engine(StrEnum):
 # bench task ran identically under `both` (benchmarks/results/emulator-jit-sweep.md) and every
 # emulator test passed under it.
 DEFAULT_ENGINE = Engine.JIT
+
+# The GPU the emulator executes: code objects are taken from a bundle for it (the toolchain's
+# default target, cass.runner.toolchain.DEFAULT_GFX_ARCH, names the same one).
+EMULATED_GFX_ARCH = "gfx1100"

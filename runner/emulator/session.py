@@ -11,9 +11,9 @@ import time
 from typing import Any
 
 import numpy as np
+from cass.runner.cache import cache_dir
 from cass.runner.emulator import codeobject
 from cass.runner.emulator import memory as mem
-from cass.runner.emulator.build import cache_dir
 from cass.runner.emulator.device_heap import DeviceHeap
 from cass.runner.emulator.hostcall import HostcallBuffer
 from cass.runner.emulator.kinds import DEFAULT_ENGINE, Engine, FaultKind
@@ -37,6 +37,7 @@ LDS_LIMIT = 65536
 STATS_INTERVAL_S = 0.5  # statistics are written this often while kernels run, and at exit
 KEEP_COMPILE_S = 1.0
 KEEP_COMPILE_WAIT_S = 30.0  # at most this long: a huge kernel may take minutes
+KEEP_COMPILE_SHARE = 0.25  # and at most this share of the emulation: the cache is for later
 LDS_GRANULE = 512
 STATUS_OK, STATUS_ERROR, STATUS_FAULT = 0, 1, 2
 _KINDS = {1: "hipMalloc", 2: "hipHostMalloc", 3: "hipMallocManaged", 4: "hipHostRegister"}
@@ -111,7 +112,7 @@ class Device:
     def jit(self, program: Program):
         """The translated code of `program` (made on first use), or None for the interpreter.
         Under `both` every launch waits for it; under `jit` a library in the cache is used at
-        once, else kernels run interpreted until they are hot (jit.engine.HOT_CPU_S) and the
+        once, else kernels run interpreted until they are hot (jit.kernels.hot_threshold) and the
         background compile is done."""
         if self.engine == Engine.INTERP:
             return None
@@ -305,10 +306,13 @@ class Device:
     def finish(self) -> None:
         """At exit: a compile still running is waited for when the kernels were heavy enough
         (KEEP_COMPILE_S of emulation) that the next run should find it cached, for at most
-        KEEP_COMPILE_WAIT_S."""
-        if self.stats.emulation_wall_s >= KEEP_COMPILE_S:
+        KEEP_COMPILE_WAIT_S in all and KEEP_COMPILE_SHARE of the emulation (a run never takes
+        more than a quarter longer for the next one's sake)."""
+        emulation = self.stats.emulation_wall_s
+        if emulation >= KEEP_COMPILE_S:
+            deadline = time.monotonic() + min(KEEP_COMPILE_WAIT_S, KEEP_COMPILE_SHARE * emulation)
             for engine in self._jits.values():
-                engine.wait(KEEP_COMPILE_WAIT_S, every=True)
+                engine.wait(max(0.0, deadline - time.monotonic()), every=True)
         self.save_stats()
 
 

@@ -23,6 +23,15 @@ from cass.runner.emulator.state import Fault
 from tests.emulator.test_instructions import F64_CASES, VALU_CASES, f64
 
 pytestmark = pytest.mark.toolchain
+
+
+@pytest.fixture(autouse=True, params=["2", "1"], ids=["optimised", "baseline"])
+def tier(request, monkeypatch):
+    """Each test runs on both tiers of translated code: -O2, and the -O0 baseline."""
+    monkeypatch.setenv("CASS_EMULATOR_JIT_TIERS", request.param)
+    return request.param
+
+
 _REG = re.compile(r"\bv(\d+)\b|\bv\[(\d+):(\d+)\]")
 
 

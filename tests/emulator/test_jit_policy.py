@@ -85,18 +85,65 @@ def test_a_short_program_under_jit_runs_interpreted_and_says_so(tmp_path):
 
 
 def test_the_threshold_grows_with_what_compiling_would_cost(monkeypatch, capsys):
-    from cass.runner.emulator.jit import engine
+    from cass.runner.emulator.jit import kernels as engine
 
     monkeypatch.delenv("CASS_EMULATOR_JIT_HOT_S", raising=False)
-    assert engine.hot_threshold(10) == engine.HOT_CPU_S  # a small code object: the floor
-    big = engine.hot_threshold(30_000)  # a library's code object: minutes of clang++
-    assert big == pytest.approx(30_000 * engine.COMPILE_CPU_PER_INSTRUCTION_S) and big > 60
+    for tier in (engine.BASELINE, engine.OPTIMISED):  # a small code object: the floor
+        assert engine.hot_threshold(10, tier) == engine.HOT_CPU_S[tier]
+    big = engine.hot_threshold(30_000)  # a library's code object: minutes of clang++ -O2
+    per = engine.COMPILE_CPU_PER_INSTRUCTION_S
+    assert big == pytest.approx(30_000 * per[engine.OPTIMISED]) and big > 60
+    baseline = engine.hot_threshold(30_000, engine.BASELINE)
+    assert baseline == pytest.approx(30_000 * per[engine.BASELINE]) and baseline < big
     monkeypatch.setenv("CASS_EMULATOR_JIT_HOT_S", "0")
-    assert engine.hot_threshold(30_000) == 0.0
+    assert engine.hot_threshold(30_000) == engine.hot_threshold(30_000, engine.BASELINE) == 0.0
     monkeypatch.setenv("CASS_EMULATOR_JIT_HOT_S", "soon")
-    assert engine.hot_threshold(10) == engine.HOT_CPU_S
+    assert engine.hot_threshold(10) == engine.HOT_CPU_S[engine.OPTIMISED]
     err = capsys.readouterr().err
     assert "CASS_EMULATOR_JIT_HOT_S='soon' is not a number of seconds" in err
+
+
+def test_the_tiers_made_are_chosen_by_name_and_a_wrong_choice_is_one_line(monkeypatch, capsys):
+    from cass.runner.emulator.jit import kernels as engine
+
+    monkeypatch.delenv(engine.TIERS_ENV, raising=False)
+    assert engine.tiers() == (1, 2)
+    for raw, chosen in (("2", (2,)), ("1", (1,)), (" 2, 1 ", (1, 2))):
+        monkeypatch.setenv(engine.TIERS_ENV, raw)
+        assert engine.tiers() == chosen
+    monkeypatch.setenv(engine.TIERS_ENV, "fast")
+    assert engine.tiers() == (1, 2)
+    assert "CASS_EMULATOR_JIT_TIERS='fast' is not a list of tiers (1, 2)" in capsys.readouterr().err
+
+
+def test_a_hot_kernel_gets_the_baseline_first_then_the_optimised_tier(tmp_path, monkeypatch):
+    """The baseline (-O0) is made once the kernel is hot on the interpreter; the optimised
+    (-O2) once it has run its threshold on the baseline, and replaces it; both are cached."""
+    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CASS_EMULATOR_JIT_TIERS", raising=False)
+    m = _machine(hot_s=0.005)
+    m.jit.launch_begins()
+    m.run()
+    m.jit.launch_ends()
+    m.jit.wait()
+    (k,) = m.jit.kernels.values()
+    assert k.error == "" and k.tier == 1 and list(k.builders) == [1]
+    assert [p.parent.name[-2:] for p in _libraries(tmp_path)] == ["t1"]
+    second = Snippet(LOOP, vgpr={0: np.arange(32), 1: 0}).machine()
+    second.jit = m.jit  # the same code object's next launch runs the baseline natively
+    m.jit.launch_begins()
+    second.run()
+    m.jit.launch_ends()
+    m.jit.wait()
+    assert k.tier == 2 and sorted(k.builders) == [1, 2]
+    assert [p.parent.name[-2:] for p in _libraries(tmp_path)] == ["t1", "t2"]
+    assert m.jit.native_instructions >= second.wave_instructions > 9000
+    assert np.array_equal(second.st.V[1, 0], m.st.V[1, 0])
+    assert int(second.st.V[1, 0, 7]) == 7 * 3000
+    again = _machine(hot_s=3600)  # a new run loads the highest tier cached
+    again.jit.launch_begins()
+    (cached,) = again.jit.kernels.values()
+    assert cached.tier == 2 and not cached.builders
 
 
 SPIN = r"""
@@ -178,7 +225,7 @@ def test_only_the_kernels_a_program_launches_are_compiled_each_on_its_own(tmp_pa
     """A library's code object holds hundreds of kernels a program never launches: compiling
     them all made one launch wait minutes. Each launched kernel is its own library."""
     from cass.runner.emulator import codeobject
-    from cass.runner.emulator.jit.engine import kernel_code
+    from cass.runner.emulator.jit.kernels import kernel_code
     from cass.runner.emulator.program import Program
     from elftools.elf.elffile import ELFFile
 

@@ -16,6 +16,14 @@ from cass.runner.emulator.snippet import Snippet
 
 pytestmark = pytest.mark.toolchain
 
+
+@pytest.fixture(autouse=True, params=["2", "1"], ids=["optimised", "baseline"])
+def tier(request, monkeypatch):
+    """Each test runs on both tiers of translated code: -O2, and the -O0 baseline."""
+    monkeypatch.setenv("CASS_EMULATOR_JIT_TIERS", request.param)
+    return request.param
+
+
 F32 = [0x7FC00001, 0xFFC00002, 0x7F800003, 0xFF800004, 0x3F800000, 0x7F800000, 0xBF800000]
 F64 = [
     0x7FF8000000000011,

@@ -5,29 +5,26 @@ the program or its step budget. A fault inside becomes the interpreter's own fau
 
 Each kernel is translated and compiled on its own (its code and the device functions beside it),
 and only the kernels that run: a library's code object of hundreds of kernels costs the compiler
-only the few a program launches. Translation is tiered: a kernel whose library is in the cache
-(by the hash of its code) runs translated from its first launch; any other runs on the
-interpreter until it has used `hot_threshold` seconds of CPU there (at least HOT_CPU_S, more for
-a large kernel), and only then is translated and compiled (in the background; the interpreter
-goes on until the library is loaded). A short program never pays the compiler."""
+only the few a program launches. Translation is tiered, as a baseline and an optimising compiler:
+a kernel whose library is in the cache (by the hash of its code) runs translated from its first
+launch at the highest tier cached; any other runs on the interpreter until it has used
+`hot_threshold` seconds of CPU (at least HOT_CPU_S, more for a large kernel), then its baseline
+tier (-O0, cheap to compile) is made in the background while the interpreter goes on; once the
+kernel has run as long as the optimised tier (-O2) would cost, that is made too and replaces it.
+A short program never pays the compiler; a mid-length one pays only the cheap one."""
 
 from __future__ import annotations
 
-import bisect
-import functools
-import hashlib
 import os
-import sys
 import threading
 import time
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-from cass.runner.diagnostics import CassError
 from cass.runner.emulator.jit import native
-from cass.runner.emulator.jit.translate import Translation, translate
+from cass.runner.emulator.jit.kernels import KernelCode, kernel_code, tiers
+from cass.runner.emulator.jit.translate import Translation
 from cass.runner.emulator.kinds import Access, FaultKind, Space
 from cass.runner.emulator.state import Fault, Group
 
@@ -37,93 +34,7 @@ _KINDS = {1: Access.LOAD, 2: Access.STORE, 3: Access.SCALAR_LOAD, 4: Access.ATOM
 FAULT_MISALIGNED = 5
 _SCRATCH = {6: Access.LOAD, 7: Access.STORE}
 SCRATCH_BYTES = 256 << 20  # a launch's whole private memory, allocated before a native run
-# CPU seconds the interpreter spends in a kernel before it is compiled: the larger of HOT_CPU_S
-# and what compiling it is expected to cost (clang++-16 -O2 takes 6-12 ms of CPU per
-# instruction, benchmarks/bench_jit_compile.py), so the interpreter never runs longer than the
-# compile would have cost before compiling (the ski-rental rule: at worst twice the better
-# choice in hindsight). CASS_EMULATOR_JIT_HOT_S replaces the whole rule (0: at once).
-HOT_CPU_S = 2.0
-COMPILE_CPU_PER_INSTRUCTION_S = 0.008
 HOT_CHECK_STEPS = 256  # interpreter steps between looks at the CPU clock
-
-
-def hot_threshold(instructions: int) -> float:
-    """CPU seconds of interpretation after which a kernel of `instructions` is compiled."""
-    chosen = os.environ.get("CASS_EMULATOR_JIT_HOT_S", "")
-    if chosen:
-        try:
-            return float(chosen)
-        except ValueError:
-            print(
-                f"cass emulator: CASS_EMULATOR_JIT_HOT_S={chosen!r} is not a number of seconds; "
-                "using the default rule",
-                file=sys.stderr,
-            )
-    return max(HOT_CPU_S, instructions * COMPILE_CPU_PER_INSTRUCTION_S)
-
-
-def kernel_code(program) -> dict[int, dict]:
-    """Each kernel's instructions by entry: its function symbol's range (to the next kernel
-    where the symbol has no size) and every device function outside all kernels (called
-    functions, translated with each kernel that may call them)."""
-    instructions = program.instructions
-    pcs = sorted(instructions)
-    symbols = getattr(program.co, "symbols", {}) or {}
-    sized = {v: v + n for v, n, kind in symbols.values() if kind == "STT_FUNC" and n > 0}
-    entries = sorted({k.entry for k in program.co.kernels.values()})
-    owned: dict[int, list[int]] = {}
-    for i, entry in enumerate(entries):
-        end = sized.get(entry) or (entries[i + 1] if i + 1 < len(entries) else 1 << 62)
-        owned[entry] = pcs[bisect.bisect_left(pcs, entry) : bisect.bisect_left(pcs, end)]
-    inside = {pc for own in owned.values() for pc in own}
-    shared = {pc: ins for pc, ins in instructions.items() if pc not in inside}
-    return {e: {**{pc: instructions[pc] for pc in own}, **shared} for e, own in owned.items()}
-
-
-def code_key(instructions: dict) -> bytes:
-    """What a kernel's library is cached by: its instructions' addresses, encodings and text."""
-    h = hashlib.sha256()
-    for pc in sorted(instructions):
-        ins = instructions[pc]
-        h.update(f"{pc}:{ins.words}:{ins.text}\n".encode())
-    return h.digest()
-
-
-class KernelCode:
-    """One kernel's translation, library and counters."""
-
-    def __init__(self, entry: int, instructions: dict, hot_s: float | None) -> None:
-        self.entry, self.instructions = entry, instructions
-        self.hot_s = hot_threshold(len(instructions)) if hot_s is None else hot_s
-        self.translation: Translation | None = None
-        self.run: Any = None
-        self.translate_s = self.compile_s = 0.0
-        self.interp_cpu_s = 0.0
-        self.error = ""
-        self.builder: threading.Thread | None = None
-
-    @functools.cached_property
-    def path(self) -> Path:
-        """The library's cache folder (hashing the code: only for kernels that launch)."""
-        return native.library_path(code_key(self.instructions))
-
-    @property
-    def cached(self) -> bool:
-        return (self.path / native.LIBRARY).exists()
-
-    def build(self) -> None:
-        started = time.perf_counter()
-        try:
-            self.translation = t = translate(self.instructions, [self.entry])
-            self.translate_s = time.perf_counter() - started
-            started = time.perf_counter()
-            path = native.compile_source(t.units, t.main, self.path)
-            self._lib, self.run = native.load(path)
-        except (CassError, OSError) as exc:
-            self.error = str(exc).splitlines()[0]
-        except Exception as exc:  # a translator defect: reported, the interpreter runs on
-            self.error = f"translator error {type(exc).__name__}: {exc}"
-        self.compile_s = time.perf_counter() - started
 
 
 class JitEngine:
@@ -131,13 +42,17 @@ class JitEngine:
 
     def __init__(self, program, background: bool = True, hot_s: float | None = None) -> None:
         """Nothing is translated until a kernel's launch begins: then a library in the cache is
-        loaded at once; otherwise, without `background`, the kernel is translated and compiled
-        before it runs; with it, once the interpreter has spent `hot_s` CPU seconds (default:
-        `hot_threshold`) in that kernel, in the background (it runs interpreted until loaded)."""
+        loaded at once; otherwise, without `background`, the kernel's highest tier is translated
+        and compiled before it runs; with it, each tier once the kernel has spent `hot_s` CPU
+        seconds (default: `hot_threshold` of the tier), in the background (the interpreter or
+        the tier below runs until it is loaded)."""
         self.program = program
         self.threads = THREADS
         self.background = background
-        self.kernels = {e: KernelCode(e, code, hot_s) for e, code in kernel_code(program).items()}
+        made = tiers()
+        self.kernels = {
+            e: KernelCode(e, code, hot_s, made) for e, code in kernel_code(program).items()
+        }
         self.entries: frozenset[int] = frozenset()  # where the scheduler may call in
         self._run_at: dict[int, Any] = {}  # entry -> the library function that runs from it
         self._lock = threading.Lock()
@@ -162,9 +77,7 @@ class JitEngine:
 
     @property
     def started(self) -> bool:
-        return any(
-            k.builder is not None or k.run is not None or k.error for k in self.kernels.values()
-        )
+        return any(k.builders or k.run is not None or k.error for k in self.kernels.values())
 
     @property
     def translate_s(self) -> float:
@@ -193,47 +106,54 @@ class JitEngine:
         return Translation([], "", set(self.entries), untranslated, count, interpreted)
 
     # --- building -----------------------------------------------------------------------------
-    def _build(self, k: KernelCode) -> None:
-        k.build()
-        if k.run is None or k.translation is None:
+    def _build(self, k: KernelCode, tier: int) -> None:
+        run = k.build(tier)
+        if run is None or k.translation is None:
             return
         with self._lock:  # published whole: the entries last, so a scheduler that sees an
-            run_at = dict(self._run_at)  # entry finds its function
-            run_at.update(dict.fromkeys(k.translation.entries, k.run))
+            if tier <= k.tier:  # entry finds its function; a lower tier never replaces a higher
+                return
+            k.run, k.tier = run, tier
+            run_at = dict(self._run_at)
+            run_at.update(dict.fromkeys(k.translation.entries, run))
             self._run_at = run_at
             self.entries = frozenset(run_at)
 
-    def _start(self, k: KernelCode) -> None:
-        """Translate and compile `k` in the background (once)."""
-        if k.builder is None and k.run is None and not k.error:
-            k.builder = threading.Thread(
-                target=self._build, args=(k,), name="cass-jit", daemon=True
+    def _start(self, k: KernelCode, tier: int) -> None:
+        """Translate and compile `k`'s `tier` in the background (once)."""
+        if tier not in k.builders and not k.error:
+            k.builders[tier] = builder = threading.Thread(
+                target=self._build, args=(k, tier), name=f"cass-jit-t{tier}", daemon=True
             )
-            k.builder.start()
+            builder.start()
 
     def wait(self, timeout: float | None = None, every: bool = False) -> None:
-        """Until the current kernel's library (with `every`, or outside a launch: every started
-        one) is loaded or failed, or `timeout` seconds in all."""
+        """Until the current kernel's libraries (with `every`, or outside a launch: every
+        started one) are loaded or failed, or `timeout` seconds in all."""
         todo = [self.current] if self.current is not None and not every else self.kernels.values()
         deadline = None if timeout is None else time.monotonic() + timeout
         for k in todo:
-            if k.builder is not None:
+            for builder in list(k.builders.values()):
                 left = None if deadline is None else max(0.0, deadline - time.monotonic())
-                k.builder.join(left)
+                builder.join(left)
 
     # --- launches -----------------------------------------------------------------------------
     def launch_begins(self, entry: int | None = None) -> None:
-        """A launch of the kernel at `entry` (the first kernel when None) begins: its cached
-        library is loaded, or without `background` it is built now, before it runs, or with a
-        zero threshold its compile starts."""
+        """A launch of the kernel at `entry` (the first kernel when None) begins: its highest
+        cached tier is loaded; without `background` its highest tier is built now, before it
+        runs; with a zero threshold the compiles start."""
         if entry is None:
             entry = min(self.kernels) if self.kernels else -1
         self.current = k = self.kernels.get(entry)
-        if k is not None and k.run is None and not k.error and k.builder is None:
-            if k.cached or not self.background:
-                self._build(k)
-            elif k.hot_s <= 0:
-                self._start(k)
+        if k is not None and not k.error:
+            cached = k.cached_tier()
+            if cached > k.tier:
+                self._build(k, cached)
+            if not self.background and k.tier < max(k.tiers) and not k.error:
+                self._build(k, max(k.tiers))
+            for tier in k.pending():
+                if k.hot[tier] <= 0:
+                    self._start(k, tier)
         self._launch_cpu = time.process_time()
 
     def launch_ends(self) -> None:
@@ -244,9 +164,13 @@ class JitEngine:
                 self.current.interp_cpu_s += spent
             self._launch_cpu = None
 
-    def _hot(self, k: KernelCode) -> bool:
-        running = 0.0 if self._launch_cpu is None else time.process_time() - self._launch_cpu
-        return k.interp_cpu_s + running >= k.hot_s
+    def _next_if_hot(self, k: KernelCode) -> None:
+        """Start the next tier of `k` once the kernel has run its threshold."""
+        pending = k.pending()
+        if pending:
+            running = 0.0 if self._launch_cpu is None else time.process_time() - self._launch_cpu
+            if k.interp_cpu_s + running >= k.hot[pending[0]]:
+                self._start(k, pending[0])
 
     def count_interpreted(self, op: str, n: int) -> None:
         """Wave instructions the interpreter ran: while compiling, or not translated."""
@@ -256,8 +180,8 @@ class JitEngine:
             return
         self.warmup += n
         self._steps += 1
-        if self._steps % HOT_CHECK_STEPS == 0 and k.builder is None and self._hot(k):
-            self._start(k)
+        if self._steps % HOT_CHECK_STEPS == 0 and not k.builders:
+            self._next_if_hot(k)
 
     def run_group(self, m, g: Group) -> bool:
         """Run group `g` of machine `m` natively from its PC; False when it cannot (denormal
@@ -278,6 +202,9 @@ class JitEngine:
         m.wave_instructions += c.wave_instructions
         m.lane_instructions += c.lane_instructions
         self.native_instructions += c.wave_instructions
+        k = self.current
+        if k is not None and k.tier < max(k.tiers):
+            self._next_if_hot(k)
         if status:
             raise self._fault(m, c)
         return True

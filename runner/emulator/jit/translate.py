@@ -187,7 +187,7 @@ def _main(starts: list[int]) -> str:
 static const int64_t PART_START[] = {{{listed}}};
 static int (*const PARTS[])(Ctx*, int64_t, Counts&, Fault&, int64_t) = {{{parts}}};
 
-static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f) {{
+HIDDEN int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f) {{
     const int64_t start = k.wave;
     for (;;) {{
         const int64_t pc = c->PC[w];

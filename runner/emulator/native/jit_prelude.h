@@ -4,8 +4,9 @@
 // point that runs waves on worker threads. The translator (runner/emulator/jit/translate.py)
 // makes a translation unit per part of the code object (this prelude and one function that runs
 // a wave from its PC until it reaches an instruction it does not translate, a barrier, another
-// part, the end of the program or its step budget) and a main one (CASS_JIT_MAIN: this prelude
-// with the entry point, and run_wave, which calls the part of a wave's PC).
+// part, the end of the program or its step budget) and a main one (run_wave, which calls the
+// part of a wave's PC). The entry point (CASS_JIT_MAIN) is the same for every kernel: compiled
+// once per prelude into an object that every kernel's library links.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -454,8 +455,10 @@ static inline uint32_t atomic_u32(uint64_t a, int op, uint32_t s, uint32_t cmp) 
     return old;
 }
 
-#ifdef CASS_JIT_MAIN  // the translation unit with the dispatcher (run_wave) and the entry point
-static int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f);
+// the dispatcher: runs a wave from its PC in the part holding it (the kernel's own main unit)
+HIDDEN int run_wave(Ctx* c, int64_t w, Counts& k, Fault& f);
+
+#ifdef CASS_JIT_MAIN  // the entry point, the same for every kernel: compiled once, then linked
 
 // one round: every wave of `waves` runs on the worker threads until it stops; the index (into
 // `waves`) of the first faulting wave, or -1

@@ -1,0 +1,154 @@
+"""Each kernel's code and its tiers of translated code: which instructions a kernel is (its own
+and the device functions beside it), the hash its libraries are cached by, when each tier is
+made (the ski-rental thresholds) and the translation and libraries of one kernel."""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import hashlib
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from cass.runner.diagnostics import CassError
+from cass.runner.emulator.jit import native
+from cass.runner.emulator.jit.translate import Translation, translate
+
+BASELINE, OPTIMISED = native.BASELINE, native.OPTIMISED
+# CPU seconds a kernel runs (interpreted, or as the tier below) before a tier of it is compiled:
+# the larger of the tier's floor and what compiling it is expected to cost (clang++-16 takes
+# about 1.1 ms of CPU per instruction at -O0, 5-8 ms at -O2, benchmarks/bench_jit_compile.py),
+# so a kernel never runs longer than the compile would have cost before compiling (the
+# ski-rental rule, per tier: at worst twice the better choice in hindsight).
+# CASS_EMULATOR_JIT_HOT_S replaces the rule for every tier (0: at once).
+HOT_CPU_S = {BASELINE: 0.5, OPTIMISED: 2.0}
+COMPILE_CPU_PER_INSTRUCTION_S = {BASELINE: 0.0015, OPTIMISED: 0.008}
+TIERS_ENV = "CASS_EMULATOR_JIT_TIERS"  # "1,2" (default), "2": optimised only, "1": baseline only
+
+
+def hot_threshold(instructions: int, tier: int = OPTIMISED) -> float:
+    """CPU seconds a kernel of `instructions` runs before its `tier` is compiled."""
+    chosen = os.environ.get("CASS_EMULATOR_JIT_HOT_S", "")
+    if chosen:
+        try:
+            return float(chosen)
+        except ValueError:
+            print(
+                f"cass emulator: CASS_EMULATOR_JIT_HOT_S={chosen!r} is not a number of seconds; "
+                "using the default rule",
+                file=sys.stderr,
+            )
+    return max(HOT_CPU_S[tier], instructions * COMPILE_CPU_PER_INSTRUCTION_S[tier])
+
+
+def tiers() -> tuple[int, ...]:
+    """The tiers made, lowest first: CASS_EMULATOR_JIT_TIERS ("1,2", "1" or "2"); anything
+    else is reported and both are made."""
+    raw = os.environ.get(TIERS_ENV, "").strip()
+    words = [w.strip() for w in raw.split(",")] if raw else []
+    if all(w in ("1", "2") for w in words) and words:
+        return tuple(sorted({int(w) for w in words}))
+    if raw:
+        print(
+            f"cass emulator: {TIERS_ENV}={raw!r} is not a list of tiers (1, 2); making both",
+            file=sys.stderr,
+        )
+    return (BASELINE, OPTIMISED)
+
+
+def kernel_code(program) -> dict[int, dict]:
+    """Each kernel's instructions by entry: its function symbol's range (to the next kernel
+    where the symbol has no size) and every device function outside all kernels (called
+    functions, translated with each kernel that may call them)."""
+    instructions = program.instructions
+    pcs = sorted(instructions)
+    symbols = getattr(program.co, "symbols", {}) or {}
+    sized = {v: v + n for v, n, kind in symbols.values() if kind == "STT_FUNC" and n > 0}
+    entries = sorted({k.entry for k in program.co.kernels.values()})
+    owned: dict[int, list[int]] = {}
+    for i, entry in enumerate(entries):
+        end = sized.get(entry) or (entries[i + 1] if i + 1 < len(entries) else 1 << 62)
+        owned[entry] = pcs[bisect.bisect_left(pcs, entry) : bisect.bisect_left(pcs, end)]
+    inside = {pc for own in owned.values() for pc in own}
+    shared = {pc: ins for pc, ins in instructions.items() if pc not in inside}
+    return {e: {**{pc: instructions[pc] for pc in own}, **shared} for e, own in owned.items()}
+
+
+def code_key(instructions: dict) -> bytes:
+    """What a kernel's library is cached by: its instructions' addresses, encodings and text."""
+    h = hashlib.sha256()
+    for pc in sorted(instructions):
+        ins = instructions[pc]
+        h.update(f"{pc}:{ins.words}:{ins.text}\n".encode())
+    return h.digest()
+
+
+class KernelCode:
+    """One kernel's translation, its libraries (a tier each) and counters."""
+
+    def __init__(
+        self, entry: int, instructions: dict, hot_s: float | None, made: tuple[int, ...]
+    ) -> None:
+        self.entry, self.instructions = entry, instructions
+        self.tiers = made
+        n = len(instructions)
+        self.hot = {t: hot_threshold(n, t) if hot_s is None else hot_s for t in made}
+        self.translation: Translation | None = None
+        self.run: Any = None  # the entry function of the highest tier loaded
+        self.tier = 0  # that tier (0: none)
+        self._libs: list = []  # every library loaded stays loaded (a wave may be inside one)
+        self.translate_s = self.compile_s = 0.0
+        self.interp_cpu_s = 0.0  # CPU of its launches so far (interpreted or translated)
+        self.error = ""
+        self.builders: dict[int, threading.Thread] = {}
+        self._translating = threading.Lock()
+
+    @functools.cached_property
+    def key(self) -> bytes:
+        """The hash of its code (only for kernels that launch)."""
+        return code_key(self.instructions)
+
+    def path(self, tier: int) -> Path:
+        return native.library_path(self.key, tier)
+
+    def cached_tier(self) -> int:
+        return max((t for t in self.tiers if (self.path(t) / native.LIBRARY).exists()), default=0)
+
+    @property
+    def cached(self) -> bool:
+        return self.cached_tier() > 0
+
+    def pending(self) -> list[int]:
+        """The tiers above the loaded one not yet being made, lowest first."""
+        if self.error:
+            return []
+        return [t for t in self.tiers if t > self.tier and t not in self.builders]
+
+    def build(self, tier: int) -> Any:
+        """Translate (once for every tier), compile and load `tier`: its entry function, or
+        None with `error` set."""
+        try:
+            with self._translating:
+                if self.translation is None:
+                    started = time.perf_counter()
+                    self.translation = translate(self.instructions, [self.entry])
+                    self.translate_s = time.perf_counter() - started
+            t = self.translation
+            started = time.perf_counter()
+            try:
+                path = native.compile_source(t.units, t.main, self.path(tier), tier)
+                lib, run = native.load(path)
+            finally:
+                self.compile_s += time.perf_counter() - started
+        except (CassError, OSError) as exc:
+            self.error = str(exc).splitlines()[0]
+            return None
+        except Exception as exc:  # a translator defect: reported, the interpreter runs on
+            self.error = f"translator error {type(exc).__name__}: {exc}"
+            return None
+        self._libs.append(lib)
+        return run
