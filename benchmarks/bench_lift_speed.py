@@ -15,8 +15,11 @@ process plus its opt/llc children): on a shared machine the wall time mostly mea
 other load, the CPU time what the translation costs. `--opt-o3` times the earlier `opt -O3`
 pipeline instead of the lifter's pass list (targets.OPT_PASSES), for comparison. opt and llc
 are timed as compile_module runs them: opt-16 writes bitcode, and a module of several kernels
-is split and compiled by concurrent llc-16 processes (the `llc jobs` column; module.SPLIT_MIN):
-its llc CPU time is their sum, its wall time about that of the largest part.
+is cut into parts (models/lift/parts.py) compiled by concurrent opt-16 and llc-16 processes (the
+`llc jobs` column; module.SPLIT_MIN): its opt and llc CPU times are their sums, their wall times
+about those of the largest part. A module whose kernels share a global is optimised whole and
+split after opt-16 by llvm-split-16 (module.codegen_parts), as a --baseline from before the cut
+may do.
 
 `--rodinia APP ...` adds the largest kernels of the Rodinia corpus (myocyte: 20,500 SASS
 instructions in one file; heartwall: 5,700), compiled for sm_80 (`--rodinia-arch sm_80 sm_90`:
@@ -102,8 +105,11 @@ def measure(text: str, path: str, arch: str, cubin=None) -> dict[str, float]:
         lambda: lift_sass(text, path=path, arch=arch, compile=False, cubin=cubin)
     )
     assert result.ok, [d.render() for d in result.diagnostics]
-    linked = module.link_device_libs(result.llvm_ir, AMDGCN)
     sizes = [k.instructions for k in result.kernels]
+    if len(getattr(result, "parts", ())) > 1:  # cut by the lifter: one opt-16 | llc-16 per part
+        return {"instructions": sum(sizes), "lift_wall": lift_wall, "lift_cpu": lift_cpu,
+                **measure_parts(list(result.parts))}  # fmt: skip
+    linked = module.link_device_libs(result.llvm_ir, AMDGCN)
     largest = max(sizes)
     if hasattr(module, "codegen_parts"):  # compile_module's path: bitcode, parts in parallel
         jobs = module.split_jobs(linked, AMDGCN, len(sizes), sum(sizes))
@@ -127,6 +133,30 @@ def measure(text: str, path: str, arch: str, cubin=None) -> dict[str, float]:
     return {"instructions": sum(k.instructions for k in result.kernels),
             "lift_wall": lift_wall, "lift_cpu": lift_cpu, "opt_wall": opt_wall, "opt_cpu": opt_cpu,
             "llc_wall": llc_wall, "llc_cpu": llc_cpu}  # fmt: skip
+
+
+def measure_parts(parts: list) -> dict[str, float]:
+    """opt-16 and llc-16 over a module the lifter cut into parts (module.compile_parts): the
+    parts' opt-16 processes run concurrently, then their llc-16 processes, so that each stage is
+    timed apart (compile_module runs each part's pair in turn, the parts concurrently: the same
+    CPU time, its wall time at most this one)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from cass.models.lift import module
+    from cass.models.lift.targets import AMDGCN
+
+    with tempfile.TemporaryDirectory(prefix="cass-lift-speed-") as name, \
+            ThreadPoolExecutor(len(parts)) as pool:  # fmt: skip
+        texts = module.part_modules(parts, AMDGCN)
+        files = [Path(name) / f"part{k}.bc" for k in range(len(parts))]
+        _, opt_wall, opt_cpu = timed(lambda: list(pool.map(
+            lambda k: module.optimize_to_bitcode(texts[k], AMDGCN, files[k], parts[k].largest_kernel),
+            range(len(parts)))))  # fmt: skip
+        _, llc_wall, llc_cpu = timed(lambda: module.merge_assembly(list(pool.map(
+            lambda k: module.part_assembly(files[k], AMDGCN, parts[k].largest_kernel),
+            range(len(parts))))))  # fmt: skip
+    return {"opt_wall": opt_wall, "opt_cpu": opt_cpu, "llc_wall": llc_wall, "llc_cpu": llc_cpu,
+            "llc_jobs": len(parts)}  # fmt: skip
 
 
 def task_listing(task: str, arch: str, work: Path) -> Path:

@@ -3,19 +3,23 @@
 module_text(kernels, target)  -> .ll text (header, runtime, kernels, attributes)
 compile_module(text, target)  -> gfx1100 assembly (.s) or PTX (optimize, then codegen)
 
-A large gfx1100 module of several kernels is optimised once, split by llvm-split-16 into one
-part per worker (each kernel with the internal functions it calls, so llc sees whole call
-trees and counts their registers), the parts compiled by concurrent llc-16 processes and their
-assembly joined into one file (merge_assembly): the same code, in the wall time of the largest
-part (Rodinia's myocyte: two kernels of 12,500 and 8,000 SASS instructions).
+A large gfx1100 module of several kernels is compiled in parts, one per worker (each kernel with
+the internal functions it calls, so llc sees whole call trees and counts their registers), by
+concurrent opt-16 | llc-16 pairs, and their assembly joined into one file (merge_assembly): the
+same code, in the wall time of the largest part (Rodinia's myocyte: two kernels of 12,500 and
+8,000 SASS instructions). The lifter cuts the module into parts before opt-16 (parts.py,
+compile_parts); a module whose kernels share a global is optimised whole and split after opt-16
+by llvm-split-16 (codegen_parts).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
+from cass.models.lift.parts import Part
 from cass.models.lift.targets import (
     LARGE_KERNEL,
     LARGE_KERNEL_OPT_ARGS,
@@ -110,14 +114,22 @@ _INLINE_IMAGE = re.compile(r"^(define (?:linkonce_odr [^\n]*@__ockl_image_\w+|in
 
 
 def compile_module(
-    text: str, target: LlvmTarget, largest_kernel: int = 0, kernels: int = 1, instructions: int = 0
+    text: str,
+    target: LlvmTarget,
+    largest_kernel: int = 0,
+    kernels: int = 1,
+    instructions: int = 0,
+    parts: list[Part] | None = None,
 ) -> str:
     """Lifted IR -> target assembly text (gfx1100 `.s` or PTX); `largest_kernel` (SASS
     instructions) picks llc's options (targets.LARGE_KERNEL); a module of `kernels` kernels and
-    `instructions` SASS instructions in all is compiled in parts concurrently (SPLIT_MIN).
+    `instructions` SASS instructions in all is compiled in parts concurrently (SPLIT_MIN): the
+    `parts` the lifter cut it into (parts.partition), else split after opt-16.
     For gfx1100, opt-16 hands llc-16 bitcode (a file), which it reads faster than text."""
     import tempfile
 
+    if parts and len(parts) > 1 and target.private_as:
+        return compile_parts(parts, target)
     linked = link_device_libs(text, target)
     if not target.private_as:
         return codegen(optimize(linked, target), target, largest_kernel)
@@ -137,6 +149,64 @@ def split_jobs(linked: str, target: LlvmTarget, kernels: int, instructions: int)
     if not target.private_as or kernels < 2 or instructions < SPLIT_MIN or "@__ockl_" in linked:
         return 1
     return max(1, min(kernels, cpu_count()))
+
+
+def compile_parts(parts: list[Part], target: LlvmTarget) -> str:
+    """gfx1100 assembly of a module cut into `parts` (parts.partition): each part optimised and
+    compiled by its own opt-16 and llc-16, with the options its largest kernel calls for, the
+    parts concurrently, their assembly joined (merge_assembly)."""
+    compiler = PartCompiler(target, len(parts))
+    for k, part in enumerate(parts):
+        compiler.submit(k, part)
+    return compiler.assembly()
+
+
+class PartCompiler:
+    """Parts compiled concurrently as they are submitted (each by opt-16 then llc-16 in a thread
+    of its own), so that the lifter can start a part while it still lifts the next kernels
+    (pipeline.lift_sass), and joined in part order once all are in."""
+
+    def __init__(self, target: LlvmTarget, parts: int) -> None:
+        import tempfile
+
+        self.target = target
+        self.work = tempfile.TemporaryDirectory(prefix="cass-lift-")
+        self.pool = ThreadPoolExecutor(max(parts, 1))
+        self.futures: dict[int, Future[str]] = {}
+
+    def submit(self, k: int, part: Part) -> None:
+        (text,) = part_modules([part], self.target)
+        bitcode = Path(self.work.name) / f"part{k}.bc"
+
+        def one() -> str:
+            optimize_to_bitcode(text, self.target, bitcode, part.largest_kernel)
+            return part_assembly(bitcode, self.target, part.largest_kernel)
+
+        self.futures[k] = self.pool.submit(one)
+
+    def assembly(self) -> str:
+        """The parts' assembly joined (a part's WorkError raised here), the work folder removed."""
+        try:
+            asms = [self.futures[k].result() for k in sorted(self.futures)]
+        finally:
+            self.close()
+        return signed_smem_offsets(merge_assembly(asms))
+
+    def close(self) -> None:
+        """Wait for the parts still compiling (their results dropped), remove the work folder."""
+        self.pool.shutdown(wait=True)
+        self.work.cleanup()
+
+
+def part_modules(parts: list[Part], target: LlvmTarget) -> list[str]:
+    """Each part's module text (header, runtime, its globals and kernels)."""
+    return [module_text(list(p.texts), list(p.names), target) for p in parts]
+
+
+def part_assembly(bitcode: Path, target: LlvmTarget, largest_kernel: int) -> str:
+    """llc-16's assembly for one optimised part (bitcode), not yet joined."""
+    llc = [a for a in target.llc_argv(largest_kernel) if a not in ("-o", "-")]
+    return _run([*llc, "-o", "-", str(bitcode)], "", f"llc-16 for {target.name}")
 
 
 def cpu_count() -> int:

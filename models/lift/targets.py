@@ -63,9 +63,15 @@ OPT_FLAGS = (
 # 64-bit literals are SGPR pairs) out of the loops at once, and the allocator spills them again:
 # Rodinia's myocyte's larger kernel had 454 spilled registers and took 2.8 s of llc-16 CPU with
 # it, 19 and 2.0 s without; heartwall's and sha512_chains' code is as long either way.
+# Nor through the post-RA machine scheduler (its whole pass, about a tenth of llc-16's time on
+# myocyte's parts: the order stays ptxas's), nor the s_delay_alu insertion (a stall hint on gfx11:
+# no instruction's result depends on it; myocyte's code 39,200 -> 32,100 lines); llc-16 does not
+# verify its input again (opt-16 verified the module it wrote). Myocyte's two parts: 2.57 -> 2.33 s
+# of opt-16 + llc-16 CPU (best of 4).
 LARGE_KERNEL = 4000
 LARGE_KERNEL_LLC_ARGS = ("-amdgpu-scalar-ir-passes=false", "-disable-lsr", "-enable-misched=false",
-                         "-disable-machine-licm")  # fmt: skip
+                         "-disable-machine-licm", "-enable-post-misched=false",
+                         "-amdgpu-enable-delay-alu=false", "-disable-verify")  # fmt: skip
 LARGE_KERNEL_OPT_ARGS = ("--instcombine-max-iterations=1",)
 
 
