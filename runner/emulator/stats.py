@@ -20,6 +20,7 @@ class EmulatorStats:
     faults: int = 0
     engine: str = "interp"
     native_instructions: int = 0  # wave instructions run by translated code
+    baseline_instructions: int = 0  # of those, by its -O0 baseline tier
     translate_s: float = 0.0  # translating code objects to C++ (not in emulation_wall_s)
     compile_s: float = 0.0  # compiling them, 0 when the cache had them
     interpreted: dict = field(default_factory=dict)  # op -> wave instructions interpreted
@@ -49,7 +50,8 @@ class EmulatorStats:
     def account_jit(self, engine) -> None:
         """Take the translated code's counters (native and interpreted instructions)."""
         self.native_instructions += engine.native_instructions
-        engine.native_instructions = 0
+        self.baseline_instructions += engine.baseline_instructions
+        engine.native_instructions = engine.baseline_instructions = 0
         self.warmup_instructions += engine.warmup
         engine.warmup = 0
         for op, n in engine.interpreted.items():
@@ -66,10 +68,11 @@ class EmulatorStats:
                 "interpretation are not translated)"
             )
         share = self.native_instructions / self.instructions if self.instructions else 0.0
-        text = (
-            f"; engine {self.engine}: {100 * share:.1f}% of wave instructions translated, "
-            f"translation {self.translate_s:.2f} s + compile {self.compile_s:.2f} s"
-        )
+        text = f"; engine {self.engine}: {100 * share:.1f}% of wave instructions translated"
+        if self.baseline_instructions:
+            baseline = self.baseline_instructions / self.instructions
+            text += f" ({100 * baseline:.1f}% by the -O0 baseline tier)"
+        text += f", translation {self.translate_s:.2f} s + compile {self.compile_s:.2f} s"
         if self.cold_code_objects:
             text += f"; {self.cold_code_objects} code object(s) under the hot threshold"
         if self.warmup_instructions:

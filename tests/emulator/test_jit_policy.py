@@ -138,6 +138,7 @@ def test_a_hot_kernel_gets_the_baseline_first_then_the_optimised_tier(tmp_path, 
     assert k.tier == 2 and sorted(k.builders) == [1, 2]
     assert [p.parent.name[-2:] for p in _libraries(tmp_path)] == ["t1", "t2"]
     assert m.jit.native_instructions >= second.wave_instructions > 9000
+    assert m.jit.baseline_instructions > 0  # the baseline ran while the optimised compiled
     assert np.array_equal(second.st.V[1, 0], m.st.V[1, 0])
     assert int(second.st.V[1, 0, 7]) == 7 * 3000
     again = _machine(hot_s=3600)  # a new run loads the highest tier cached

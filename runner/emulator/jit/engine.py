@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 from cass.runner.emulator.jit import native
-from cass.runner.emulator.jit.kernels import KernelCode, kernel_code, tiers
+from cass.runner.emulator.jit.kernels import BASELINE, KernelCode, kernel_code, tiers
 from cass.runner.emulator.jit.translate import Translation
 from cass.runner.emulator.kinds import Access, FaultKind, Space
 from cass.runner.emulator.state import Fault, Group
@@ -57,7 +57,7 @@ class JitEngine:
         self._run_at: dict[int, Any] = {}  # entry -> the library function that runs from it
         self._lock = threading.Lock()
         self.reported = 0  # errors already told (the session prints each once)
-        self.native_instructions = self.warmup = 0
+        self.native_instructions = self.baseline_instructions = self.warmup = 0
         self.interpreted: Counter = Counter()  # op -> wave instructions run by the interpreter
         self.ctx = native.Ctx()
         self.current: KernelCode | None = None  # the kernel of the launch running now
@@ -203,6 +203,8 @@ class JitEngine:
         m.lane_instructions += c.lane_instructions
         self.native_instructions += c.wave_instructions
         k = self.current
+        if k is not None and k.tier == BASELINE:
+            self.baseline_instructions += c.wave_instructions
         if k is not None and k.tier < max(k.tiers):
             self._next_if_hot(k)
         if status:
