@@ -313,6 +313,8 @@ class Device:
             deadline = time.monotonic() + min(KEEP_COMPILE_WAIT_S, KEEP_COMPILE_SHARE * emulation)
             for engine in self._jits.values():
                 engine.wait(max(0.0, deadline - time.monotonic()), every=True)
+        for engine in self._jits.values():
+            engine.save_usage()
         self.save_stats()
 
 

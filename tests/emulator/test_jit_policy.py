@@ -147,6 +147,35 @@ def test_a_hot_kernel_gets_the_baseline_first_then_the_optimised_tier(tmp_path, 
     assert cached.tier == 2 and not cached.builders
 
 
+def test_a_kernel_below_its_highest_tier_carries_its_cpu_into_the_next_run(tmp_path, monkeypatch):
+    """A kernel of a second per run would never reach the optimised tier's threshold in one run:
+    the CPU it used is kept beside its baseline library and counts in the next run."""
+    from cass.runner.emulator.jit.kernels import USAGE
+
+    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CASS_EMULATOR_JIT_TIERS", raising=False)
+    m = _machine(hot_s=0.005)
+    m.jit.launch_begins()
+    m.run()
+    m.jit.launch_ends()
+    m.jit.wait()
+    m.jit.save_usage()
+    (k,) = m.jit.kernels.values()
+    assert k.tier == 1
+    used = float((k.path(1) / USAGE).read_text())
+    assert used == pytest.approx(k.interp_cpu_s, abs=1e-3) and used > 0.005
+    later = _machine(hot_s=used / 2)  # the next run: the baseline is cached, its CPU counted
+    later.jit.launch_begins()
+    (again,) = later.jit.kernels.values()
+    assert again.tier == 1 and again.interp_cpu_s >= used
+    later.run()  # already past the threshold: the first native call starts the optimised tier
+    later.jit.launch_ends()
+    later.jit.wait()
+    assert again.tier == 2 and sorted(again.builders) == [2]
+    later.jit.save_usage()  # at the highest tier nothing more is kept
+    assert float((k.path(1) / USAGE).read_text()) == used
+
+
 SPIN = r"""
 #include <hip/hip_runtime.h>
 #include <cstdio>

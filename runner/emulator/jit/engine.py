@@ -149,12 +149,19 @@ class JitEngine:
             cached = k.cached_tier()
             if cached > k.tier:
                 self._build(k, cached)
+                if k.tier == cached < max(k.tiers):
+                    k.load_usage(cached)
             if not self.background and k.tier < max(k.tiers) and not k.error:
                 self._build(k, max(k.tiers))
             for tier in k.pending():
                 if k.hot[tier] <= 0:
                     self._start(k, tier)
         self._launch_cpu = time.process_time()
+
+    def save_usage(self) -> None:
+        """At exit: each kernel below its highest tier keeps the CPU it used (next run's start)."""
+        for k in self.kernels.values():
+            k.save_usage()
 
     def launch_ends(self) -> None:
         if self._launch_cpu is not None:

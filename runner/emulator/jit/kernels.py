@@ -17,6 +17,7 @@ from typing import Any
 from cass.runner.diagnostics import CassError
 from cass.runner.emulator.jit import native
 from cass.runner.emulator.jit.translate import Translation, translate
+from cass.runner.outputs import write_atomic
 
 BASELINE, OPTIMISED = native.BASELINE, native.OPTIMISED
 # CPU seconds a kernel runs (interpreted, or as the tier below) before a tier of it is compiled:
@@ -27,6 +28,7 @@ BASELINE, OPTIMISED = native.BASELINE, native.OPTIMISED
 # CASS_EMULATOR_JIT_HOT_S replaces the rule for every tier (0: at once).
 HOT_CPU_S = {BASELINE: 0.5, OPTIMISED: 2.0}
 COMPILE_CPU_PER_INSTRUCTION_S = {BASELINE: 0.0015, OPTIMISED: 0.008}
+USAGE = "cpu_s"  # beside a library below the highest tier: CPU its kernel used in earlier runs
 TIERS_ENV = "CASS_EMULATOR_JIT_TIERS"  # "1,2" (default), "2": optimised only, "1": baseline only
 
 
@@ -121,6 +123,22 @@ class KernelCode:
     @property
     def cached(self) -> bool:
         return self.cached_tier() > 0
+
+    def load_usage(self, tier: int) -> None:
+        """Loading cached `tier` below the highest: the CPU the kernel used in earlier runs
+        counts towards the next tier (a kernel of a second per run is optimised after a few)."""
+        try:
+            self.interp_cpu_s += float((self.path(tier) / USAGE).read_text())
+        except (OSError, ValueError):
+            pass
+
+    def save_usage(self) -> None:
+        """At exit, below the highest tier: the CPU used so far, for the next run."""
+        if 0 < self.tier < max(self.tiers):
+            try:
+                write_atomic(self.path(self.tier) / USAGE, f"{self.interp_cpu_s:.3f}\n")
+            except (OSError, CassError):
+                pass  # a cache folder removed meanwhile: the next run counts from zero
 
     def pending(self) -> list[int]:
         """The tiers above the loaded one not yet being made, lowest first."""
