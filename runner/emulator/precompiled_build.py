@@ -100,9 +100,19 @@ def _side_command(flags: list[str], side: str) -> list[str]:
     return [*flags, f"--cuda-{side}-only", *(["-emit-llvm"] if side == "device" else [])]
 
 
+KEPT = 8  # sets of precompiled headers kept (about 19 MB each), the least recently used go
+
+
+def _prune(cache: Path) -> None:
+    made = sorted(cache.glob("hip-pch-*"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for old in made[KEPT:]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
 def _precompile(flags: list[str], folder: Path, timeout_s: float) -> bool:
     """Build the folder's `host.pch` and `device.pch` (both at once) unless present."""
     if all((folder / f"{side}.pch").is_file() for side in SIDES):
+        os.utime(folder)  # used: kept longest
         return True
     prefix = _prefix_file()
     with staged_dir(folder, replace=False) as out:
@@ -123,6 +133,7 @@ def _precompile(flags: list[str], folder: Path, timeout_s: float) -> bool:
         )
         if not all(run.exit_code == 0 and not run.timed_out for run in runs):
             raise _Unusable("precompiling the HIP headers failed")
+    _prune(folder.parent)
     return True
 
 

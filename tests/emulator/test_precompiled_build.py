@@ -127,3 +127,20 @@ def test_a_compile_error_is_reported_as_the_plain_command_reports_it(tmp_path, h
     assert "broken.hip:8:" in err.value.message and "use of undeclared identifier 'y'" in (
         err.value.message
     )
+
+
+def test_only_the_most_recently_used_sets_of_headers_are_kept(tmp_path, header_cache):
+    import os
+
+    header_cache.mkdir()
+    for i in range(precompiled_build.KEPT + 2):
+        old = header_cache / f"hip-pch-old{i}"
+        old.mkdir()
+        os.utime(old, (1_000_000 + i, 1_000_000 + i))
+    source = tmp_path / "square.hip"
+    source.write_text(PROGRAM)
+    build_hip_program(source, tmp_path / "square", extra_args=["-O2"])
+    kept = sorted(p.name for p in header_cache.glob("hip-pch-*"))
+    assert len(kept) == precompiled_build.KEPT
+    assert "hip-pch-old0" not in kept and "hip-pch-old1" not in kept and "hip-pch-old2" not in kept
+    assert f"hip-pch-old{precompiled_build.KEPT + 1}" in kept
