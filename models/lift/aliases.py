@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from cass.models.lift.params import demangle, signature_types
+from cass.models.lift.params import demangle, demangle_all, signature_types
 from cass.runner.diagnostics import CassError
 from cass.runner.tools import run_tool
 
@@ -80,6 +80,7 @@ def hip_aliases(
     kernel -> parameter index -> HIP type, from textures.handle_params); {} when clang is missing
     or fails."""
     handles = handles or {}
+    demangle_all(names)
     decls = [d for d in (kernel_decl(n, handles.get(n)) for n in names) if d is not None]
     if not decls:
         return {}

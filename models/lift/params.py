@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from cass.models.lift.ir import CBank, Function
 from cass.runner.diagnostics import CassError
@@ -60,15 +59,30 @@ def param_base(arch: str | None) -> int:
     return PARAM_BASE.get(arch or "", DEFAULT_PARAM_BASE)
 
 
-@lru_cache(maxsize=512)
+_DEMANGLED: dict[str, str] = {}  # mangled -> demangled, as llvm-cxxfilt-16 printed it
+
+
 def demangle(name: str) -> str:
     if not name.startswith("_Z"):
         return name
+    if name not in _DEMANGLED:
+        demangle_all([name])
+    return _DEMANGLED.get(name, name)
+
+
+def demangle_all(names: list[str]) -> None:
+    """Demangle `names` with one llvm-cxxfilt-16 (a process start costs more than the work:
+    0.1 s of wall time on a loaded machine) and remember them for demangle()."""
+    todo = [n for n in dict.fromkeys(names) if n.startswith("_Z") and n not in _DEMANGLED]
+    if not todo:
+        return
     try:
-        run = run_tool(["llvm-cxxfilt-16", name], f"demangling {name}", 10)
+        run = run_tool(["llvm-cxxfilt-16"], "demangling kernel names", 10, stdin="\n".join(todo))
     except CassError:  # not installed, or stuck: the mangled name still identifies the kernel
-        return name
-    return run.stdout.strip() or name
+        return
+    out = run.stdout.splitlines()
+    if len(out) == len(todo):
+        _DEMANGLED.update((n, o.strip() or n) for n, o in zip(todo, out, strict=True))
 
 
 def signature_types(demangled: str) -> list[str] | None:

@@ -33,3 +33,16 @@ def test_template_kernels_get_their_instantiated_hip_names() -> None:
 def test_kernels_without_vector_types_need_no_alias() -> None:
     assert kernel_decl("_Z3fooPiS_") is None
     assert hip_aliases(["_Z3fooPiS_"]) == {}
+
+
+def test_a_listing_s_kernel_names_are_demangled_by_one_llvm_cxxfilt(monkeypatch) -> None:
+    from cass.models.lift import params
+
+    calls: list[list[str]] = []
+    run_tool = params.run_tool
+    monkeypatch.setattr(params, "run_tool", lambda argv, *a, **k: calls.append(argv) or run_tool(argv, *a, **k))  # fmt: skip
+    monkeypatch.setattr(params, "_DEMANGLED", {})
+    params.demangle_all(["_Z1aPf", "_Z1bPfi", "main", "_Z1aPf"])
+    assert len(calls) == 1
+    assert params.demangle("_Z1bPfi") == "b(float*, int)" and params.demangle("main") == "main"
+    assert len(calls) == 1  # remembered, not demangled again
