@@ -31,7 +31,7 @@ def _wrong(ins):
 
 
 translate._body = _wrong
-native.library_path = lambda key: Path(os.environ["WRONG_JIT_LIBRARY"]) / key.hex()[:16]
+native.library_path = lambda key, tier=2: Path(os.environ["WRONG_JIT_LIBRARY"]) / f"{key.hex()[:16]}-t{tier}"
 """
 
 
