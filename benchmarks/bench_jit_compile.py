@@ -1,13 +1,15 @@
 """Compile time of the emulator's translated code (JIT), per code object: the whole code object
 as one C++ function in one translation unit (the layout before parts) against parts compiled
-as their own translation units in parallel (what `JitEngine` does).
+as their own translation units in parallel (what `JitEngine` does), at -O2 (the optimised tier)
+and at -O0 (the baseline tier); CPU milliseconds per instruction of each tier, the figure the
+JIT's thresholds use (jit/kernels.py COMPILE_CPU_PER_INSTRUCTION_S).
 
     nice .venv/bin/python benchmarks/bench_jit_compile.py                 # the default tasks
     nice .venv/bin/python benchmarks/bench_jit_compile.py bootstrap_mean_ci --json out.json
 
 Each benchmark task (models/bench/tasks/*/NAME) is ported by the rules engine, built with
-clang-16 -O2 for gfx1100, its code object translated; both layouts are compiled into fresh
-folders (no cache). Wall seconds and CPU seconds of the compilers (children's user+system
+clang-16 -O2 for gfx1100, its code object translated; each layout and tier is compiled into a
+fresh folder (no cache; the entry point shared by every library is compiled once before). Wall seconds and CPU seconds of the compilers (children's user+system
 time) are given; on a shared machine the CPU seconds are the steadier figure.
 """
 
@@ -71,14 +73,15 @@ def one_function(program: Program, out: Path) -> None:
         translate.partition = keep
     cpp = out / "one.cpp"
     cpp.write_text("#define CASS_JIT_MAIN\n" + native.PRELUDE.read_text() + t.units[0] + t.main)
-    run = run_tool([native.CXX, *native.FLAGS, "-shared", cpp, "-o", out / "one.so"], "one", 900)
+    flags = [*native.TIER_FLAGS[native.OPTIMISED], *native.FLAGS]
+    run = run_tool([native.CXX, *flags, "-shared", cpp, "-o", out / "one.so"], "one", 900)
     assert run.ok, run.err[-500:]
 
 
-def parts(program: Program, out: Path) -> int:
+def parts(program: Program, out: Path, tier: int = native.OPTIMISED) -> int:
     entries = [k.entry for k in program.co.kernels.values()]
     t = translate.translate(program.instructions, entries)
-    native.compile_source(t.units, t.main, out / "parts")
+    native.compile_source(t.units, t.main, out / f"parts-t{tier}", tier)
     return len(t.units)
 
 
@@ -96,6 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     opts = parser.parse_args(argv)
     rows = []
     console = Console()
+    native.entry_object()  # compiled once per translator, not per kernel: not measured
     with tempfile.TemporaryDirectory() as tmp:
         for name in opts.tasks:
             work = Path(tmp) / name
@@ -105,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
                 b_wall, b_cpu, _ = measure(one_function, program, work)
             with console.status(f"{name}: parts"):
                 a_wall, a_cpu, n = measure(parts, program, work)
+            with console.status(f"{name}: parts, baseline tier"):
+                c_wall, c_cpu, _ = measure(parts, program, work, native.BASELINE)
             rows.append(
                 {
                     "task": name,
@@ -115,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
                     "one_function_cpu_s": round(b_cpu, 2),
                     "parts_wall_s": round(a_wall, 2),
                     "parts_cpu_s": round(a_cpu, 2),
+                    "baseline_wall_s": round(c_wall, 2),
+                    "baseline_cpu_s": round(c_cpu, 2),
                 }
             )
             console.print(rows[-1])
@@ -122,7 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         title=f"JIT compile time per code object ({native.JOBS} jobs, "
         f"load {os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs)"
     )
-    for col in ("task", "instr.", "parts", "one fn wall/cpu s", "parts wall/cpu s", "wall ratio"):
+    columns = ("task", "instr.", "parts", "one fn wall/cpu s", "parts wall/cpu s", "wall ratio",
+               "-O0 parts wall/cpu s", "ms CPU per instr. -O2 / -O0")  # fmt: skip
+    for col in columns:
         table.add_column(col)
     for r in rows:
         table.add_row(
@@ -132,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['one_function_wall_s']:.1f} / {r['one_function_cpu_s']:.1f}",
             f"{r['parts_wall_s']:.1f} / {r['parts_cpu_s']:.1f}",
             f"{r['one_function_wall_s'] / max(r['parts_wall_s'], 1e-9):.2f}x",
+            f"{r['baseline_wall_s']:.1f} / {r['baseline_cpu_s']:.1f}",
+            f"{1000 * r['parts_cpu_s'] / r['instructions']:.1f} / "
+            f"{1000 * r['baseline_cpu_s'] / r['instructions']:.1f}",
         )
     console.print(table)
     if opts.json:
