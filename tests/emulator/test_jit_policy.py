@@ -176,6 +176,47 @@ def test_a_kernel_below_its_highest_tier_carries_its_cpu_into_the_next_run(tmp_p
     assert float((k.path(1) / USAGE).read_text()) == used
 
 
+def test_a_baseline_slower_than_the_interpreter_is_dropped_for_the_optimised_tier(
+    tmp_path, monkeypatch
+):
+    """Uniform code over many waves is the interpreter's best case and -O0 code's worst (an FMA
+    chain: 0.9 G lane-instructions/s interpreted, 0.14 G on the baseline): measured slower, the
+    baseline gives the kernel back to the interpreter, the optimised tier is compiled at once,
+    and later runs never load that baseline."""
+    from cass.runner.emulator.jit import kernels
+
+    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv("CASS_EMULATOR_JIT_TIERS", raising=False)
+    m = _machine(hot_s=0.005)
+    m.jit.launch_begins()
+    m.run()
+    m.jit.launch_ends()
+    m.jit.wait()
+    (k,) = m.jit.kernels.values()
+    assert k.tier == 1 and m.jit.entries and not k.baseline_is_slower()
+    k.warm_instructions, k.warm_cpu_s = 9_000_000, 1.0  # measured: 9 M per CPU second
+    k.base_instructions, k.base_cpu_s = 500_000, 0.5  # the baseline: 1 M per CPU second
+    assert k.baseline_is_slower()
+    m.jit._drop_baseline(k)
+    assert k.tier == 0 and k.run is None and k.dropped and not m.jit.entries
+    assert (k.path(1) / kernels.SLOWER).exists()
+    m.jit.wait()
+    assert k.tier == 2 and m.jit.entries  # the optimised tier, compiled at once
+    later = _machine(hot_s=3600)
+    later.jit.launch_begins()
+    assert next(iter(later.jit.kernels.values())).tier == 2
+    (k.path(2) / native_library()).unlink()  # without the optimised library: not the baseline
+    fresh = _machine(hot_s=3600)
+    fresh.jit.launch_begins()
+    assert next(iter(fresh.jit.kernels.values())).tier == 0 and not fresh.jit.entries
+
+
+def native_library() -> str:
+    from cass.runner.emulator.jit import native
+
+    return native.LIBRARY
+
+
 SPIN = r"""
 #include <hip/hip_runtime.h>
 #include <cstdio>

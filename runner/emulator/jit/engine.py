@@ -23,7 +23,14 @@ from typing import Any
 
 import numpy as np
 from cass.runner.emulator.jit import native
-from cass.runner.emulator.jit.kernels import BASELINE, KernelCode, kernel_code, tiers
+from cass.runner.emulator.jit.kernels import (
+    BASELINE,
+    BASELINE_CALL_INSTRUCTIONS,
+    OPTIMISED,
+    KernelCode,
+    kernel_code,
+    tiers,
+)
 from cass.runner.emulator.jit.translate import Translation
 from cass.runner.emulator.kinds import Access, FaultKind, Space
 from cass.runner.emulator.state import Fault, Group
@@ -111,7 +118,8 @@ class JitEngine:
         if run is None or k.translation is None:
             return
         with self._lock:  # published whole: the entries last, so a scheduler that sees an
-            if tier <= k.tier:  # entry finds its function; a lower tier never replaces a higher
+            # entry finds its function; a lower tier never replaces a higher, nor a dropped one
+            if tier <= k.tier or (k.dropped and tier == BASELINE):
                 return
             k.run, k.tier = run, tier
             run_at = dict(self._run_at)
@@ -158,6 +166,20 @@ class JitEngine:
                     self._start(k, tier)
         self._launch_cpu = time.process_time()
 
+    def _drop_baseline(self, k: KernelCode) -> None:
+        """The baseline runs `k` slower than the interpreter did: the interpreter takes it back
+        and the optimised tier is compiled now (the kernel has run long enough to need it)."""
+        with self._lock:
+            if k.tier != BASELINE:
+                return
+            dropped, k.run, k.tier, k.dropped = k.run, None, 0, True
+            run_at = {pc: fn for pc, fn in self._run_at.items() if fn is not dropped}
+            self._run_at = run_at
+            self.entries = frozenset(run_at)
+        k.mark_baseline_slower()
+        if OPTIMISED in k.pending():
+            self._start(k, OPTIMISED)
+
     def save_usage(self) -> None:
         """At exit: each kernel below its highest tier keeps the CPU it used (next run's start)."""
         for k in self.kernels.values():
@@ -186,9 +208,13 @@ class JitEngine:
             self.interpreted[op] += n
             return
         self.warmup += n
+        k.warm_instructions += n
         self._steps += 1
-        if self._steps % HOT_CHECK_STEPS == 0 and not k.builders:
-            self._next_if_hot(k)
+        if self._steps % HOT_CHECK_STEPS == 0:
+            if self._launch_cpu is not None:
+                k.warm_cpu_s = k.interp_cpu_s + time.process_time() - self._launch_cpu
+            if not k.builders:
+                self._next_if_hot(k)
 
     def run_group(self, m, g: Group) -> bool:
         """Run group `g` of machine `m` natively from its PC; False when it cannot (denormal
@@ -201,6 +227,11 @@ class JitEngine:
         if run is None:
             return False
         c = self._context(m)
+        k = self.current
+        below = k is not None and k.tier < max(k.tiers)  # a higher tier may replace it
+        if below:
+            c.max_steps = max(256, min(MAX_STEPS, BASELINE_CALL_INSTRUCTIONS // waves.size))
+        cpu = time.process_time()
         status = run(c, waves.ctypes.data, waves.size)
         if not status and not c.wave_instructions:
             return False  # left at once (scratch beyond the array so far): the interpreter steps
@@ -209,10 +240,13 @@ class JitEngine:
         m.wave_instructions += c.wave_instructions
         m.lane_instructions += c.lane_instructions
         self.native_instructions += c.wave_instructions
-        k = self.current
         if k is not None and k.tier == BASELINE:
             self.baseline_instructions += c.wave_instructions
-        if k is not None and k.tier < max(k.tiers):
+            k.base_instructions += c.wave_instructions
+            k.base_cpu_s += time.process_time() - cpu
+        if k is not None and below:
+            if k.tier == BASELINE and k.baseline_is_slower():
+                self._drop_baseline(k)
             self._next_if_hot(k)
         if status:
             raise self._fault(m, c)

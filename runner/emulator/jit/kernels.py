@@ -28,7 +28,12 @@ BASELINE, OPTIMISED = native.BASELINE, native.OPTIMISED
 # CASS_EMULATOR_JIT_HOT_S replaces the rule for every tier (0: at once).
 HOT_CPU_S = {BASELINE: 0.5, OPTIMISED: 2.0}
 COMPILE_CPU_PER_INSTRUCTION_S = {BASELINE: 0.0015, OPTIMISED: 0.008}
-USAGE = "cpu_s"  # beside a library below the highest tier: CPU its kernel used in earlier runs
+COMPARE_AFTER_CPU_S = 0.25  # CPU of the interpreter and of the baseline before comparing them
+# wave instructions a call of the baseline runs before the scheduler looks again (the optimised
+# tier may have been loaded meanwhile): the step budget per wave is this over the waves
+BASELINE_CALL_INSTRUCTIONS = 1 << 20
+USAGE = "cpu_s"
+SLOWER = "slower"  # beside a baseline library that ran slower than the interpreter: not loaded  # beside a library below the highest tier: CPU its kernel used in earlier runs
 TIERS_ENV = "CASS_EMULATOR_JIT_TIERS"  # "1,2" (default), "2": optimised only, "1": baseline only
 
 
@@ -105,6 +110,12 @@ class KernelCode:
         self._libs: list = []  # every library loaded stays loaded (a wave may be inside one)
         self.translate_s = self.compile_s = 0.0
         self.interp_cpu_s = 0.0  # CPU of its launches so far (interpreted or translated)
+        # the interpreter's speed while warming up, and the baseline's (wave instructions and
+        # CPU seconds): a baseline slower than the interpreter is dropped (uniform code over
+        # many waves is the interpreter's best case and -O0 code's worst)
+        self.warm_instructions, self.warm_cpu_s = 0, 0.0
+        self.base_instructions, self.base_cpu_s = 0, 0.0
+        self.dropped = False
         self.error = ""
         self.builders: dict[int, threading.Thread] = {}
         self._translating = threading.Lock()
@@ -118,7 +129,24 @@ class KernelCode:
         return native.library_path(self.key, tier)
 
     def cached_tier(self) -> int:
-        return max((t for t in self.tiers if (self.path(t) / native.LIBRARY).exists()), default=0)
+        """The highest tier in the cache (not a baseline found slower than the interpreter)."""
+        return max(
+            (
+                t
+                for t in self.tiers
+                if (self.path(t) / native.LIBRARY).exists()
+                and not (t == BASELINE and (self.path(t) / SLOWER).exists())
+            ),
+            default=0,
+        )
+
+    def mark_baseline_slower(self) -> None:
+        """Remember beside the baseline library that it ran slower than the interpreter."""
+        self.dropped = True
+        try:
+            write_atomic(self.path(BASELINE) / SLOWER, "the interpreter ran this kernel faster\n")
+        except (OSError, CassError):
+            pass
 
     @property
     def cached(self) -> bool:
@@ -139,6 +167,14 @@ class KernelCode:
                 write_atomic(self.path(self.tier) / USAGE, f"{self.interp_cpu_s:.3f}\n")
             except (OSError, CassError):
                 pass  # a cache folder removed meanwhile: the next run counts from zero
+
+    def baseline_is_slower(self) -> bool:
+        """Whether the baseline, measured long enough, runs fewer instructions per CPU second
+        than the interpreter did."""
+        if self.dropped or min(self.base_cpu_s, self.warm_cpu_s) < COMPARE_AFTER_CPU_S:
+            return False
+        interp = self.warm_instructions / self.warm_cpu_s
+        return self.base_instructions / self.base_cpu_s < interp
 
     def pending(self) -> list[int]:
         """The tiers above the loaded one not yet being made, lowest first."""
