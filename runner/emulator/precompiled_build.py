@@ -36,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from cass.runner.cache import cache_dir
+from cass.runner.diagnostics import CassError
 from cass.runner.outputs import staged_dir
 from cass.runner.process import ProcessOutcome, run_compiler
 
@@ -162,7 +163,8 @@ def build(
     flags: list[str], source: Path, output: Path, link_args: list[str], timeout_s: float
 ) -> bool:
     """Build `source` into `output` the precompiled way (`flags`: the plain command without the
-    source and the output). False where that failed; the caller builds it the plain way."""
+    source and the output). False where that failed; the caller builds it the plain way. A
+    compile past `timeout_s` is a CassError, as the plain command's would be."""
     folder = _header_folder(flags)
     try:
         _precompile(flags, folder, timeout_s)
@@ -177,7 +179,9 @@ def build(
             cmd[len(flags) : len(flags)] = ["-Xclang", "-include-pch", "-Xclang",
                                             str(folder / f"{side}.pch")]  # fmt: skip
         runs = _concurrently([device_cmd, host_cmd], timeout_s)
-        if not all(run.exit_code == 0 and not run.timed_out for run in runs):
+        if any(run.timed_out for run in runs):  # the plain command would take as long again
+            raise CassError(f"{source}: clang took longer than {timeout_s:.0f} s")
+        if not all(run.exit_code == 0 for run in runs):
             return False
         (work / "fatbin.s").write_text(_fatbin_assembly(fatbin))
         linked = run_compiler(

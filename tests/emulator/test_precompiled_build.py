@@ -144,3 +144,22 @@ def test_only_the_most_recently_used_sets_of_headers_are_kept(tmp_path, header_c
     assert len(kept) == precompiled_build.KEPT
     assert "hip-pch-old0" not in kept and "hip-pch-old1" not in kept and "hip-pch-old2" not in kept
     assert f"hip-pch-old{precompiled_build.KEPT + 1}" in kept
+
+
+def test_a_compile_past_the_time_limit_is_one_error_not_a_second_plain_try(
+    tmp_path, header_cache, monkeypatch
+):
+    from cass.runner.diagnostics import CassError
+    from cass.runner.emulator import build
+
+    source = tmp_path / "square.hip"
+    source.write_text(PROGRAM)
+    build_hip_program(source, tmp_path / "first", extra_args=["-O2"])  # headers made
+    monkeypatch.setattr(build, "BUILD_TIMEOUT_S", 0.05)
+    calls = []
+    plain = build.run_compiler
+    monkeypatch.setattr(build, "run_compiler", lambda *a, **k: calls.append(a) or plain(*a, **k))
+    with pytest.raises(CassError) as err:
+        build_hip_program(source, tmp_path / "second", extra_args=["-O2"])
+    assert f"{source}: clang took longer than" in err.value.message
+    assert calls == []  # the plain command was not started after the precompiled one timed out
