@@ -11,7 +11,9 @@ launch at the highest tier cached; any other runs on the interpreter until it ha
 `hot_threshold` seconds of CPU (at least HOT_CPU_S, more for a large kernel), then its baseline
 tier (-O0, cheap to compile) is made in the background while the interpreter goes on; once the
 kernel has run as long as the optimised tier (-O2) would cost, that is made too and replaces it.
-A short program never pays the compiler; a mid-length one pays only the cheap one."""
+A baseline measured slower than the interpreter (uniform code over many waves) is dropped and
+the optimised tier compiled at once. A short program never pays the compiler; a mid-length one
+pays only the cheap one."""
 
 from __future__ import annotations
 
