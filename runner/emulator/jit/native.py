@@ -30,8 +30,9 @@ FLAGS = [
     "-w",
 ]
 # The tiers of translated code (jit.engine decides when each is made): a baseline compiled
-# without optimisation (about 1.1 ms of CPU per instruction; its code runs about ten times the
-# interpreter's speed) and the optimised one (5-8 ms per instruction; ten times faster again).
+# without optimisation (about 1.1 ms of CPU per instruction; its code runs divergent and f64
+# kernels up to ten times the interpreter's speed, uniform ones over many waves slower, where
+# jit.engine drops it) and the optimised one (5-8 ms per instruction; ten times faster again).
 BASELINE, OPTIMISED = 1, 2
 TIER_FLAGS = {BASELINE: ["-O0"], OPTIMISED: ["-O2"]}
 JOBS = int(os.environ.get("CASS_JIT_JOBS", "0")) or (os.cpu_count() or 1)
