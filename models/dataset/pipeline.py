@@ -207,6 +207,11 @@ def _run_local(units: list[Unit], config: Config, workers: int,
         ):
             results[i] = record
             progress(record)
+        # every record is in: the workers end on their own; terminating them (what leaving the
+        # block does) could stop one holding the task queue's lock, and its sibling would then
+        # wait for that lock forever (a pool exit that hung)
+        pool.close()
+        pool.join()
     return (results[i] for i in range(len(units)))
 
 
