@@ -110,11 +110,11 @@ def _prune(cache: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _precompile(flags: list[str], folder: Path, timeout_s: float) -> bool:
+def _precompile(flags: list[str], folder: Path, timeout_s: float) -> None:
     """Build the folder's `host.pch` and `device.pch` (both at once) unless present."""
     if all((folder / f"{side}.pch").is_file() for side in SIDES):
         os.utime(folder)  # used: kept longest
-        return True
+        return
     prefix = _prefix_file()
     with staged_dir(folder, replace=False) as out:
         runs = _concurrently(
@@ -135,7 +135,6 @@ def _precompile(flags: list[str], folder: Path, timeout_s: float) -> bool:
         if not all(run.exit_code == 0 and not run.timed_out for run in runs):
             raise _Unusable("precompiling the HIP headers failed")
     _prune(folder.parent)
-    return True
 
 
 class _Unusable(Exception):

@@ -10,6 +10,7 @@ import os
 import numpy as np
 import pytest
 from cass.runner.emulator import build_hip_program, run_program
+from cass.runner.emulator.jit import native
 from cass.runner.emulator.jit.engine import JitEngine
 from cass.runner.emulator.snippet import Snippet
 
@@ -27,6 +28,18 @@ LOOP = [  # s4 counts down from 3000: ~9,000 interpreter steps
 def _machine(hot_s: float):
     m = Snippet(LOOP, vgpr={0: np.arange(32), 1: 0}).machine()
     m.jit = JitEngine(m.program, background=True, hot_s=hot_s)
+    return m
+
+
+def _hot_run_to_the_baseline(cache, monkeypatch):
+    """A run of LOOP hot after 0.005 s, both tiers made, waited for: its baseline is loaded."""
+    monkeypatch.setenv("CASS_CACHE_DIR", str(cache))
+    monkeypatch.delenv("CASS_EMULATOR_JIT_TIERS", raising=False)
+    m = _machine(hot_s=0.005)
+    m.jit.launch_begins()
+    m.run()
+    m.jit.launch_ends()
+    m.jit.wait()
     return m
 
 
@@ -119,13 +132,7 @@ def test_the_tiers_made_are_chosen_by_name_and_a_wrong_choice_is_one_line(monkey
 def test_a_hot_kernel_gets_the_baseline_first_then_the_optimised_tier(tmp_path, monkeypatch):
     """The baseline (-O0) is made once the kernel is hot on the interpreter; the optimised
     (-O2) once it has run its threshold on the baseline, and replaces it; both are cached."""
-    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("CASS_EMULATOR_JIT_TIERS", raising=False)
-    m = _machine(hot_s=0.005)
-    m.jit.launch_begins()
-    m.run()
-    m.jit.launch_ends()
-    m.jit.wait()
+    m = _hot_run_to_the_baseline(tmp_path, monkeypatch)
     (k,) = m.jit.kernels.values()
     assert k.error == "" and k.tier == 1 and list(k.builders) == [1]
     assert [p.parent.name[-2:] for p in _libraries(tmp_path)] == ["t1"]
@@ -152,13 +159,7 @@ def test_a_kernel_below_its_highest_tier_carries_its_cpu_into_the_next_run(tmp_p
     the CPU it used is kept beside its baseline library and counts in the next run."""
     from cass.runner.emulator.jit.kernels import USAGE
 
-    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("CASS_EMULATOR_JIT_TIERS", raising=False)
-    m = _machine(hot_s=0.005)
-    m.jit.launch_begins()
-    m.run()
-    m.jit.launch_ends()
-    m.jit.wait()
+    m = _hot_run_to_the_baseline(tmp_path, monkeypatch)
     m.jit.save_usage()
     (k,) = m.jit.kernels.values()
     assert k.tier == 1
@@ -185,13 +186,7 @@ def test_a_baseline_slower_than_the_interpreter_is_dropped_for_the_optimised_tie
     and later runs never load that baseline."""
     from cass.runner.emulator.jit import kernels
 
-    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("CASS_EMULATOR_JIT_TIERS", raising=False)
-    m = _machine(hot_s=0.005)
-    m.jit.launch_begins()
-    m.run()
-    m.jit.launch_ends()
-    m.jit.wait()
+    m = _hot_run_to_the_baseline(tmp_path, monkeypatch)
     (k,) = m.jit.kernels.values()
     assert k.tier == 1 and m.jit.entries and not k.baseline_is_slower()
     k.warm_instructions, k.warm_cpu_s = 9_000_000, 1.0  # measured: 9 M per CPU second
@@ -205,16 +200,10 @@ def test_a_baseline_slower_than_the_interpreter_is_dropped_for_the_optimised_tie
     later = _machine(hot_s=3600)
     later.jit.launch_begins()
     assert next(iter(later.jit.kernels.values())).tier == 2
-    (k.path(2) / native_library()).unlink()  # without the optimised library: not the baseline
+    (k.path(2) / native.LIBRARY).unlink()  # without the optimised library: not the baseline
     fresh = _machine(hot_s=3600)
     fresh.jit.launch_begins()
     assert next(iter(fresh.jit.kernels.values())).tier == 0 and not fresh.jit.entries
-
-
-def native_library() -> str:
-    from cass.runner.emulator.jit import native
-
-    return native.LIBRARY
 
 
 SPIN = r"""

@@ -134,15 +134,21 @@ def _two_kernels() -> str:
     return "\n".join(lines) + "\n"
 
 
-def test_parts_start_compiling_as_their_kernels_are_lifted(monkeypatch) -> None:
-    """Each part's opt-16 and llc-16 start once its kernel is lifted (pipeline.EarlyParts), and
-    the joined assembly is what compiling the cut module afterwards gives."""
+def _record_started_parts(monkeypatch) -> list[tuple[str, ...]]:
+    """Every module is cut (two CPUs); the names of each part, in the order its compile starts."""
     monkeypatch.setattr(module, "SPLIT_MIN", 0)
     monkeypatch.setattr(module, "cpu_count", lambda: 2)
     started: list[tuple[str, ...]] = []
     submit = module.PartCompiler.submit
     monkeypatch.setattr(module.PartCompiler, "submit",
                         lambda self, k, part: started.append(part.names) or submit(self, k, part))  # fmt: skip
+    return started
+
+
+def test_parts_start_compiling_as_their_kernels_are_lifted(monkeypatch) -> None:
+    """Each part's opt-16 and llc-16 start once its kernel is lifted (pipeline.EarlyParts), and
+    the joined assembly is what compiling the cut module afterwards gives."""
+    started = _record_started_parts(monkeypatch)
     result = pipeline.lift_sass(_two_kernels(), arch="sm_90")
     assert result.ok and [p.names for p in result.parts] == [("_Z1aPf",), ("_Z1bPf",)]
     assert started == [("_Z1aPf",), ("_Z1bPf",)]  # by EarlyParts, in lifting order
@@ -153,12 +159,7 @@ def test_parts_start_compiling_as_their_kernels_are_lifted(monkeypatch) -> None:
 def test_a_kernel_that_does_not_lift_drops_the_early_parts(monkeypatch) -> None:
     """The first kernel's part is started, the second kernel does not lift: the started part is
     waited for and dropped, the lift reports the error and no assembly."""
-    monkeypatch.setattr(module, "SPLIT_MIN", 0)
-    monkeypatch.setattr(module, "cpu_count", lambda: 2)
-    started: list[tuple[str, ...]] = []
-    submit = module.PartCompiler.submit
-    monkeypatch.setattr(module.PartCompiler, "submit",
-                        lambda self, k, part: started.append(part.names) or submit(self, k, part))  # fmt: skip
+    started = _record_started_parts(monkeypatch)
     text = _two_kernels()
     at = text.rindex("FFMA R4, R4, R4, 0.5")
     text = text[:at] + "FOOBAR R4, R4" + text[at + len("FFMA R4, R4, R4, 0.5") :]

@@ -148,10 +148,6 @@ class KernelCode:
         except (OSError, CassError):
             pass
 
-    @property
-    def cached(self) -> bool:
-        return self.cached_tier() > 0
-
     def load_usage(self, tier: int) -> None:
         """Loading cached `tier` below the highest: the CPU the kernel used in earlier runs
         counts towards the next tier (a kernel of a second per run is optimised after a few)."""
