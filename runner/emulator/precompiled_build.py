@@ -37,7 +37,7 @@ from pathlib import Path
 
 from cass.runner.cache import cache_dir
 from cass.runner.diagnostics import CassError
-from cass.runner.outputs import staged_dir
+from cass.runner.outputs import staged_dir, write_atomic
 from cass.runner.process import ProcessOutcome, run_compiler
 
 PREFIX = "#include <hip/hip_runtime.h>\n"
@@ -90,9 +90,7 @@ def _prefix_file() -> Path:
     path = cache_dir() / "hip-pch.h"
     if not path.is_file():
         path.parent.mkdir(parents=True, exist_ok=True)
-        staged = path.with_name(f".{path.name}.{os.getpid()}")
-        staged.write_text(PREFIX)
-        os.replace(staged, path)
+        write_atomic(path, PREFIX)
     return path
 
 
