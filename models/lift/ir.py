@@ -6,7 +6,8 @@ Register operands carry their source modifiers (`-x`, `|x|`, `~x`, `!p`, half se
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cached_property
 
 ZERO_REGS = frozenset({"RZ", "URZ", "SRZ"})
@@ -133,12 +134,39 @@ class Instruction:
         return False
 
 
-@dataclass
 class Function:
-    name: str
-    instructions: list[Instruction] = field(default_factory=list)
-    line: int = 0  # line of the `Function :` header
-    labels: dict[str, int] = field(default_factory=dict)  # nvdisasm label -> address
+    """One function of a listing. parse.parse_listing reads a function's instructions when they
+    are first asked for (`lines`: its text, not read yet): the lifter starts on the first kernel
+    before the others are read, and their reading overlaps that kernel's opt-16 and llc-16."""
+
+    def __init__(self, name: str, instructions: list[Instruction] | None = None, line: int = 0,
+                 labels: dict[str, int] | None = None) -> None:  # fmt: skip
+        self.name = name
+        self._instructions = instructions if instructions is not None else []
+        self.line = line  # line of the `Function :` header
+        self.labels = labels if labels is not None else {}  # nvdisasm label -> address
+        self.lines: list[tuple[int, str]] = []  # (line number, text) still to read
+        self.reader: Callable[[Function], None] | None = None
+        self.size = 0  # instruction lines among `lines`
+
+    @property
+    def instructions(self) -> list[Instruction]:
+        if self.reader is not None:
+            reader, self.reader = self.reader, None
+            reader(self)
+        return self._instructions
+
+    @instructions.setter
+    def instructions(self, value: list[Instruction]) -> None:
+        self.reader = None
+        self._instructions = value
+
+    def count(self) -> int:
+        """Its instructions, counted without reading them where they are not read yet."""
+        return self.size if self.reader is not None else len(self._instructions)
+
+    def __repr__(self) -> str:
+        return f"Function({self.name!r}, {self.count()} instructions, line={self.line})"
 
 
 @dataclass

@@ -37,7 +37,7 @@ def attach_jump_tables(fn: Function, pool: bytes | None) -> Function:
             targets = table_targets(fn.instructions[:k], ins, pool, addresses, starts)
             ins = replace(ins, operands=(*ins.operands, *map(Target, targets))) if targets else ins
         out.append(ins)
-    return replace(fn, instructions=out)
+    return Function(fn.name, out, fn.line, fn.labels)
 
 
 def branch_base(ins: Instruction) -> int:

@@ -53,27 +53,53 @@ _BRANCHY = frozenset(
 
 
 def parse_listing(text: str, path: str = "<input>") -> Listing:
-    """Parse a whole SASS listing; instructions before any header form a function named `kernel`."""
+    """Parse a SASS listing: its functions are found at once, each one's instructions read when
+    first asked for (ir.Function: a bad line is reported then); instructions before any header
+    form a function named `kernel`."""
     arch_match = _ARCH.search(text)
     functions: list[Function] = []
+    preamble: list[tuple[int, str]] = []
+    lines = preamble
     current: Function | None = None
-    pending_labels: list[str] = []
     for number, raw in enumerate(text.splitlines(), start=1):
+        if "Function" in raw or ".text." in raw:
+            line = raw.split("//", 1)[0] if "//" in raw and "/*" not in raw else raw
+            if m := _FUNC_CUOBJDUMP.match(line) or _FUNC_NVDISASM.match(line):
+                current = Function(m.group(1), line=number)
+                current.reader = lambda fn: _read_function(fn, path)
+                functions.append(current)
+                lines = current.lines
+                continue
+        lines.append((number, raw))
+        if current is not None:
+            stripped = raw.lstrip()
+            if stripped.startswith("/*") and stripped[2:3] in _HEX_DIGITS:
+                current.size += 1
+    if preamble:  # instructions before any header
+        implicit = Function("kernel", line=preamble[0][0])
+        implicit.lines = preamble
+        _read_function(implicit, path)
+        if implicit.instructions:
+            implicit.line = implicit.instructions[0].line
+            functions.insert(0, implicit)
+    return Listing(arch_match.group(1) if arch_match else None, [f for f in functions if f.count()])
+
+
+def _read_function(fn: Function, path: str) -> None:
+    """Read `fn.lines` (a function's text after its header) into its instructions."""
+    pending_labels: list[str] = []
+    instructions: list[Instruction] = []
+    for number, raw in fn.lines:
         line = raw.split("//", 1)[0] if "//" in raw and "/*" not in raw else raw
         stripped = line.lstrip()
         if stripped[2:3] in _HEX_DIGITS and stripped.startswith("/*"):
             if (found := _instruction_line(stripped)) or (m := _INSN.match(line)):
                 address, body = found or (int(m.group(1), 16), m.group(2))
-                current = current or _implicit_function(functions, number)
-                _add_instruction(current, address, body, pending_labels, number, path)
+                _add_instruction(fn, instructions, address, body, pending_labels, number, path)
                 continue
         elif stripped.startswith("/*") and stripped.rstrip().endswith("*/"):
             continue  # an encoding (`/* 0x... */`) or another comment line, as _HEADER skips it
         if not stripped or _ENCODING_ONLY.match(line):
-            continue
-        if m := _FUNC_CUOBJDUMP.match(line) or _FUNC_NVDISASM.match(line):
-            current = Function(m.group(1), line=number)
-            functions.append(current)
             continue
         if m := _LABEL.match(line):
             pending_labels.append(m.group(1))
@@ -86,19 +112,10 @@ def parse_listing(text: str, path: str = "<input>") -> Listing:
                 f"{path}:{number}: cannot read this line as SASS: '{raw.strip()[:80]}' (expected "
                 f"cuobjdump -sass or nvdisasm output for {', '.join(SUPPORTED_ARCHS)})"
             )
-        current = current or _implicit_function(functions, number)
-        _add_instruction(current, int(m.group(1), 16), m.group(2), pending_labels, number, path)
-    for fn in functions:
-        fn.instructions = [_resolve_labels(ins, fn, path) for ins in fn.instructions]
-    return Listing(
-        arch_match.group(1) if arch_match else None, [f for f in functions if f.instructions]
-    )
-
-
-def _implicit_function(functions: list[Function], number: int) -> Function:
-    """The function instructions before any header belong to (named `kernel`)."""
-    functions.append(fn := Function("kernel", line=number))
-    return fn
+        _add_instruction(fn, instructions, int(m.group(1), 16), m.group(2), pending_labels,
+                         number, path)  # fmt: skip
+    fn.lines = []
+    fn.instructions = [_resolve_labels(ins, fn, path) for ins in instructions]
 
 
 def _instruction_line(stripped: str) -> tuple[int, str] | None:
@@ -119,13 +136,12 @@ def _instruction_line(stripped: str) -> tuple[int, str] | None:
     return address, stripped[close + 2 : semi].strip()
 
 
-def _add_instruction(
-    fn: Function, address: int, body: str, pending_labels: list[str], number: int, path: str
-) -> None:
+def _add_instruction(fn: Function, instructions: list[Instruction], address: int, body: str,
+                     pending_labels: list[str], number: int, path: str) -> None:  # fmt: skip
     for label in pending_labels:
         fn.labels[label] = address
     pending_labels.clear()
-    fn.instructions.append(parse_instruction(body, address, number, path))
+    instructions.append(parse_instruction(body, address, number, path))
 
 
 def check_arch(arch: str | None, path: str) -> None:

@@ -97,7 +97,7 @@ class EarlyParts:
 
     @classmethod
     def plan(cls, functions: list, target: LlvmTarget, globals_text: str) -> EarlyParts | None:
-        sizes = [len(fn.instructions) for fn in functions]
+        sizes = [fn.count() for fn in functions]  # counted, not read yet
         jobs = split_jobs("", target, len(sizes), sum(sizes))
         if globals_text.strip() or jobs < 2:
             return None
@@ -128,18 +128,22 @@ class EarlyParts:
 
 def lift_kernels(functions: list, arch: str | None, target: LlvmTarget, cubin: CubinInfo | None,
                  early: EarlyParts | None) -> tuple[LiftedKernel, ...]:  # fmt: skip
-    """Every function lifted in listing order, each handed to `early` as it is done."""
-    kernels: list[LiftedKernel] = []
+    """Every function lifted (in listing order, or with `early` the largest first, each handed to
+    it as it is done: the longest opt-16 | llc-16 starts first), returned in listing order."""
+    order = list(range(len(functions)))
+    if early is not None:
+        order.sort(key=lambda k: -functions[k].count())
+    kernels: dict[int, LiftedKernel] = {}
     try:
-        for fn in functions:
-            kernels.append(lift_function(fn, arch, target, cubin))
+        for k in order:
+            kernels[k] = lift_function(functions[k], arch, target, cubin)
             if early is not None:
-                early.lifted(kernels[-1])
+                early.lifted(kernels[k])
     except BaseException:
         if early is not None:
             early.compiler.close()
         raise
-    return tuple(kernels)
+    return tuple(kernels[k] for k in range(len(functions)))
 
 
 def kernel_diagnostics(k: LiftedKernel, path: str) -> list[Diagnostic]:

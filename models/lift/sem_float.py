@@ -82,7 +82,7 @@ def fsetp(e: Emitter, ins: Instruction) -> None:
     cmp = next(m for m in ins.mods if m in FCMP)
     ftz = ins.has("FTZ")
     t = e.op(f"fcmp {FCMP[cmp]} float {e.f32(a, ftz)}, {e.f32(b, ftz)}")
-    first, second = combine(e, ins, t, pacc)
+    first, second = combine(e, ins, t, pacc, pd2)
     e.set_pred(pd, first)
     e.set_pred(pd2, second)
 
@@ -150,7 +150,7 @@ def dsetp(e: Emitter, ins: Instruction) -> None:
         e.set_pred(pd2, e.op(f"and i1 {anan}, {bnan}"))
         return
     t = e.op(f"fcmp {FCMP[cmp]} double {va}, {vb}")
-    first, second = combine(e, ins, t, pacc)
+    first, second = combine(e, ins, t, pacc, pd2)
     e.set_pred(pd, first)
     e.set_pred(pd2, second)
 

@@ -123,9 +123,9 @@ def imad(e: Emitter, ins: Instruction) -> None:
         if couts:  # carry out of the 64-bit sum
             e.set_pred(couts[0], e.op(f"trunc i128 {e.op(f'lshr i128 {s}, 64')} to i1"))
         return
-    prod = e.op(f"mul i32 {e.i32(a)}, {e.i32(b)}")
+    prod = e.mul32(e.i32(a), e.i32(b))
     if not couts and cin == "0":
-        e.write(d, e.op(f"add i32 {prod}, {e.i32(c)}"))
+        e.write(d, e.add32(prod, e.i32(c)))
         return
     s = e.op(f"add i64 {_ext(e, prod, False)}, {_ext(e, e.i32(c), False)}")
     if cin != "0":
@@ -502,12 +502,16 @@ def vabsdiff(e: Emitter, ins: Instruction) -> None:
 
 
 # ---------------------------------------------------------------- compares and selects
-def combine(e: Emitter, ins: Instruction, t: str, pacc: Operand) -> tuple[str, str]:
+def combine(e: Emitter, ins: Instruction, t: str, pacc: Operand, pd2: Operand | None = None
+            ) -> tuple[str, str]:  # fmt: skip
+    """(t BOP acc, !t BOP acc) of a compare's result `t` and its accumulated predicate; the second
+    is "false" unread where `pd2` is PT."""
     bop = next((BOOL_OPS[m] for m in ins.mods if m in BOOL_OPS), "and")
     acc = e.pred(pacc)
-    first = e.op(f"{bop} i1 {t}, {acc}")
-    nt = e.op(f"xor i1 {t}, true")
-    return first, e.op(f"{bop} i1 {nt}, {acc}")
+    first = e.bool1(bop, t, acc)
+    if pd2 is None or (isinstance(pd2, Reg) and pd2.is_true):
+        return first, "false"
+    return first, e.bool1(bop, e.not1(t), acc)
 
 
 def isetp(e: Emitter, ins: Instruction) -> None:
@@ -523,7 +527,7 @@ def isetp(e: Emitter, ins: Instruction) -> None:
             t = e.op(f"{'and' if cmp == 'EQ' else 'or'} i1 {t}, {low}")
         else:
             t = e.op(f"select i1 {eq}, i1 {low}, i1 {t}")
-    first, second = combine(e, ins, t, pacc)
+    first, second = combine(e, ins, t, pacc, pd2)
     e.set_pred(pd, first)
     e.set_pred(pd2, second)
 

@@ -135,6 +135,9 @@ def load(e: Emitter, ins: Instruction, space: str) -> None:
         e.write(d, e.op(f"{ext} i{8 * size} {v} to i32"))
         return
     n = size // 4
+    if n == 1:  # a scalar load (a <1 x i32> load stays one through opt-16: an extractelement more)
+        e.write(d, e.op(f"load{' volatile' if order else ''} i32, {pty} {ptr}, align 4"))
+        return
     v = e.op(f"load{' volatile' if order else ''} <{n} x i32>, {pty} {ptr}, align {size}")
     assert isinstance(d, Reg)
     for k in range(n):
@@ -158,6 +161,9 @@ def store(e: Emitter, ins: Instruction, space: str) -> None:
         e.emit(f"store i{8 * size} {v}, {pty} {ptr}, align {size}")
         return
     n = size // 4
+    if n == 1:
+        e.emit(f"store{' volatile' if order else ''} i32 {e.i32(src)}, {pty} {ptr}, align 4")
+        return
     assert isinstance(src, Reg)
     vec = "undef"
     for k in range(n):

@@ -76,9 +76,24 @@ def test_immediates_and_constant_banks() -> None:
     )
 
 
-def test_bad_line_is_a_located_error() -> None:
+def test_bad_line_is_a_located_error_when_its_function_is_read() -> None:
+    listing = parse_listing(
+        "Function : k\n/*0000*/ EXIT ;\n/*0010*/ MOV R0, {junk} ;\n"
+        "Function : good\n/*0000*/ EXIT ;\n",
+        "k.sass",
+    )
+    assert [(f.name, f.count()) for f in listing.functions] == [("k", 2), ("good", 1)]
+    assert [i.opcode for i in listing.functions[1].instructions] == ["EXIT"]
     with pytest.raises(CassError, match=r"k.sass:3: cannot read operand"):
-        parse_listing("Function : k\n/*0000*/ EXIT ;\n/*0010*/ MOV R0, {junk} ;\n", "k.sass")
+        listing.functions[0].instructions  # noqa: B018 -- reading it raises
+
+
+def test_a_bad_line_stops_the_lift_with_its_location() -> None:
+    from cass.models.lift.pipeline import lift_sass
+
+    with pytest.raises(CassError, match=r"k.sass:5: cannot read operand"):
+        lift_sass("Function : good\n/*0000*/ EXIT ;\nFunction : k\n/*0000*/ EXIT ;\n"
+                  "/*0010*/ MOV R0, {junk} ;\n", path="k.sass", compile=False)  # fmt: skip
 
 
 def test_operands_split_at_top_level_commas_only() -> None:
