@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 
 from cass.models.lift.ir import Function, Instruction, Reg, Target
 
-TRANSFERS = frozenset({"BRA", "EXIT", "CALL", "RET", "BRX", "JMX", "JMP", "KILL"})
+TRANSFERS = frozenset({"BRA", "EXIT", "CALL", "RET", "BRX", "BRXU", "JMX", "JMP", "KILL"})
 INLINE_BUDGET = 40_000  # instructions lifted again for inlined call sites, per kernel
 
 
@@ -193,7 +193,7 @@ def subroutine_body(start: int, code: dict[int, Instruction]) -> tuple[int, ...]
 
 
 def _ends_flow(ins: Instruction) -> bool:
-    if ins.opcode in ("RET", "EXIT", "BRX", "JMX", "JMP", "KILL"):
+    if ins.opcode in ("RET", "EXIT", "BRX", "BRXU", "JMX", "JMP", "KILL"):
         return True
     if ins.opcode != "BRA" or ins.has("DIV", "CONV"):
         return False

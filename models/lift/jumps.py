@@ -8,6 +8,8 @@ before the branch:
     SHF.R.S32.HI R11, RZ, 0x1f, R10  sign-extended into a pair
     BRX R10 -0x370                   target = (address of the next instruction) + imm + R10
 
+or, for PTX `brx.idx` on a uniform index, `ULDC UR4, c[0x2][UR4]` and `BRXU UR4 -0x70`.
+
 The table's extent is not written anywhere: it runs from the load's offset over consecutive words
 that are instruction addresses of the function, up to the next table another load starts at.
 A table read too long only adds `switch` cases no thread takes; one read too short would send a
@@ -24,16 +26,18 @@ from dataclasses import replace
 
 from cass.models.lift.ir import CBank, Function, Imm, Instruction, Reg, Target
 
+INDIRECT = ("BRX", "BRXU")  # BRXU: PTX `brx.idx` on a uniform index, the table read by ULDC
+
 
 def attach_jump_tables(fn: Function, pool: bytes | None) -> Function:
     """`fn` with every recoverable `BRX` carrying its targets as `Target` operands."""
-    if not any(ins.opcode == "BRX" for ins in fn.instructions):
+    if not any(ins.opcode in INDIRECT for ins in fn.instructions):
         return fn
     addresses = {ins.address for ins in fn.instructions}
     starts = table_starts(fn)
     out = []
     for k, ins in enumerate(fn.instructions):
-        if ins.opcode == "BRX" and pool and not any(isinstance(o, Target) for o in ins.operands):
+        if ins.opcode in INDIRECT and pool and not any(isinstance(o, Target) for o in ins.operands):
             targets = table_targets(fn.instructions[:k], ins, pool, addresses, starts)
             ins = replace(ins, operands=(*ins.operands, *map(Target, targets))) if targets else ins
         out.append(ins)
@@ -76,14 +80,14 @@ def defining_load(before: list[Instruction], brx: Instruction) -> CBank | None:
     if reg is None:
         return None
     for ins in reversed(before):
-        if ins.opcode in ("BRA", "BRX", "JMX", "EXIT", "CALL", "RET", "BSYNC"):
+        if ins.opcode in ("BRA", *INDIRECT, "JMX", "EXIT", "CALL", "RET", "BSYNC"):
             return None
         dest = ins.operands[0] if ins.operands else None
         if not (isinstance(dest, Reg) and dest.name == reg.name):
             continue
         src = ins.operands[1] if len(ins.operands) > 1 else None
         if (
-            ins.opcode == "LDC"
+            ins.opcode in ("LDC", "ULDC")
             and ins.guard is None
             and isinstance(src, CBank)
             and src.bank == 2

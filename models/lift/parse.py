@@ -48,7 +48,7 @@ _HEADER = re.compile(
 )
 SUPPORTED_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
 _BRANCHY = frozenset(
-    {"BRA", "CALL", "BSSY", "BRX", "JMP", "JMX", "BREAK", "SSY", "PBK", "RET", "BPT"}
+    {"BRA", "CALL", "BSSY", "BRX", "BRXU", "JMP", "JMX", "BREAK", "SSY", "PBK", "RET", "BPT"}
 )
 
 
@@ -192,7 +192,7 @@ def parse_instruction(body: str, address: int, line: int = 0, path: str = "<inpu
         operands = tuple(parse_operand(tok) for tok in tokens if tok not in keywords)
     except ValueError as exc:
         raise CassError(f"{path}:{line}: cannot read operand {exc} of '{body.strip()}'") from None
-    if opcode in _BRANCHY and opcode not in ("BRX", "JMX"):
+    if opcode in _BRANCHY and opcode not in ("BRX", "BRXU", "JMX"):
         operands = tuple(Target(o.value) if isinstance(o, Imm) and i == len(operands) - 1 else o
                          for i, o in enumerate(operands))  # fmt: skip
     return Instruction(address, opcode, mods, operands, guard, line, body.strip())

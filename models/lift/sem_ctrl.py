@@ -57,7 +57,7 @@ def lift_control(e: Emitter, ins: Instruction, cfg: Cfg, following: int | None) 
     if op == "RET":
         _ret(e, ins, cfg, fall)
         return True
-    if op == "BRX":
+    if op in ("BRX", "BRXU"):  # BRXU: the offset in a uniform register
         _guarded_call(e, ins, lambda e, ins: _indirect_branch(e, ins, cfg), fall)
         return True
     if op == "JMX":

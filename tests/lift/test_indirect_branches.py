@@ -1,8 +1,9 @@
 """Indirect branches (`BRX Rn imm`): jump tables recovered from the kernel's literal pool
 (`.nv.constant2.<kernel>`) or from nvdisasm's BRANCH_TARGETS note, lifted to an LLVM `switch`
 whose default traps; an unrecoverable table, and `JMX`, are located errors. End to end: a dense
-`switch` in a loop and a PTX `brx.idx` computed jump, lifted from sm_80 and sm_90 SASS, run on the
-RDNA3 emulator against a Python model of the CUDA source."""
+`switch` in a loop, a PTX `brx.idx` computed jump and one on a uniform index (`BRXU URn imm`, its
+table read by ULDC), lifted from sm_80 and sm_90 SASS, run on the RDNA3 emulator against a Python
+model of the CUDA source."""
 
 from __future__ import annotations
 
@@ -51,7 +52,13 @@ def expected_lines(n: int = 96, steps: int = 40) -> list[str]:
     for i in range(n):
         k = (i * 13 + 5) % 5
         computed.append(s32([11, k * 7, k + 100, k ^ 0xFF, 4242][k] + i))
-    return ["interp " + " ".join(map(str, interp)), "computed " + " ".join(map(str, computed))]
+    uniform = []
+    for k in range(6):
+        kk = (k * 3 + 1) % 5
+        r = [11, kk * 7, kk + 100, kk ^ 0xFF, 4242][kk]
+        uniform.append(f"uniform {kk} " + " ".join(str(r * 2 + i) for i in range(0, n, 19)))
+    return ["interp " + " ".join(map(str, interp)), "computed " + " ".join(map(str, computed)),
+            *uniform]  # fmt: skip
 
 
 def test_brx_parses_in_cuobjdump_and_nvdisasm_forms() -> None:
@@ -112,9 +119,9 @@ def test_switch_tables_and_computed_jumps_run_as_the_source_says(
     from cass.runner.emulator import run_program
 
     program = build_lifted(DATA / "jump_kernels.cu", arch, tmp_path)
-    assert (
-        disassemble(tmp_path / "jump_kernels.cubin", None).count("BRX") >= 10
-    )  # both kernels jump through tables
+    sass = disassemble(tmp_path / "jump_kernels.cubin", None)
+    assert sass.count("BRX") >= 10  # the kernels jump through tables
+    assert "BRXU UR" in sass  # brx.idx on a kernel parameter: a uniform-register indirect branch
     ir = (tmp_path / "device.s").read_text()
     assert "s_setpc_b64" not in ir  # no computed jump survives: a switch over the table's blocks
     run = run_program(program)

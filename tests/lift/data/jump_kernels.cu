@@ -1,5 +1,6 @@
 // Indirect branches: a dense switch in a loop (ptxas: jump tables in the literal pool read by
-// LDC c[0x2][Rx] + BRX) and a PTX brx.idx computed jump. Prints every output.
+// LDC c[0x2][Rx] + BRX), a PTX brx.idx computed jump, and brx.idx on a kernel parameter (a
+// uniform index: ULDC c[0x2][URx] + BRXU). Prints every output.
 #include <cstdio>
 
 extern "C" __global__ void interp(const int* code, int* out, int n, int steps) {
@@ -53,6 +54,25 @@ extern "C" __global__ void computed(const int* sel, int* out, int n) {
   out[i] = r + i;
 }
 
+extern "C" __global__ void uniform_computed(int* out, int n, unsigned k) {  // k < 5
+  int r;  // chosen before any thread leaves: the branch stays uniform
+  asm volatile(
+      "{\n\t"
+      "ts: .branchtargets L0, L1, L2, L3, L4;\n\t"
+      "brx.idx.uni %1, ts;\n\t"
+      "L0: mov.u32 %0, 11; bra.uni Ldone;\n\t"
+      "L1: mul.lo.u32 %0, %1, 7; bra.uni Ldone;\n\t"
+      "L2: add.u32 %0, %1, 100; bra.uni Ldone;\n\t"
+      "L3: xor.b32 %0, %1, 0xff; bra.uni Ldone;\n\t"
+      "L4: mov.u32 %0, 4242;\n\t"
+      "Ldone:\n\t"
+      "}\n"
+      : "=r"(r)
+      : "r"(k));
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = r * 2 + i;
+}
+
 int main() {
   const int n = 96, steps = 40;
   int code[64], sel[n], out[n];
@@ -74,5 +94,12 @@ int main() {
   printf("computed");
   for (int i = 0; i < n; ++i) printf(" %d", out[i]);
   printf("\n");
+  for (unsigned k = 0; k < 6; ++k) {
+    uniform_computed<<<3, 32>>>(dout, n, (k * 3 + 1) % 5);
+    cudaMemcpy(out, dout, sizeof(out), cudaMemcpyDeviceToHost);
+    printf("uniform %u", (k * 3 + 1) % 5);
+    for (int i = 0; i < n; i += 19) printf(" %d", out[i]);
+    printf("\n");
+  }
   return 0;
 }
