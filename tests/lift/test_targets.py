@@ -120,3 +120,29 @@ def test_iadd3_carries_are_32_bit_overflows() -> None:
     second = blocks_of(CARRIES)["a0060"]
     assert "@llvm.uadd.with.overflow.i32" in second
     assert " i64 " not in second.split("; 0080: STG")[0]  # no i64 sum behind the carry
+
+
+FOLDS = ["IMAD.MOV.U32 R4, RZ, RZ, 0x0", "IMAD.MOV.U32 R5, RZ, RZ, 0x3ff80000",
+         "LDC.64 R2, c[0x0][0x210]", "LDG.E.64 R6, desc[UR4][R2.64]", "DMUL R8, R6, R4",
+         "FSETP.GT.AND P0, PT, R6, 1, PT", "FSEL R10, R6, 2, P0", "STG.E.64 desc[UR4][R2.64], R8",
+         "STG.E desc[UR4][R2.64+0x8], R10", "EXIT"]  # fmt: skip
+
+
+def test_literal_operands_are_folded_as_they_are_lifted() -> None:
+    """An immediate moved through RZ arithmetic, a pair of such words read as a double, a float
+    immediate and a compare accumulated with PT reach the IR as literals and plain values."""
+    ir = "".join(blocks_of(FOLDS).values())
+    assert "mul i32 0, 0" not in ir and "add i32 0," not in ir  # IMAD.MOV.U32 R, RZ, RZ, imm
+    assert "fmul double %t" in ir and ", 0x3FF8000000000000" in ir  # {R5:R4} = 1.5
+    assert "zext i32 1073217536" not in ir  # no join of two constant words
+    assert ", true" not in ir  # `cmp AND PT` is the compare itself; the unused !cmp not emitted
+    assert "fcmp ogt float" in ir and "select i1" in ir
+
+
+@needs_llvm
+def test_folded_literals_compute_what_the_instructions_say() -> None:
+    """The same listing compiled and its gfx1100 code holding 1.5 (0x3ff80000) as the high word
+    of the double multiply's operand."""
+    result = lift_sass(listing(FOLDS), arch="sm_90")
+    assert result.ok, [d.render() for d in result.diagnostics]
+    assert "0x3ff80000" in result.assembly and "v_mul_f64" in result.assembly
