@@ -547,6 +547,30 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "`--maxrregcount=`): remove those."
         ),
     ),
+    (
+        "CASS094",
+        W,
+        "case label of an error code HIP does not have",
+        (
+            "A `case` of a switch over error codes names a CUDA error (`cudaErrorTextureNotBound`, "
+            "`CUDA_ERROR_TOO_MANY_PEERS`) the target HIP has no counterpart of. No HIP call "
+            "returns it, so the case cannot match on HIP: its label becomes a hipError_t value "
+            "HIP does not use (2047 down), distinct per name, and every other case is kept. CUDA "
+            "Samples' `_cudaGetErrorEnum` (helper_cuda.h) is such a switch. Where the code needs "
+            "the case, port for a newer HIP (`--hip-version`) if the message names one."
+        ),
+    ),
+    (
+        "CASS095",
+        W,
+        "interop header without a HIP equivalent, not used",
+        (
+            "The file includes a CUDA graphics-interop header HIP does not provide "
+            "(`cuda_gl_interop.h`, `cuda_egl_interop.h`, `cuda_vdpau_interop.h`, "
+            "`cuda_d3d*_interop.h`) but calls none of its functions: the include is removed. A "
+            "file that calls them gets CASS014 (and CASS010 for each call) instead."
+        ),
+    ),
 )
 
 DIAGNOSTIC_CODES: dict[str, DiagnosticCode] = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from cass.models.rules.lexer import KINDS, Token
 from cass.models.rules.tables import MappingEntry, family_table, header_entry, name_table
@@ -91,6 +92,41 @@ def _check_namespace_member(unit: Unit, i: int, reported: set[tuple[str, int]]) 
 
 
 IDENT = KINDS.index("ident")
+_ERROR_CODE = re.compile(r"^(?:cudaError[A-Z]\w*|CUDA_ERROR_[A-Z0-9_]+)$")
+# hipError_t's enumerators run from 0 to hipErrorTbd (1054 in HIP 5.2 to 7.x), so its values are
+# 0..2047 (C++ [dcl.enum]); an error code HIP lacks is given one of the unused values at the top
+HIP_ERROR_TOP = 2047
+
+
+@cache
+def _missing_error_codes() -> dict[str, int]:
+    """Each CUDA error enumerator the tables list without a HIP counterpart in every HIP version,
+    or with one only in some: a value of hipError_t's range that no HIP version uses."""
+    names = sorted(n for n, e in name_table().items()
+                   if _ERROR_CODE.match(n) and (e.status == "unsupported" or e.since))  # fmt: skip
+    return {name: HIP_ERROR_TOP - k for k, name in enumerate(names)}
+
+
+def _unreturned_error_case(unit: Unit, i: int, entry: MappingEntry) -> bool:
+    """`case cudaErrorX:` where the target HIP has no counterpart of cudaErrorX: no HIP call
+    returns it, so the case never matches on HIP; its label becomes a value of hipError_t no HIP
+    version uses (CASS094), which keeps a switch over error codes (CUDA Samples' helper_cuda.h
+    names dozens) compiling with every other case as it was. True when rewritten so."""
+    tok = unit.code[i]
+    if entry.available_in(unit.target.hip_version) or not _ERROR_CODE.match(tok.text):
+        return False
+    if unit.prev_text(i) != "case" or unit.next_text(i) != ":":
+        return False
+    value = _missing_error_codes().get(tok.text)
+    if value is None:
+        return False
+    later = f" (HIP {entry.since} has `{entry.hip}`)" if entry.since and entry.hip else ""
+    unit.replace(tok.start, tok.end, f"static_cast<hipError_t>({value})")
+    unit.report("CASS094", tok.start, tok.end,
+                f"`{tok.text}` has no counterpart in HIP {unit.target.hip_version}{later}: no HIP "
+                f"call returns it, so this case never matches; its label is {value}, a hipError_t "
+                "value HIP does not use")  # fmt: skip
+    return True
 
 
 def rename_identifiers(unit: Unit) -> None:
@@ -113,7 +149,8 @@ def rename_identifiers(unit: Unit) -> None:
         entry = table.get(text)
         if entry is None or unit.is_edited(tok) or _is_user_scoped(unit, i):
             continue
-        _rename_one(unit, tok, entry, reported)
+        if not _unreturned_error_case(unit, i, entry):
+            _rename_one(unit, tok, entry, reported)
 
 
 def report_token_pasting(unit: Unit) -> None:
@@ -146,6 +183,23 @@ def _include_target(unit: Unit, first: int, last: int) -> Token | None:
     return tok if tok.kind in ("header", "string") else None
 
 
+# CUDA's graphics-interop headers and the prefixes of the names they declare
+INTEROP_HEADERS = {
+    "cuda_gl_interop.h": ("cudaGL", "cudaGraphicsGL", "cudaWGL"),
+    "cuda_egl_interop.h": ("cudaEGL", "cudaGraphicsEGL"),
+    "cuda_vdpau_interop.h": ("cudaVDPAU", "cudaGraphicsVDPAU"),
+    "cuda_d3d9_interop.h": ("cudaD3D9", "cudaGraphicsD3D9"),
+    "cuda_d3d10_interop.h": ("cudaD3D10", "cudaGraphicsD3D10"),
+    "cuda_d3d11_interop.h": ("cudaD3D11", "cudaGraphicsD3D11"),
+}
+
+
+def _unused_interop(unit: Unit, name: str) -> bool:
+    """Whether `name` is a graphics-interop header of which the file names nothing."""
+    prefixes = INTEROP_HEADERS.get(name)
+    return prefixes is not None and not any(n.startswith(prefixes) for n in unit.index)
+
+
 def map_headers(unit: Unit) -> None:
     """CUDA headers become HIP headers; libcu++, mma.h and friends are reported."""
     for first, last in unit.lexed.directives:
@@ -163,7 +217,13 @@ def map_headers(unit: Unit) -> None:
                     f"<{name}> is libcu++, which HIP does not provide",
                 )
             continue
-        if entry.status == "unsupported":
+        if entry.status == "unsupported" and _unused_interop(unit, name):
+            unit.replace(unit.code[first].start, unit.code[last].end,
+                         f"// <{name}> removed: no HIP equivalent, and nothing here uses it")  # fmt: skip
+            unit.report("CASS095", tok.start, tok.end,
+                        f"<{name}> has no HIP equivalent and this file calls none of its "
+                        "functions: the include is removed")  # fmt: skip
+        elif entry.status == "unsupported":
             code = (
                 "CASS073"
                 if name == "mma.h"
