@@ -130,8 +130,9 @@ RUN_TABLE: dict[str, dict[str, Any]] = {
         "outputs": ["output.out"],
     },
     # texture references: nvcc 13 refuses the original; it is built with CUDA 11.8's nvcc
-    # (benchmarks/legacy_cuda.sh; NVCC_APPEND_FLAGS="-allow-unsupported-compiler -cudart shared")
-    # and that binary recorded (--builds). clang-16 has no omp.h without libomp-16-dev: the port's
+    # (benchmarks/legacy_cuda.sh; NVCC_APPEND_FLAGS="-allow-unsupported-compiler -cudart shared
+    # -cudadevrt none": that folder has no libcudadevrt.a, which no Rodinia program needs) and
+    # that binary recorded (--builds). clang-16 has no omp.h without libomp-16-dev: the port's
     # CUDA file includes it (for nothing but pragmas); lift_rodinia's --include gives its folder.
     "kmeans": {
         "sources": [
@@ -172,6 +173,17 @@ RUN_TABLE: dict[str, dict[str, Any]] = {
         "libs": ["-lgomp"],
         "driver_stub": ["cuMemGetInfo_v2"],
     },  # fmt: skip
+    # texture references, built and recorded as kmeans. bucketsort.cu includes GL/glew.h and
+    # GL/glut.h, which it does not use, and CUDA Samples' helper_cuda.h comes with it: the nvcc
+    # build needs Debian's GL headers (--include, as lift_rodinia's), the port the same folder
+    # (--hip-include). VERIFY makes it check its sort against qsort() and print PASSED/FAILED.
+    "hybridsort": {
+        "sources": ["main.cu", "bucketsort.cu", "mergesort.cu"],
+        "defines": ["VERIFY"],
+        "args": ["values.txt"],
+        "inputs": "hybridsort_values",
+        "legacy_cuda": True,
+    },
     "lud": {
         "dir": "lud/cuda",
         "sources": ["lud.cu", "lud_kernel.cu", "../common/common.c"],
@@ -316,6 +328,17 @@ def gen_kmeans_points(run_dir: Path) -> None:
     (run_dir / "points.txt").write_text("\n".join(rows) + "\n")
 
 
+def gen_hybridsort_values(run_dir: Path) -> None:
+    """hybridsort's input: 24,000 floats in [0, 1) with five decimals (some repeated), spread
+    unevenly (a quarter of them below 0.05) so that its buckets differ in size."""
+    rand = _lcg(7)
+    values = []
+    for index in range(24000):
+        value = (next(rand) >> 4) % 100000 / 100000
+        values.append(value / 20 if index % 4 == 0 else value)
+    (run_dir / "values.txt").write_text(" ".join(f"{v:.5f}" for v in values) + "\n")
+
+
 def gen_mummer_fasta(run_dir: Path) -> None:
     """mummergpu's reference (2,000 bases) and 60 queries of 24 to 48 bases: pieces of the
     reference, one base changed in every third, and random ones."""
@@ -406,6 +429,7 @@ GENERATORS: dict[str, Callable[[Path], None]] = {
     "nn_records": gen_nn_records,
     "kmeans_points": gen_kmeans_points,
     "mummer_fasta": gen_mummer_fasta,
+    "hybridsort_values": gen_hybridsort_values,
     "cfd_mesh": gen_cfd_mesh,
 }
 
@@ -414,11 +438,15 @@ def app_dir(tree: Path, app: str) -> Path:
     return tree / "cuda" / RUN_TABLE[app].get("dir", app)
 
 
+NVCC_INCLUDE: list[Path] = []  # --include: folders every nvcc build sees (hybridsort's GL headers)
+
+
 def nvcc_build(tree: Path, app: str, build_dir: Path, nvcc: str, arch: str) -> tuple[bool, str]:
     """Build one CUDA original with nvcc as its Makefile would (objects, then one link)."""
     entry, src = RUN_TABLE[app], app_dir(tree, app)
     flags = [f"-I{src}", f"-I{tree / 'cuda' / 'util'}", f"-I{build_dir}"]
     flags += [f"-I{(src / inc).resolve()}" for inc in entry.get("include", [])]
+    flags += [f"-I{folder}" for folder in NVCC_INCLUDE]
     flags += [f"-I{OWN_HEADERS}"] if entry.get("helpers") else []
     flags += [f"-D{d}" for d in entry.get("defines", [])]
     cu_flags = [
@@ -817,7 +845,11 @@ def _later_recordings(recorded: dict) -> str:
             "port` reports each as an error, CASS084: ported 'no'), taken from "
             "benchmarks/rodinia_include (as they are for nvcc, ported by `cass port` for the HIP "
             "build); their rows were run apart (`--verify RECORDED.json --apps "
-            "cfd,cfd_double,pre_cfd,pre_cfd_double --merge`).")  # fmt: skip
+            "cfd,cfd_double,pre_cfd,pre_cfd_double --merge`). hybridsort's port includes the GL "
+            "headers its original includes without using (`--hip-include` Debian's GL headers, "
+            "unpacked as lift_rodinia.py says; its original built with `--include` the same "
+            "folder); its row was run apart (`--verify RECORDED.json --apps hybridsort --merge`)."
+            )  # fmt: skip
 
 
 def write_runs(rows: list[dict], recorded: dict) -> None:
@@ -872,10 +904,14 @@ def main() -> None:
     parser.add_argument("--merge", action="store_true",
                         help="with --verify --apps: replace only those applications' rows of "
                         "the committed runs table")  # fmt: skip
+    parser.add_argument("--include", type=Path, action="append", default=[], metavar="DIR",
+                        help="with --record-nvidia: extra include folder for the originals "
+                        "(hybridsort: Debian's GL headers, as lift_rodinia's --include)")  # fmt: skip
     parser.add_argument("--builds", type=Path, metavar="DIR",
                         help="with --record-nvidia: keep binaries there (--build-only) or run "
                         "those found there instead of building")  # fmt: skip
     args = parser.parse_args()
+    NVCC_INCLUDE.extend(args.include)
     if not args.corpus.exists():
         print(f"skipped: {args.corpus} is absent (the Rodinia corpus lives beside the clone)")
         return
