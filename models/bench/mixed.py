@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from cass.runner import emulated_libraries
 from cass.runner.diagnostics import WorkError
 from cass.runner.tools import run_tool
 
@@ -138,8 +139,12 @@ def link_with_library_kernels(
 
     port_bc = work / "port.bc"
     device_only = ["--cuda-device-only", "--no-gpu-bundle-output", "-emit-llvm", "-c"]
+    # the headers of cass's emulated libraries the port includes (roctx, rocWMMA), as the
+    # program's own build finds them (emulated_libraries)
+    text = host_source.read_text(encoding="utf-8", errors="replace")
+    headers = [arg for ref in emulated_libraries.needed(text) for arg in ref.include_args]
     _run([*hip_clang_command(arch), "-D__HIP_PLATFORM_AMD__", "-include", str(DEVICE_LIB_OVERRIDES), DEFAULT_OPT_LEVEL,
-          *device_only, str(host_source), "-o", str(port_bc)], "compiling the port's device side")  # fmt: skip
+          *headers, *device_only, str(host_source), "-o", str(port_bc)], "compiling the port's device side")  # fmt: skip
     port_kernels, port_variables = bitcode_symbols(port_bc)
     library = tuple(k for k in port_kernels if is_library_kernel(k))
     user = [k for k in port_kernels if not is_library_kernel(k)]

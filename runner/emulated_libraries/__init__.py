@@ -44,6 +44,13 @@ class Reference:
     include_dir: Path | None = None  # a folder of cass's own headers for it, searched first
 
     @property
+    def include_args(self) -> tuple[str, ...]:
+        """Its header folder for a compile of the program's device side alone (no host code)."""
+        if self.source.is_dir():
+            return ("-I", str(self.source))
+        return ("-I", str(self.include_dir)) if self.include_dir else ()
+
+    @property
     def compile_args(self) -> tuple[str, ...]:
         """A HIP source compiled with the program, or a header folder searched before any other."""
         if self.source.is_dir():

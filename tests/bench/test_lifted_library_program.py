@@ -1,6 +1,7 @@
 """The assembly level of a CUB program: the user's kernels are lifted from SASS, the kernels the
 HIP host port launches through hipCUB (rocPRIM's) are compiled from the port, and both are linked
-into one code object (cass.models.bench.mixed) that runs on the emulator against the H200's output."""
+into one code object (cass.models.bench.mixed) that runs on the emulator against the H200's output;
+likewise an NVTX program, whose port includes the emulated roctx header."""
 
 from __future__ import annotations
 
@@ -32,6 +33,19 @@ def test_csr_build_cub_runs_lifted_user_kernels_with_rocprim_library_kernels(
     library = next(n for n in result.notes if n.startswith("kernels from the HIP library"))
     assert not library.endswith(": 0"), library
     assert "4 lifted (the user's)" in result.message
+
+
+def test_an_nvtx_program_lifts_with_the_emulated_roctx_header(tmp_path: Path):
+    """The host port includes roctracer/roctx.h, which only cass's emulated roctx provides: the
+    device-side compile of the mixed code object finds it as the program's own build does."""
+    from cass.runner.toolchain import has_tool
+
+    if not has_tool("nvcc") or shutil.which("llvm-extract-16") is None:
+        pytest.skip("needs nvcc (the SASS) and llvm-extract-16")
+    task = load_task(TASKS_ROOT / "statistics/nvtx_streamed_moments")
+    config = RunConfig(engines=("lift",), level="assembly", sass_arch="sm_90", out_dir=tmp_path)
+    result = evaluate(task, "lift", config)
+    assert result.status == "pass", result.message
 
 
 def test_the_loader_merges_the_metadata_notes_of_a_linked_code_object(tmp_path: Path):
