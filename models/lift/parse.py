@@ -11,7 +11,7 @@ does not parse is a located `CassError`.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from cass.models.lift.ir import (
     CBank,
@@ -66,7 +66,7 @@ def parse_listing(text: str, path: str = "<input>") -> Listing:
             line = raw.split("//", 1)[0] if "//" in raw and "/*" not in raw else raw
             if m := _FUNC_CUOBJDUMP.match(line) or _FUNC_NVDISASM.match(line):
                 current = Function(m.group(1), line=number)
-                current.reader = lambda fn: _read_function(fn, path)
+                current.reader = partial(_read_function, path=path)  # picklable, unlike a lambda
                 functions.append(current)
                 lines = current.lines
                 continue
