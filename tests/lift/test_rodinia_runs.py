@@ -1,4 +1,5 @@
-"""benchmarks/port_rodinia.py's pieces for the texture-reference applications (kmeans, mummergpu):
+"""benchmarks/port_rodinia.py's pieces for the texture-reference applications (kmeans, mummergpu,
+hybridsort):
 their generated inputs and the driver-library link stub a CUDA 11 build of mummergpu links with;
 cfd's generated mesh; merging a subset's port runs; lift_rodinia's table of several programs."""
 
@@ -39,6 +40,16 @@ def test_mummer_inputs_are_fasta_with_an_aperiodic_reference(pr, tmp_path: Path)
     assert all(24 <= len(r) <= 48 for r in reads)
     exact = [r for k, r in enumerate(reads) if k % 5 != 4 and k % 3 != 0]
     assert exact and all(r in ref for r in exact)
+
+
+def test_hybridsort_values_are_floats_in_unit_range_with_a_crowded_low_end(pr, tmp_path: Path):
+    pr.prepare_run_dir("hybridsort", tmp_path)
+    values = [float(v) for v in (tmp_path / "values.txt").read_text().split()]
+    assert len(values) == 24000 and all(0 <= v < 1 for v in values)
+    low = sum(v < 0.05 for v in values)
+    assert 0.25 * len(values) <= low < 0.3 * len(values)  # every fourth scaled into [0, 0.05)
+    assert len(set(values)) < len(values)  # repeated values: the sort's ties are exercised
+    assert pr.RUN_TABLE["hybridsort"]["defines"] == ["VERIFY"]  # it checks itself against qsort
 
 
 def test_driver_stub_links_under_the_driver_library_name(pr, tmp_path: Path):
