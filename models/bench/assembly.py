@@ -76,11 +76,13 @@ def step_translate_sass(a: Attempt) -> None:
 
 
 def step_host_port(a: Attempt) -> None:
-    """The HIP host code around the kernels: the rules engine's port of the whole program."""
+    """The HIP host code around the kernels: the rules engine's port of the whole program, for the
+    HIP version the task is ported for (its `[port]` table: rocWMMA needs 5.5)."""
+    from cass.models.engine import Target
     from cass.models.workflow.porting import translate_source
 
     try:
-        host = translate_source(a.task.source, "rules")
+        host = translate_source(a.task.source, "rules", Target(hip_version=a.task.hip_version))
     except CassError as exc:
         a.finish("compile-error", f"the rules engine could not port the host code: {exc.message}")
         return

@@ -20,6 +20,7 @@ from cass.models.lift import (
     sem_half,
     sem_int,
     sem_mem,
+    sem_mma,
     sem_sync,
     sem_sys,
     sem_warp,
@@ -38,7 +39,7 @@ from cass.models.lift.targets import LlvmTarget
 
 HANDLERS = {**sem_int.HANDLERS, **sem_float.HANDLERS, **sem_mem.HANDLERS, **sem_warp.HANDLERS,
             **sem_ctrl.HANDLERS, **sem_half.HANDLERS, **sem_sys.HANDLERS, **sem_sync.HANDLERS,
-            **textures.HANDLERS, **surfaces.HANDLERS, **bulk_copy.HANDLERS}  # fmt: skip
+            **textures.HANDLERS, **surfaces.HANDLERS, **bulk_copy.HANDLERS, **sem_mma.HANDLERS}  # fmt: skip
 IMAGE_HANDLERS = frozenset({*textures.HANDLERS.values(), *surfaces.HANDLERS.values()})
 # Opcodes without memory access, side effects or warp collectives: predicated forms are lifted as
 # compute-then-select instead of a branch around.

@@ -43,6 +43,14 @@ def address(e: Emitter, ins: Instruction, mem: Operand, space: str) -> str:
         if space == "generic" and e.shared_size > 0:
             return generic_pointer(e, addr)
         return e.op(f"inttoptr i64 {addr} to {'ptr addrspace(1)' if space == 'global' else 'ptr'}")
+    if space == "shared":
+        return shared_pointer(e, shared_offset(e, mem))
+    e.uses_stack = True
+    return e.op(f"getelementptr i8, {e.pspace} %stack, i32 {_offset(e, mem)}")
+
+
+def _offset(e: Emitter, mem: Mem) -> str:
+    """The i32 byte offset `[reg*scale + ureg + imm]` of a shared or local access."""
     off = str(mem.offset)
     if mem.reg is not None and not mem.reg.is_zero:
         r = e.i32(mem.reg)
@@ -51,12 +59,18 @@ def address(e: Emitter, ins: Instruction, mem: Operand, space: str) -> str:
         off = e.op(f"add i32 {r}, {mem.offset}")
     if mem.ureg is not None and not mem.ureg.is_zero:
         off = e.op(f"add i32 {off}, {e.i32(mem.ureg)}")
-    if space == "shared":
-        e.uses_shared = True
-        off = e.op(f"and i32 {off}, 16777215")
-        return e.op(f"getelementptr i8, ptr addrspace(3) {e.shared_symbol}, i32 {off}")
-    e.uses_stack = True
-    return e.op(f"getelementptr i8, {e.pspace} %stack, i32 {off}")
+    return off
+
+
+def shared_offset(e: Emitter, mem: Mem) -> str:
+    """The byte offset in the kernel's shared memory of a shared access (the low 24 bits of the
+    address: a shared-window address works as well)."""
+    return e.op(f"and i32 {_offset(e, mem)}, 16777215")
+
+
+def shared_pointer(e: Emitter, offset: str) -> str:
+    e.uses_shared = True
+    return e.op(f"getelementptr i8, ptr addrspace(3) {e.shared_symbol}, i32 {offset}")
 
 
 def shared_window(e: Emitter) -> str:

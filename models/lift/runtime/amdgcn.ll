@@ -138,6 +138,12 @@ define internal { i32, i1 } @sass.shfl(i32 %mode, i32 %a, i32 %b, i32 %c) conver
   %r = insertvalue { i32, i1 } %r0, i1 %ok, 1
   ret { i32, i1 } %r
 }
+; the value `v` of lane `lane` of this wave (all 32 lanes converged: tensor-core fragments)
+define internal i32 @sass.lane.read(i32 %v, i32 %lane) convergent alwaysinline {
+  %addr = shl i32 %lane, 2
+  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %v)
+  ret i32 %r
+}
 ; REDUX over the active lanes: op 0 SUM, 1 MIN.S32, 2 MAX.S32, 3 MIN.U32, 4 MAX.U32, 5 AND, 6 OR, 7 XOR
 define internal i32 @sass.redux(i32 %v, i32 %op) convergent alwaysinline {
 entry:

@@ -77,6 +77,12 @@ define internal i32 @sass.ballot(i1 %p) convergent alwaysinline {
   %v = call i32 @llvm.nvvm.vote.ballot.sync(i32 %m, i1 %p)
   ret i32 %v
 }
+; the value `v` of lane `lane` of this warp (all 32 lanes converged: tensor-core fragments)
+define internal i32 @sass.lane.read(i32 %v, i32 %lane) convergent alwaysinline {
+  %r = call { i32, i1 } @llvm.nvvm.shfl.sync.idx.i32p(i32 -1, i32 %v, i32 %lane, i32 31)
+  %x = extractvalue { i32, i1 } %r, 0
+  ret i32 %x
+}
 define internal { i32, i1 } @sass.shfl(i32 %mode, i32 %a, i32 %b, i32 %c) convergent alwaysinline {
   %m = call i32 @sass.activemask()
   switch i32 %mode, label %bfly [ i32 0, label %idx  i32 1, label %up  i32 2, label %down ]
