@@ -48,6 +48,11 @@ def step_sass(a: Attempt) -> None:
             )
             return
     a.artifacts["sass"] = result.texts.get("sass", "")
+    if "Function :" not in a.artifacts["sass"]:
+        # a program whose every GPU computation is a library call (cuSOLVER's dense solvers): its
+        # cubin holds no kernel, so nothing of it can be lifted or verified at this level
+        a.finish("unverifiable", f"the original has no kernel of its own in its {a.config.sass_arch} "
+                                 "SASS: nothing to lift (its GPU work is library calls)")  # fmt: skip
 
 
 def step_translate_sass(a: Attempt) -> None:

@@ -79,3 +79,24 @@ def test_engines_without_an_assembly_level_and_bad_assembly_are_reported(
     monkeypatch.setitem(registry.ENGINES, "garbage", GarbageEngine)
     garbage = evaluate(task, "garbage", config)
     assert garbage.status == "compile-error" and garbage.translated and not garbage.compiled
+
+
+def test_a_program_without_kernels_of_its_own_is_unverifiable_at_the_assembly_level(
+    tmp_path: Path,
+) -> None:
+    """Its GPU work is all library calls (cuSOLVER's dense solvers): the cubin holds no kernel,
+    so nothing can be lifted, which is not a translation error."""
+    from cass.models.bench.assembly import step_sass
+    from cass.models.bench.attempt import Attempt
+    from cass.models.bench.tasks import Task
+    from cass.runner.toolchain import has_tool
+
+    if not has_tool("nvcc") or not has_tool("cuobjdump"):
+        pytest.skip("needs nvcc and cuobjdump (the SASS)")
+    (tmp_path / "main.cu").write_text('#include <cstdio>\nint main() { puts("host only"); }\n')
+    task = Task("host_only", "demo", "", (), (), {}, tmp_path)
+    config = RunConfig(engines=("lift",), level="assembly", sass_arch="sm_90", out_dir=tmp_path)
+    attempt = Attempt(task, "lift", config)
+    step_sass(attempt)
+    assert attempt.result is not None and attempt.result.status == "unverifiable"
+    assert "no kernel of its own" in attempt.result.message
