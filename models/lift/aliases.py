@@ -93,10 +93,28 @@ def hip_aliases(
         heads[(pretty.split("(", 1)[0], len(signature_types(pretty) or []))] = hip
     out = {}
     for d in decls:
-        hip = heads.get((d.head, len(d.params)))
+        hip = heads.get((_hip_spelling(d.head), len(d.params)))
         if hip is not None and hip != d.cuda_name:
             out[d.cuda_name] = hip
     return out
+
+
+VECTOR_BASES = {"char": "char", "uchar": "unsigned char", "short": "short", "ushort": "unsigned short",
+                "int": "int", "uint": "unsigned int", "long": "long", "ulong": "unsigned long",
+                "longlong": "long long", "ulonglong": "unsigned long long", "float": "float",
+                "double": "double"}  # fmt: skip
+
+
+def _hip_spelling(head: str) -> str:
+    """A demangled head with CUDA's vector types as HIP's demangler prints them: a template
+    instantiated on `float2` (`void low_pass<float2>`) is `void low_pass<HIP_vector_type<float,
+    2u>>` on the HIP side."""
+
+    def hip(m: re.Match) -> str:
+        word = m.group(0)
+        return f"HIP_vector_type<{VECTOR_BASES[word[:-1]]}, {word[-1]}u>"
+
+    return VECTOR.sub(hip, head)
 
 
 def kernel_decl(name: str, handles: dict[int, str] | None = None) -> KernelDecl | None:

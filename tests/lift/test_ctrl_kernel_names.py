@@ -30,6 +30,17 @@ def test_template_kernels_get_their_instantiated_hip_names() -> None:
     }
 
 
+def test_templates_instantiated_on_vector_types_get_their_hip_names() -> None:
+    """The template argument itself a vector type (cuFFT's complex types are float2/double2):
+    matched through HIP's spelling of the instantiation, `low_pass<HIP_vector_type<float, 2u>>`."""
+    names = ["_Z8low_passI7double2EvPT_ii", "_Z8low_passI6float2EvPT_ii", "_Z4fillI6uchar4EvPT_j"]
+    assert hip_aliases(names) == {
+        names[0]: "_Z8low_passI15HIP_vector_typeIdLj2EEEvPT_ii",
+        names[1]: "_Z8low_passI15HIP_vector_typeIfLj2EEEvPT_ii",
+        names[2]: "_Z4fillI15HIP_vector_typeIhLj4EEEvPT_j",
+    }
+
+
 def test_kernels_without_vector_types_need_no_alias() -> None:
     assert kernel_decl("_Z3fooPiS_") is None
     assert hip_aliases(["_Z3fooPiS_"]) == {}
