@@ -11,7 +11,10 @@ program is linked from two objects:
 - the port's device side compiled by clang-16 with those user kernels and variables removed
   (`llvm-extract --delete`): the rocPRIM/hipCUB/rocThrust kernels the HIP host launches.
 
-`ld.lld -shared` links both into one gfx1100 code object (two metadata notes, which the emulator's
+A program calling a library cass emulates (cuFFT -> hipFFT, cuBLAS -> hipBLAS: cass.runner.
+emulated_libraries) gets that implementation's kernels compiled too, as a third object.
+
+`ld.lld -shared` links them into one gfx1100 code object (two metadata notes, which the emulator's
 loader merges). A task passes the assembly level only through its lifted user kernels: the split is
 reported per task (`KernelSplit.notes`), and library kernels are never counted as lifted.
 """
@@ -169,7 +172,17 @@ def link_with_library_kernels(
     fixes = [arg for option in AMDGPU_BACKEND_FIXES for arg in ("-mllvm", option)]
     _run([str(require_tool("clang-16")), "-target", "amdgcn-amd-amdhsa", f"-mcpu={arch}", "-nogpulib", DEFAULT_OPT_LEVEL,
           *fixes, "-c", str(library_bc), "-o", str(library_obj)], "compiling the HIP library's kernels")  # fmt: skip
+    # cass's emulated libraries (hipFFT, hipBLAS...) launch kernels of their own: the host side
+    # builds their host code, their device code joins the code object here
+    emulated = []
+    for k, ref in enumerate(r for r in emulated_libraries.needed(text) if r.source.is_file()):
+        bc, obj = work / f"emulated{k}.bc", work / f"emulated{k}.o"
+        _run([*hip_clang_command(arch), "-D__HIP_PLATFORM_AMD__", DEFAULT_OPT_LEVEL, *ref.include_args,
+              *device_only, str(ref.source), "-o", str(bc)], f"compiling {ref.library}'s kernels")  # fmt: skip
+        _run([str(require_tool("clang-16")), "-target", "amdgcn-amd-amdhsa", f"-mcpu={arch}", "-nogpulib",
+              DEFAULT_OPT_LEVEL, *fixes, "-c", str(bc), "-o", str(obj)], f"compiling {ref.library}'s kernels")  # fmt: skip
+        emulated.append(str(obj))
     code_object = work / "mixed.hsaco"
-    _run([str(require_tool("ld.lld-16")), "-shared", "-o", str(code_object), str(lifted_obj), str(library_obj)],
-         "linking the lifted and the library kernels")  # fmt: skip
+    _run([str(require_tool("ld.lld-16")), "-shared", "-o", str(code_object), str(lifted_obj), str(library_obj),
+          *emulated], "linking the lifted and the library kernels")  # fmt: skip
     return code_object, split

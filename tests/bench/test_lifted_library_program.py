@@ -48,6 +48,31 @@ def test_an_nvtx_program_lifts_with_the_emulated_roctx_header(tmp_path: Path):
     assert result.status == "pass", result.message
 
 
+def test_a_cufft_program_lifts_with_the_emulated_hipfft_kernels_linked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The user's kernels (a template instantiated on float2 and double2) are lifted; the host
+    port's hipFFT calls run cass's emulated hipFFT, whose own kernels join the code object. The
+    original needs NVIDIA's cufft.h, which no package here installs: the PyPI wheel
+    `nvidia-cufft` holds it (its nvidia/cu13/include folder, named by CASS_CUDA_LIBRARY_INCLUDE)."""
+    import os
+
+    from cass.runner.toolchain import has_tool
+
+    include = os.environ.get("CASS_CUDA_LIBRARY_INCLUDE", "")
+    if not include or not (Path(include) / "cufft.h").is_file():
+        pytest.skip("needs NVIDIA's cufft.h: CASS_CUDA_LIBRARY_INCLUDE naming the include folder "
+                    "of the PyPI wheel nvidia-cufft")  # fmt: skip
+    if not has_tool("nvcc") or shutil.which("llvm-extract-16") is None:
+        pytest.skip("needs nvcc (the SASS) and llvm-extract-16")
+    monkeypatch.setenv("NVCC_APPEND_FLAGS", f"-I{include}")
+    task = load_task(TASKS_ROOT / "signal_processing/cufft_2d_r2c_lowpass")
+    config = RunConfig(engines=("lift",), level="assembly", sass_arch="sm_90", out_dir=tmp_path)
+    result = evaluate(task, "lift", config)
+    assert result.status == "pass", result.message
+    assert "2 lifted (the user's)" in result.message
+
+
 def test_the_loader_merges_the_metadata_notes_of_a_linked_code_object(tmp_path: Path):
     """Two relocatable objects, one kernel each, linked by ld.lld: two NT_AMDGPU_METADATA notes."""
     from cass.runner.emulator import codeobject
