@@ -23,6 +23,9 @@ from cass.runner.diagnostics import CassError
 from cass.runner.tools import run_tool
 
 VECTOR = re.compile(r"\b(?:u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4]\b")
+# cuRAND's device generator states, which a kernel may take or be instantiated on: the HIP port
+# names hipRAND's (rocRAND's classes, so another mangling); looked up in the rules engine's tables
+CURAND_STATE = re.compile(r"\bcurandState\w*")
 HALF_TYPES = re.compile(r"\b__half2?\b")  # CUDA's and HIP's hip_fp16.h structs: the same mangling
 PLAIN_NAME = re.compile(r"^[A-Za-z_]\w*$")
 WORD = re.compile(r"[A-Za-z_]\w*")
@@ -75,15 +78,25 @@ class KernelDecl:
 def hip_aliases(
     names: list[str], handles: dict[str, dict[int, str]] | None = None
 ) -> dict[str, str]:
-    """CUDA kernel name -> HIP kernel name, for global-namespace kernels (templates included) with
-    vector-typed parameters, and non-template kernels taking texture or surface objects (`handles`:
-    kernel -> parameter index -> HIP type, from textures.handle_params); {} when clang is missing
-    or fails."""
+    """CUDA kernel name -> its (first) HIP kernel name: hip_alias_names with one name each."""
+    return {cuda: hips[0] for cuda, hips in hip_alias_names(names, handles).items()}
+
+
+def hip_alias_names(
+    names: list[str], handles: dict[str, dict[int, str]] | None = None
+) -> dict[str, tuple[str, ...]]:
+    """CUDA kernel name -> HIP kernel names, for global-namespace kernels (templates included) with
+    vector-typed parameters, non-template kernels taking texture or surface objects (`handles`:
+    kernel -> parameter index -> HIP type, from textures.handle_params), and kernels naming cuRAND
+    states (two HIP names where the source may have spelt the state two ways); {} when clang is
+    missing or fails."""
     handles = handles or {}
     demangle_all(names)
     decls = [d for d in (kernel_decl(n, handles.get(n)) for n in names) if d is not None]
+    out = _library_type_aliases([d for d in decls if _curand_types(d)])
+    decls = [d for d in decls if not _curand_types(d)]
     if not decls:
-        return {}
+        return out
     shapes = choose_shapes(decls)
     decls = [d for d in decls if d.cuda_name in shapes]
     source = "#include <hip/hip_runtime.h>\n#include <hip/hip_fp16.h>\n" + _program(decls, shapes)
@@ -91,11 +104,10 @@ def hip_aliases(
     for hip in _registered_names(source):
         pretty = demangle(hip)
         heads[(pretty.split("(", 1)[0], len(signature_types(pretty) or []))] = hip
-    out = {}
     for d in decls:
         hip = heads.get((_hip_spelling(d.head), len(d.params)))
         if hip is not None and hip != d.cuda_name:
-            out[d.cuda_name] = hip
+            out[d.cuda_name] = (hip,)
     return out
 
 
@@ -129,7 +141,8 @@ def kernel_decl(name: str, handles: dict[int, str] | None = None) -> KernelDecl 
     if handles and "<" in pretty.split("(", 1)[0]:
         return None  # a template's CUDA shape is checked with plain C++, where HIP's types are not
     types = [handles.get(i, t) for i, t in enumerate(types)]
-    if not any(VECTOR.search(t) for t in types) and not handles:
+    named = " ".join(types) + " " + pretty.split("(", 1)[0]
+    if not any(VECTOR.search(t) for t in types) and not handles and not CURAND_STATE.search(named):
         return None
     head = pretty[: len(pretty) - len(_param_text(pretty))]
     base = head.removeprefix("void ")
@@ -142,6 +155,47 @@ def kernel_decl(name: str, handles: dict[int, str] | None = None) -> KernelDecl 
             return None
         targs = tuple(a.strip() for a in rest[:-1].split(","))
     return KernelDecl(name, head, name_part, targs, tuple(types))
+
+
+def _curand_types(d: KernelDecl) -> list[str]:
+    return CURAND_STATE.findall(" ".join(d.params + d.targs))
+
+
+# cuRAND's `curandState` is a typedef of `curandStateXORWOW` (the cubin's names say the latter),
+# while hipRAND's `hiprandState` is a type of its own: a kernel on either spelling is named twice
+STATE_SPELLINGS = {"curandStateXORWOW": ("curandStateXORWOW", "curandState")}
+
+
+def _library_type_aliases(decls: list[KernelDecl]) -> dict[str, tuple[str, ...]]:
+    """HIP names of kernels naming cuRAND states, each compiled on its own (hipRAND's states are
+    rocRAND classes: the instantiation's demangled text names those, so nothing can be matched
+    back by text) with the states renamed as the port renames them and hipRAND's header."""
+    from itertools import product
+
+    from cass.models.rules.tables import name_table
+
+    table, out = name_table(), {}
+    for d in decls:
+        states = sorted(set(_curand_types(d)))
+        if not all(w in table and table[w].hip for w in states):
+            continue  # a state the port cannot name: no alias, a located launch failure later
+        hips: list[str] = []
+        for spelling in product(*(STATE_SPELLINGS.get(w, (w,)) for w in states)):
+            renames = {w: table[s].hip for w, s in zip(states, spelling, strict=True)}
+
+            def hip(text: str, renames: dict[str, str] = renames) -> str:
+                return CURAND_STATE.sub(lambda m: renames[m.group(0)], text)
+
+            ported = KernelDecl(d.cuda_name, hip(d.head), d.name, tuple(map(hip, d.targs)),
+                                tuple(map(hip, d.params)))  # fmt: skip
+            source = ("#include <hip/hip_runtime.h>\n#include <hiprand/hiprand_kernel.h>\n"
+                      + _program([ported], {d.cuda_name: bool(d.targs)}, frozenset(renames.values())))  # fmt: skip
+            names = _registered_names(source)
+            if len(names) == 1 and names[0] != d.cuda_name and names[0] not in hips:
+                hips.append(names[0])
+        if hips:
+            out[d.cuda_name] = tuple(hips)
+    return out
 
 
 def choose_shapes(decls: list[KernelDecl]) -> dict[str, bool]:
@@ -165,14 +219,18 @@ def choose_shapes(decls: list[KernelDecl]) -> dict[str, bool]:
     return shapes
 
 
-def _program(decls: list[KernelDecl], shapes: dict[str, bool]) -> str:
+def _program(decls: list[KernelDecl], shapes: dict[str, bool], known: frozenset[str] = frozenset()
+             ) -> str:  # fmt: skip
     """User types as empty structs (mangling needs only the name), each definition once, then the
-    explicit instantiations."""
+    explicit instantiations. `known`: names a header of the program declares."""
     words = {w for d in decls for w in WORD.findall(" ".join(d.params + d.targs))}
     users = sorted(
         w
         for w in words
-        if w not in BUILTIN_WORDS and not VECTOR.fullmatch(w) and not w[0].isdigit()
+        if w not in BUILTIN_WORDS
+        and w not in known
+        and not VECTOR.fullmatch(w)
+        and not w[0].isdigit()
     )
     users = [w for w in users if w not in ("true", "false") and not re.fullmatch(r"\d+\w*", w)]
     definitions, instances = [], []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cass.models.lift.aliases import hip_aliases
+from cass.models.lift.aliases import hip_alias_names
 from cass.models.lift.constants import module_globals
 from cass.models.lift.elfinfo import CubinInfo
 from cass.models.lift.emit import LiftError
@@ -54,10 +54,10 @@ def lift_sass(text: str, *, path: str = "<input>", arch: str | None = None, targ
         k.name: handle_params(fn, k.layout)
         for fn, k in zip(listing.functions, kernels, strict=True)
     }
-    aliases = hip_aliases([k.name for k in kernels], handles) if llvm_target.private_as else {}
+    aliases = hip_alias_names([k.name for k in kernels], handles) if llvm_target.private_as else {}
     units = [Unit(k.name, k.text, k.instructions) for k in kernels]
-    units += [Unit(aliases[k.name], k.text.replace(k.name, aliases[k.name]), k.instructions)
-              for k in kernels if k.name in aliases]  # fmt: skip
+    units += [Unit(hip, k.text.replace(k.name, hip), k.instructions)
+              for k in kernels for hip in aliases.get(k.name, ())]  # fmt: skip
     texts = [globals_text, *(u.text for u in units)]
     ir = llvm_target.fences(module_text(texts, [k.name for k in kernels], llvm_target))
     ok = not any(d.severity is Severity.ERROR for d in diagnostics)

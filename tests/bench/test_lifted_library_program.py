@@ -71,6 +71,12 @@ def test_a_cufft_program_lifts_with_the_emulated_hipfft_kernels_linked(
     result = evaluate(task, "lift", config)
     assert result.status == "pass", result.message
     assert "2 lifted (the user's)" in result.message
+    if (Path(include) / "curand_kernel.h").is_file():  # the nvidia-curand wheel's header too
+        # a template on cuRAND's device states, run with cuRAND's own generators (lifted)
+        task = load_task(TASKS_ROOT / "monte_carlo/curand_device_pi")
+        result = evaluate(task, "lift", config)
+        assert result.status == "pass", result.message
+        assert "3 lifted (the user's)" in result.message
 
 
 def test_the_loader_merges_the_metadata_notes_of_a_linked_code_object(tmp_path: Path):

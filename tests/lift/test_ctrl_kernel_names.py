@@ -41,6 +41,24 @@ def test_templates_instantiated_on_vector_types_get_their_hip_names() -> None:
     }
 
 
+def test_kernels_on_curand_states_get_hiprand_names_for_each_spelling() -> None:
+    """hipRAND's states are rocRAND classes under hipRAND's names; `curandState` (a typedef of
+    curandStateXORWOW, which is what the cubin says) is a type of its own in hipRAND, so a kernel
+    on XORWOW gets both HIP names."""
+    from cass.models.lift.aliases import hip_alias_names
+
+    names = ["_Z6sampleI17curandStateXORWOWEvyP5Tally", "_Z6sampleI19curandStateMRG32k3aEvyP5Tally",
+             "_Z4initP24curandStatePhilox4_32_10y"]  # fmt: skip
+    assert hip_alias_names(names) == {
+        names[0]: (
+            "_Z6sampleI18hiprandStateXORWOWEvyP5Tally",
+            "_Z6sampleI12hiprandStateEvyP5Tally",
+        ),
+        names[1]: ("_Z6sampleI20hiprandStateMRG32k3aEvyP5Tally",),
+        names[2]: ("_Z4initP25hiprandStatePhilox4_32_10y",),
+    }
+
+
 def test_kernels_without_vector_types_need_no_alias() -> None:
     assert kernel_decl("_Z3fooPiS_") is None
     assert hip_aliases(["_Z3fooPiS_"]) == {}
