@@ -11,7 +11,7 @@ from cass.models.lift.pipeline import lift_sass
 from cass.runner.diagnostics import CassError, Diagnostic, Severity
 from cass.runner.toolchain import DEFAULT_GFX_ARCH
 
-VERSION = "0.9"
+VERSION = "0.10"
 
 
 class LiftEngine:

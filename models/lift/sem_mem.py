@@ -129,6 +129,18 @@ def _ordering(ins: Instruction, space: str) -> str | None:
     return f"{_scope(ins, space)} monotonic"
 
 
+def _kind(order: str | None, space: str) -> str:
+    """`" volatile"` for a shared access and a strong one wider than 8 bytes, else "".
+
+    Every LDS/STS is a volatile access: the warp's lanes share that memory in lockstep, and a
+    lane may read back at once what another lane of the same instruction wrote over its own
+    store (Rodinia's hybridsort counts with `do { s[i] = tag | (s[i] + 1); } while (s[i] !=
+    value)`, the loop one lane of each collision leaves): LLVM, to which such a race is
+    undefined, would forward the lane's own store to the load and leave the loop at once. ptxas
+    kept only the shared accesses its program needs, so none is lost."""
+    return " volatile" if order or space == "shared" else ""
+
+
 def load(e: Emitter, ins: Instruction, space: str) -> None:
     d, mem = ins.operands[0], ins.operands[1]
     size, ext = _size(ins)
@@ -144,15 +156,16 @@ def load(e: Emitter, ins: Instruction, space: str) -> None:
         else:
             (e.write_pair if size == 8 else e.write)(d, v)
         return
+    kind = _kind(order, space)
     if size < 4:
-        v = e.op(f"load i{8 * size}, {pty} {ptr}, align {size}")
+        v = e.op(f"load{kind} i{8 * size}, {pty} {ptr}, align {size}")
         e.write(d, e.op(f"{ext} i{8 * size} {v} to i32"))
         return
     n = size // 4
     if n == 1:  # a scalar load (a <1 x i32> load stays one through opt-16: an extractelement more)
-        e.write(d, e.op(f"load{' volatile' if order else ''} i32, {pty} {ptr}, align 4"))
+        e.write(d, e.op(f"load{kind} i32, {pty} {ptr}, align 4"))
         return
-    v = e.op(f"load{' volatile' if order else ''} <{n} x i32>, {pty} {ptr}, align {size}")
+    v = e.op(f"load{kind} <{n} x i32>, {pty} {ptr}, align {size}")
     assert isinstance(d, Reg)
     for k in range(n):
         e.write(d.offset(k), e.op(f"extractelement <{n} x i32> {v}, i32 {k}"))
@@ -170,19 +183,20 @@ def store(e: Emitter, ins: Instruction, space: str) -> None:
             v = e.op(f"trunc i32 {v} to i{8 * size}")
         e.emit(f"store atomic i{8 * size} {v}, {pty} {ptr}{order}, align {size}")
         return
+    kind = _kind(order, space)
     if size < 4:
         v = e.op(f"trunc i32 {e.i32(src)} to i{8 * size}")
-        e.emit(f"store i{8 * size} {v}, {pty} {ptr}, align {size}")
+        e.emit(f"store{kind} i{8 * size} {v}, {pty} {ptr}, align {size}")
         return
     n = size // 4
     if n == 1:
-        e.emit(f"store{' volatile' if order else ''} i32 {e.i32(src)}, {pty} {ptr}, align 4")
+        e.emit(f"store{kind} i32 {e.i32(src)}, {pty} {ptr}, align 4")
         return
     assert isinstance(src, Reg)
     vec = "undef"
     for k in range(n):
         vec = e.op(f"insertelement <{n} x i32> {vec}, i32 {e.i32(src.offset(k))}, i32 {k}")
-    e.emit(f"store{' volatile' if order else ''} <{n} x i32> {vec}, {pty} {ptr}, align {size}")
+    e.emit(f"store{kind} <{n} x i32> {vec}, {pty} {ptr}, align {size}")
 
 
 def async_copy(e: Emitter, ins: Instruction) -> None:

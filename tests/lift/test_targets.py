@@ -146,3 +146,11 @@ def test_folded_literals_compute_what_the_instructions_say() -> None:
     result = lift_sass(listing(FOLDS), arch="sm_90")
     assert result.ok, [d.render() for d in result.diagnostics]
     assert "0x3ff80000" in result.assembly and "v_mul_f64" in result.assembly
+
+
+def test_shared_memory_accesses_stay_as_the_sass_has_them() -> None:
+    """LDS/STS are volatile: a lane's own store is not forwarded to its next load of the same
+    address, which another lane of the same instruction may have overwritten."""
+    ir = "".join(blocks_of(["S2R R0, SR_TID.X", "STS [R0], R0", "LDS R1, [R0]",
+                            "ISETP.NE.AND P0, PT, R1, R0, PT", "@P0 EXIT", "EXIT"]).values())  # fmt: skip
+    assert "store volatile i32" in ir and "load volatile i32, ptr addrspace(3)" in ir
