@@ -121,6 +121,25 @@ def object_symbols(obj: Path) -> tuple[set[str], set[str]]:
     return kernels, data
 
 
+def emulated_library_objects(port_text: str, work: Path, arch: str) -> list[str]:
+    """gfx1100 objects of the kernels of cass's emulated libraries (hipFFT, hipBLAS...) the port
+    calls: their host code is built with the host side, their device code joins the code object."""
+    from cass.runner.emulator.build import DEFAULT_OPT_LEVEL
+    from cass.runner.toolchain import AMDGPU_BACKEND_FIXES, hip_clang_command, require_tool
+
+    fixes = [arg for option in AMDGPU_BACKEND_FIXES for arg in ("-mllvm", option)]
+    device_only = ["--cuda-device-only", "--no-gpu-bundle-output", "-emit-llvm", "-c"]
+    objects = []
+    for k, ref in enumerate(r for r in emulated_libraries.needed(port_text) if r.source.is_file()):
+        bc, obj = work / f"emulated{k}.bc", work / f"emulated{k}.o"
+        _run([*hip_clang_command(arch), "-D__HIP_PLATFORM_AMD__", DEFAULT_OPT_LEVEL, *ref.include_args,
+              *device_only, str(ref.source), "-o", str(bc)], f"compiling {ref.library}'s kernels")  # fmt: skip
+        _run([str(require_tool("clang-16")), "-target", "amdgcn-amd-amdhsa", f"-mcpu={arch}", "-nogpulib",
+              DEFAULT_OPT_LEVEL, *fixes, "-c", str(bc), "-o", str(obj)], f"compiling {ref.library}'s kernels")  # fmt: skip
+        objects.append(str(obj))
+    return objects
+
+
 def link_with_library_kernels(
     host_source: Path, assembly: Path, work: Path, arch: str
 ) -> tuple[Path, KernelSplit]:
@@ -172,16 +191,7 @@ def link_with_library_kernels(
     fixes = [arg for option in AMDGPU_BACKEND_FIXES for arg in ("-mllvm", option)]
     _run([str(require_tool("clang-16")), "-target", "amdgcn-amd-amdhsa", f"-mcpu={arch}", "-nogpulib", DEFAULT_OPT_LEVEL,
           *fixes, "-c", str(library_bc), "-o", str(library_obj)], "compiling the HIP library's kernels")  # fmt: skip
-    # cass's emulated libraries (hipFFT, hipBLAS...) launch kernels of their own: the host side
-    # builds their host code, their device code joins the code object here
-    emulated = []
-    for k, ref in enumerate(r for r in emulated_libraries.needed(text) if r.source.is_file()):
-        bc, obj = work / f"emulated{k}.bc", work / f"emulated{k}.o"
-        _run([*hip_clang_command(arch), "-D__HIP_PLATFORM_AMD__", DEFAULT_OPT_LEVEL, *ref.include_args,
-              *device_only, str(ref.source), "-o", str(bc)], f"compiling {ref.library}'s kernels")  # fmt: skip
-        _run([str(require_tool("clang-16")), "-target", "amdgcn-amd-amdhsa", f"-mcpu={arch}", "-nogpulib",
-              DEFAULT_OPT_LEVEL, *fixes, "-c", str(bc), "-o", str(obj)], f"compiling {ref.library}'s kernels")  # fmt: skip
-        emulated.append(str(obj))
+    emulated = emulated_library_objects(text, work, arch)
     code_object = work / "mixed.hsaco"
     _run([str(require_tool("ld.lld-16")), "-shared", "-o", str(code_object), str(lifted_obj), str(library_obj),
           *emulated], "linking the lifted and the library kernels")  # fmt: skip

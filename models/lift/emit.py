@@ -11,10 +11,21 @@ blocks three times longer, and mem2reg scans a block once per register.)
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field
 
 from cass.models.lift.ir import CBank, FImm, Imm, Instruction, Mem, Operand, Reg, Target
+from cass.models.lift.literals import (
+    BOOLS,
+    M32,
+    M64,
+    f32_literal,
+    float_literal,
+    imm_value,
+    int_literal,
+    parse_float_bits,
+    s32,
+    s64,
+)
 from cass.models.lift.params import ParamLayout
 from cass.models.lift.targets import LlvmTarget
 
@@ -154,9 +165,9 @@ class Emitter:
         if isinstance(o, Reg):
             return self.load_reg(o)
         if isinstance(o, Imm):
-            return str(_s32(o.value))
+            return str(s32(o.value))
         if isinstance(o, FImm):
-            return str(_s32(parse_float_bits(o.text, 32)))
+            return str(s32(parse_float_bits(o.text, 32)))
         if isinstance(o, CBank):
             return self.cbank(o, 4)
         raise self.fail(f"operand {o} is not a value")
@@ -183,16 +194,16 @@ class Emitter:
     # `IMAD.MOV.U32 R, RZ, RZ, imm`), 2,956 i1 operations with `true` and 1,021 `zext` of
     # constants in one kernel, all text to write, parse and combine again.
     def not1(self, v: str) -> str:
-        if v in _BOOLS:
-            return _BOOLS[v]
+        if v in BOOLS:
+            return BOOLS[v]
         return self.op(f"xor i1 {v}, true")
 
     def bool1(self, op: str, a: str, b: str) -> str:
         """`op` ("and", "or", "xor") of two i1 values, folded where one is `true` or `false`."""
-        if a in _BOOLS:
+        if a in BOOLS:
             a, b = b, a
-        if b in _BOOLS:
-            if a in _BOOLS:
+        if b in BOOLS:
+            if a in BOOLS:
                 x, y = a == "true", b == "true"
                 return str(x and y if op == "and" else x or y if op == "or" else x != y).lower()
             if op == "and":
@@ -203,9 +214,9 @@ class Emitter:
         return self.op(f"{op} i1 {a}, {b}")
 
     def add32(self, a: str, b: str) -> str:
-        x, y = _int_literal(a), _int_literal(b)
+        x, y = int_literal(a), int_literal(b)
         if x is not None and y is not None:
-            return str(_s32(x + y))
+            return str(s32(x + y))
         if x == 0:
             return b
         if y == 0:
@@ -213,9 +224,9 @@ class Emitter:
         return self.op(f"add i32 {a}, {b}")
 
     def mul32(self, a: str, b: str) -> str:
-        x, y = _int_literal(a), _int_literal(b)
+        x, y = int_literal(a), int_literal(b)
         if x is not None and y is not None:
-            return str(_s32(x * y))
+            return str(s32(x * y))
         if x == 0 or y == 0:
             return "0"
         if x == 1:
@@ -252,21 +263,21 @@ class Emitter:
         known = self.joined.get((lo, hi))
         if known is not None:
             return known
-        x, y = _int_literal(lo), _int_literal(hi)
+        x, y = int_literal(lo), int_literal(hi)
         if x is not None and y is not None:
-            return str(_s64((y & _M32) << 32 | x & _M32))
-        zl = str(x & _M32) if x is not None else self.op(f"zext i32 {lo} to i64")
+            return str(s64((y & M32) << 32 | x & M32))
+        zl = str(x & M32) if x is not None else self.op(f"zext i32 {lo} to i64")
         if y is not None:
-            v = self.op(f"or i64 {zl}, {_s64((y & _M32) << 32)}") if y & _M32 else zl
+            v = self.op(f"or i64 {zl}, {s64((y & M32) << 32)}") if y & M32 else zl
         else:
             sh = self.op(f"shl i64 {self.op(f'zext i32 {hi} to i64')}, 32")
-            v = self.op(f"or i64 {sh}, {zl}") if x is None or x & _M32 else sh
+            v = self.op(f"or i64 {sh}, {zl}") if x is None or x & M32 else sh
         self.joined[(lo, hi)] = v
         return v
 
     def split(self, v: str) -> tuple[str, str]:
-        if (c := _int_literal(v)) is not None:
-            return str(_s32(c)), str(_s32(c >> 32))
+        if (c := int_literal(v)) is not None:
+            return str(s32(c)), str(s32(c >> 32))
         lo = self.op(f"trunc i64 {v} to i32")
         sh = self.op(f"lshr i64 {v}, 32")
         hi = self.op(f"trunc i64 {sh} to i32")
@@ -288,7 +299,7 @@ class Emitter:
             bits = self.raw32(o)
             v = (
                 self.floats.get(bits)
-                or _f32_literal(bits)
+                or f32_literal(bits)
                 or self.op(f"bitcast i32 {bits} to float")
             )
             self.floats[bits] = v
@@ -310,11 +321,11 @@ class Emitter:
         if isinstance(o, FImm):
             v = float_literal(o.text, 64)
         elif isinstance(o, Imm):  # a 32-bit immediate on a double op is the high word
-            v = f"0x{(o.value & _M32) << 32:016X}"
+            v = f"0x{(o.value & M32) << 32:016X}"
         else:
             bits = self.pair(o)
-            if (c := _int_literal(bits)) is not None:
-                v = f"0x{c & _M64:016X}"  # LLVM's hexadecimal double: its bits
+            if (c := int_literal(bits)) is not None:
+                v = f"0x{c & M64:016X}"  # LLVM's hexadecimal double: its bits
             else:
                 v = self.doubles.get(bits) or self.op(f"bitcast i64 {bits} to double")
         if getattr(o, "absolute", False):
@@ -374,86 +385,6 @@ class Emitter:
         if isinstance(o, Target):
             return o.address
         raise self.fail(f"expected a branch target, got {o}")
-
-
-_M32 = 0xFFFFFFFF
-_M64 = (1 << 64) - 1
-_BOOLS = {"true": "false", "false": "true"}
-
-
-def _s32(v: int) -> int:
-    v &= 0xFFFFFFFF
-    return v - (1 << 32) if v >= 1 << 31 else v
-
-
-def _s64(v: int) -> int:
-    v &= _M64
-    return v - (1 << 64) if v >= 1 << 63 else v
-
-
-def _int_literal(v: str) -> int | None:
-    """The value of an LLVM integer literal (`12`, `-3`), None for anything else (`%t4`,
-    `true`, a hexadecimal float)."""
-    if v[0] == "-" or ("0" <= v[0] <= "9" and v[1:2] != "x"):
-        try:
-            return int(v)
-        except ValueError:
-            return None
-    return None
-
-
-def _f32_literal(bits: str) -> str | None:
-    """The float literal whose bits are the integer literal `bits` (None: not a literal, or a
-    NaN, whose payload an LLVM float literal may not keep)."""
-    c = _int_literal(bits)
-    if c is None:
-        return None
-    value = struct.unpack("<f", struct.pack("<I", c & _M32))[0]
-    if value != value:
-        return None
-    return f"0x{struct.unpack('<Q', struct.pack('<d', value))[0]:016X}"
-
-
-def parse_float_bits(text: str, bits: int) -> int:
-    t = text.upper().lstrip("+")
-    neg = t.startswith("-")
-    t = t.lstrip("-")
-    if t in ("INF",):
-        value = float("inf")
-    elif t in ("QNAN", "NAN", "SNAN"):
-        return (0x7FC00000 if bits == 32 else 0x7FF8000000000000) | (
-            (1 << (bits - 1)) if neg else 0
-        )
-    else:
-        value = float(t)
-    value = -value if neg else value
-    fmt, ifmt = ("<f", "<I") if bits == 32 else ("<d", "<Q")
-    if bits == 16:
-        return struct.unpack("<H", struct.pack("<e", value))[0]
-    return struct.unpack(ifmt, struct.pack(fmt, value))[0]
-
-
-def float_literal(text: str, bits: int) -> str:
-    """An LLVM float/double literal (hex form: exact for every value, NaN and infinity)."""
-    if bits == 32:
-        as_double = struct.unpack(
-            "<d",
-            struct.pack(
-                "<d", struct.unpack("<f", struct.pack("<I", parse_float_bits(text, 32)))[0]
-            ),
-        )[0]
-        if as_double != as_double:
-            return "0x7FF8000000000000"
-        return f"0x{struct.unpack('<Q', struct.pack('<d', as_double))[0]:016X}"
-    return f"0x{parse_float_bits(text, 64):016X}"
-
-
-def imm_value(o: Operand) -> int:
-    if isinstance(o, Imm):
-        return o.value
-    if isinstance(o, FImm):
-        return int(float(o.text))
-    raise ValueError(o)
 
 
 __all__ = ["Emitter", "LiftError", "Mem", "float_literal", "imm_value", "parse_float_bits"]
