@@ -1,4 +1,4 @@
-"""HIP names for lifted kernels whose CUDA signature uses vector types.
+"""HIP names for lifted kernels whose CUDA signature uses vector types or cuRAND device states.
 
 CUDA mangles `int2` as `4int2`; HIP's `int2` is `HIP_vector_type<int, 2>`, so the HIP host port
 registers `_Z9hookEdgesPK15HIP_vector_typeIiLj2EE...` where the cubin says `_Z9hookEdgesPK4int2...`.
@@ -8,7 +8,12 @@ same declaration (compiled host-only, names read from the registration strings).
     decls   = [kernel_decl(name) ...]           name, template arguments, parameter types
     shapes  = choose_shapes(decls)              which parameters name a template parameter (`T const*`),
                                                 checked by mangling the declaration as plain C++
-    aliases = hip names of the same declarations, matched back by their demangled head
+    aliases = hip names of the same declarations, matched back by their demangled head (a
+              template argument `float2` read as HIP's `HIP_vector_type<float, 2u>`)
+
+A kernel naming cuRAND states (`sample<curandStateXORWOW>`) is compiled on its own with hipRAND's
+header and the states renamed as the port renames them; hipRAND's `hiprandState` being a type of
+its own where cuRAND's `curandState` is a typedef of XORWOW's, such a kernel gets both names.
 """
 
 from __future__ import annotations
