@@ -121,16 +121,17 @@ def object_symbols(obj: Path) -> tuple[set[str], set[str]]:
     return kernels, data
 
 
-def emulated_library_objects(port_text: str, work: Path, arch: str) -> list[str]:
-    """gfx1100 objects of the kernels of cass's emulated libraries (hipFFT, hipBLAS...) the port
-    calls: their host code is built with the host side, their device code joins the code object."""
+def emulated_library_objects(refs: tuple[emulated_libraries.Reference, ...], work: Path, arch: str
+                             ) -> list[str]:  # fmt: skip
+    """gfx1100 objects of the kernels of cass's emulated libraries `refs` (hipFFT, hipBLAS...) the
+    port calls: their host code is built with the host side, their device code joins the code object."""
     from cass.runner.emulator.build import DEFAULT_OPT_LEVEL
     from cass.runner.toolchain import AMDGPU_BACKEND_FIXES, hip_clang_command, require_tool
 
     fixes = [arg for option in AMDGPU_BACKEND_FIXES for arg in ("-mllvm", option)]
     device_only = ["--cuda-device-only", "--no-gpu-bundle-output", "-emit-llvm", "-c"]
     objects = []
-    for k, ref in enumerate(r for r in emulated_libraries.needed(port_text) if r.source.is_file()):
+    for k, ref in enumerate(r for r in refs if r.source.is_file()):
         bc, obj = work / f"emulated{k}.bc", work / f"emulated{k}.o"
         _run([*hip_clang_command(arch), "-D__HIP_PLATFORM_AMD__", DEFAULT_OPT_LEVEL, *ref.include_args,
               *device_only, str(ref.source), "-o", str(bc)], f"compiling {ref.library}'s kernels")  # fmt: skip
@@ -164,7 +165,8 @@ def link_with_library_kernels(
     # the headers of cass's emulated libraries the port includes (roctx, rocWMMA), as the
     # program's own build finds them (emulated_libraries)
     text = host_source.read_text(encoding="utf-8", errors="replace")
-    headers = [arg for ref in emulated_libraries.needed(text) for arg in ref.include_args]
+    emulated_refs = emulated_libraries.needed(text)
+    headers = [arg for ref in emulated_refs for arg in ref.include_args]
     _run([*hip_clang_command(arch), "-D__HIP_PLATFORM_AMD__", "-include", str(DEVICE_LIB_OVERRIDES), DEFAULT_OPT_LEVEL,
           *headers, *device_only, str(host_source), "-o", str(port_bc)], "compiling the port's device side")  # fmt: skip
     port_kernels, port_variables = bitcode_symbols(port_bc)
@@ -191,7 +193,7 @@ def link_with_library_kernels(
     fixes = [arg for option in AMDGPU_BACKEND_FIXES for arg in ("-mllvm", option)]
     _run([str(require_tool("clang-16")), "-target", "amdgcn-amd-amdhsa", f"-mcpu={arch}", "-nogpulib", DEFAULT_OPT_LEVEL,
           *fixes, "-c", str(library_bc), "-o", str(library_obj)], "compiling the HIP library's kernels")  # fmt: skip
-    emulated = emulated_library_objects(text, work, arch)
+    emulated = emulated_library_objects(emulated_refs, work, arch)
     code_object = work / "mixed.hsaco"
     _run([str(require_tool("ld.lld-16")), "-shared", "-o", str(code_object), str(lifted_obj), str(library_obj),
           *emulated], "linking the lifted and the library kernels")  # fmt: skip

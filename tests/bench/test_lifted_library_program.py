@@ -17,16 +17,21 @@ pytestmark = pytest.mark.toolchain
 USER_KERNELS = ("countDegrees", "scatterEdges", "sortRows", "twoHopDegree")
 
 
-def test_csr_build_cub_runs_lifted_user_kernels_with_rocprim_library_kernels(
-    rocm_libs_include: Path, tmp_path: Path
-):
+def lift_task(name: str, arch: str, out: Path):
+    """`name`'s assembly-level result with the lift engine from `arch` SASS; skips without nvcc
+    (the SASS) or llvm-extract-16."""
     from cass.runner.toolchain import has_tool
 
     if not has_tool("nvcc") or shutil.which("llvm-extract-16") is None:
         pytest.skip("needs nvcc (the SASS) and llvm-extract-16")
-    task = load_task(TASKS_ROOT / "graph/csr_build_cub")
-    config = RunConfig(engines=("lift",), level="assembly", sass_arch="sm_80", out_dir=tmp_path)
-    result = evaluate(task, "lift", config)
+    config = RunConfig(engines=("lift",), level="assembly", sass_arch=arch, out_dir=out)
+    return evaluate(load_task(TASKS_ROOT / name), "lift", config)
+
+
+def test_csr_build_cub_runs_lifted_user_kernels_with_rocprim_library_kernels(
+    rocm_libs_include: Path, tmp_path: Path
+):
+    result = lift_task("graph/csr_build_cub", "sm_80", tmp_path)
     assert result.status == "pass", result.message
     lifted = next(n for n in result.notes if n.startswith("kernels lifted from SASS"))
     assert all(k in lifted for k in USER_KERNELS), lifted
@@ -38,13 +43,7 @@ def test_csr_build_cub_runs_lifted_user_kernels_with_rocprim_library_kernels(
 def test_an_nvtx_program_lifts_with_the_emulated_roctx_header(tmp_path: Path):
     """The host port includes roctracer/roctx.h, which only cass's emulated roctx provides: the
     device-side compile of the mixed code object finds it as the program's own build does."""
-    from cass.runner.toolchain import has_tool
-
-    if not has_tool("nvcc") or shutil.which("llvm-extract-16") is None:
-        pytest.skip("needs nvcc (the SASS) and llvm-extract-16")
-    task = load_task(TASKS_ROOT / "statistics/nvtx_streamed_moments")
-    config = RunConfig(engines=("lift",), level="assembly", sass_arch="sm_90", out_dir=tmp_path)
-    result = evaluate(task, "lift", config)
+    result = lift_task("statistics/nvtx_streamed_moments", "sm_90", tmp_path)
     assert result.status == "pass", result.message
 
 
@@ -57,24 +56,17 @@ def test_a_cufft_program_lifts_with_the_emulated_hipfft_kernels_linked(
     `nvidia-cufft` holds it (its nvidia/cu13/include folder, named by CASS_CUDA_LIBRARY_INCLUDE)."""
     import os
 
-    from cass.runner.toolchain import has_tool
-
     include = os.environ.get("CASS_CUDA_LIBRARY_INCLUDE", "")
     if not include or not (Path(include) / "cufft.h").is_file():
         pytest.skip("needs NVIDIA's cufft.h: CASS_CUDA_LIBRARY_INCLUDE naming the include folder "
                     "of the PyPI wheel nvidia-cufft")  # fmt: skip
-    if not has_tool("nvcc") or shutil.which("llvm-extract-16") is None:
-        pytest.skip("needs nvcc (the SASS) and llvm-extract-16")
     monkeypatch.setenv("NVCC_APPEND_FLAGS", f"-I{include}")
-    task = load_task(TASKS_ROOT / "signal_processing/cufft_2d_r2c_lowpass")
-    config = RunConfig(engines=("lift",), level="assembly", sass_arch="sm_90", out_dir=tmp_path)
-    result = evaluate(task, "lift", config)
+    result = lift_task("signal_processing/cufft_2d_r2c_lowpass", "sm_90", tmp_path)
     assert result.status == "pass", result.message
     assert "2 lifted (the user's)" in result.message
     if (Path(include) / "curand_kernel.h").is_file():  # the nvidia-curand wheel's header too
         # a template on cuRAND's device states, run with cuRAND's own generators (lifted)
-        task = load_task(TASKS_ROOT / "monte_carlo/curand_device_pi")
-        result = evaluate(task, "lift", config)
+        result = lift_task("monte_carlo/curand_device_pi", "sm_90", tmp_path)
         assert result.status == "pass", result.message
         assert "3 lifted (the user's)" in result.message
 
