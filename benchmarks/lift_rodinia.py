@@ -63,8 +63,10 @@ def included_sources(app: Path) -> set[Path]:
 def nvcc_flags(
     tree: Path, app: Path, source: Path, compat: Path, extra: tuple[Path, ...] = ()
 ) -> list[str]:
-    """The flags port_rodinia's nvcc build uses, for any file of any application."""
-    entry = next((e for n, e in pr.RUN_TABLE.items() if pr.app_dir(tree, n) == app), {})
+    """The flags port_rodinia's nvcc build uses, for any file of any application (the run
+    table's entry whose folder is `app` or inside it: leukocyte's CUDA/)."""
+    home, entry = next(((pr.app_dir(tree, n), e) for n, e in pr.RUN_TABLE.items()
+                        if pr.app_dir(tree, n).is_relative_to(app)), (app, {}))  # fmt: skip
     flags = [
         "-include",
         str(compat),
@@ -72,7 +74,7 @@ def nvcc_flags(
         f"-I{app}",
         f"-I{tree / 'cuda' / 'util'}",
     ]
-    flags += [f"-I{(app / inc).resolve()}" for inc in entry.get("include", [])]
+    flags += [f"-I{(home / inc).resolve()}" for inc in entry.get("include", [])]
     # headers in the application's own subfolders (heartwall's AVI/avilib.h), as its Makefile adds
     flags += sorted({f"-I{h.parent}" for h in app.rglob("*.h") if h.parent != app})
     flags += [f"-I{d}" for d in (*extra, OWN_HEADERS)]
@@ -195,14 +197,15 @@ def lift_app(
     return row
 
 
-def lifted_device_args(lift_row: dict[str, Any], work: Path):
+def lifted_device_args(lift_row: dict[str, Any], work: Path, under: Path = Path()):
     """port_rodinia.hip_build's `device` hook: a CUDA source compiled host-only, its lifted
-    code object embedded (an offload bundle, as the bench's assembly level builds it)."""
+    code object embedded (an offload bundle, as the bench's assembly level builds it). `under`:
+    the run table's folder within the row's (leukocyte's CUDA/), which its sources are relative to."""
     from cass.models.bench.assembly import bundle_code_object
     from cass.runner.compile import compile_file
 
     def device(source: str) -> tuple[str, ...]:
-        entry = lift_row["files"].get(str(Path(source)))
+        entry = lift_row["files"].get(str(under / source))
         if not entry or not entry.get("compiled") or entry["kernels"] == []:
             return ()
         if sorted(entry["lifted"]) != sorted(entry["kernels"]):
@@ -226,7 +229,8 @@ def verify_lifted(
     port_s, _, _ = pr.port_tree(tree, hip, tmp / "report.json")
     print(f"ported the corpus in {port_s:.1f} s", flush=True)
     for row in rows:
-        apps = [n for n in pr.RUN_TABLE if str(pr.app_dir(tree, n).relative_to(tree / "cuda")) == row["folder"]]  # fmt: skip
+        folder = tree / "cuda" / row["folder"]
+        apps = [n for n in pr.RUN_TABLE if pr.app_dir(tree, n).is_relative_to(folder)]
         if not apps:
             continue
         row["run_app"], row["runs"] = ", ".join(apps), []
@@ -252,7 +256,8 @@ def run_lifted(
     build_dir.mkdir(parents=True)
     result: dict[str, Any] = {"app": app, "built": False, "ran": False, "matches": None}
     try:
-        built, why = pr.hip_build(hip, app, build_dir, lifted_device_args(row, build_dir),
+        under = Path(pr.RUN_TABLE[app].get("dir", app)).relative_to(row["folder"])
+        built, why = pr.hip_build(hip, app, build_dir, lifted_device_args(row, build_dir, under),
                                   tuple(f"-I{d}" for d in include))  # fmt: skip
     except LookupError as exc:
         built, why = False, str(exc)
@@ -331,10 +336,15 @@ NOTES = (
     "(`port_rodinia.py --record-nvidia OUT --apps cfd,cfd_double,pre_cfd,pre_cfd_double`). "
     "hybridsort runs on 24,000 generated floats and checks its sort against qsort() (PASSED on "
     "the H200, built with nvcc 11.8 as kmeans was); its host port includes the GL headers its "
-    "original includes without using (`--hip-include` Debian's GL header folder too). leukocyte "
-    "is lifted but not run: it needs an AVI video, the meschach library built from its folder (its "
-    "host code includes meschach's `matrix.h`) and, for the recording, a CUDA 11 build carried to "
-    "the H200 (texture references), as kmeans, mummergpu and hybridsort were. "
+    "original includes without using (`--hip-include` Debian's GL header folder too). "
+    "leukocyte runs on a generated video (port_rodinia's `leukocyte_video`: an uncompressed AVI "
+    "its avilib reads) with the meschach library built from its folder, built with nvcc 11.8 and "
+    "recorded on the H200 as kmeans was; it does not match, from either arch, nor does its source "
+    "port: its tracking kernel races (each thread reads neighbours that the previous virtual "
+    "block's threads write back between the same barriers; the H200 prints other last digits run "
+    "to run). With a `__syncthreads()` between the reads and the write-back the H200 is "
+    "deterministic and the lifted program matches it from both archs, as the source port does "
+    "(benchmarks/results/leukocyte-race-h200.md). "
     "srad_v2's original reads `J_cuda[tx - cols]` before its buffer in the first block "
     "row: the H200 does not fault, the emulator reports the access (as its source port does, "
     "benchmarks/results/port-rodinia.md). Each run embeds only the lifted code object "

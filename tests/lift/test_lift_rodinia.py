@@ -72,6 +72,24 @@ def test_a_file_nvcc_rejects_gives_its_located_reason(lr, app: Path, tmp_path: P
     assert "undeclared" in row["reason"]
 
 
+def test_a_program_in_a_subfolder_gets_its_flags_and_lifted_kernels(lr, tmp_path: Path):
+    """leukocyte's shape: the lifted folder is the application's (leukocyte/), the run table's
+    program and its sources live in leukocyte/CUDA/ with an include folder beside it."""
+    tree = tmp_path / "corpus"
+    folder = tree / "cuda" / "leukocyte"
+    (folder / "CUDA").mkdir(parents=True)
+    (folder / "meschach_lib").mkdir()
+    flags = lr.nvcc_flags(tree, folder, folder / "CUDA" / "k.cu", tmp_path / "c.h")
+    assert f"-I{(folder / 'meschach_lib').resolve()}" in flags and "-DOUTPUT" in flags
+    row = {
+        "files": {"CUDA/k.cu": {"compiled": True, "kernels": ["k"], "lifted": [], "reason": "x"}}
+    }
+    device = lr.lifted_device_args(row, tmp_path / "build", Path("CUDA"))
+    with pytest.raises(LookupError, match="k.cu: not every kernel lifted"):
+        device("k.cu")  # found under CUDA/, where the lift row keeps it
+    assert device("other.cu") == ()
+
+
 TEXREF = """texture<float, 1, cudaReadModeElementType> t_in;
 __global__ void twice(float *y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -1,6 +1,7 @@
 """benchmarks/port_rodinia.py's pieces for the texture-reference applications (kmeans, mummergpu,
-hybridsort):
-their generated inputs and the driver-library link stub a CUDA 11 build of mummergpu links with;
+hybridsort, leukocyte):
+their generated inputs (leukocyte's video read by its own avilib where the corpus is beside the
+clone) and the driver-library link stub a CUDA 11 build of mummergpu links with;
 cfd's generated mesh; merging a subset's port runs; lift_rodinia's table of several programs."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT.parent / "shared" / "corpus" / "rodinia-cuda.tar.gz"
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +52,82 @@ def test_hybridsort_values_are_floats_in_unit_range_with_a_crowded_low_end(pr, t
     assert 0.25 * len(values) <= low < 0.3 * len(values)  # every fourth scaled into [0, 0.05)
     assert len(set(values)) < len(values)  # repeated values: the sort's ties are exercised
     assert pr.RUN_TABLE["hybridsort"]["defines"] == ["VERIFY"]  # it checks itself against qsort
+
+
+def _riff_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """(tag, body) of each chunk in `data`, a list's body after its type; LISTs as (b'LIST:type',
+    body)."""
+    chunks, at = [], 0
+    while at < len(data):
+        tag, size = data[at : at + 4], int.from_bytes(data[at + 4 : at + 8], "little")
+        body = data[at + 8 : at + 8 + size]
+        if tag in (b"RIFF", b"LIST"):
+            tag, body = tag + b":" + body[:4], body[4:]
+        chunks.append((tag, body))
+        at += 8 + size + size % 2
+    return chunks
+
+
+def test_leukocyte_video_is_an_uncompressed_avi_of_bright_round_cells(pr, tmp_path: Path):
+    pr.prepare_run_dir("leukocyte", tmp_path)
+    data = (tmp_path / "cells.avi").read_bytes()
+    [(riff, body)] = _riff_chunks(data)
+    assert riff == b"RIFF:AVI "
+    (hdrl_tag, hdrl), (movi_tag, movi) = _riff_chunks(body)
+    assert (hdrl_tag, movi_tag) == (b"LIST:hdrl", b"LIST:movi")
+    (_, avih), (_, strl) = _riff_chunks(hdrl)
+    (_, strh), (_, strf) = _riff_chunks(strl)
+    width, height = (int.from_bytes(strf[k : k + 4], "little") for k in (4, 8))
+    assert strh[:4] == b"vids" and int.from_bytes(strf[14:16], "little") == 8  # 8-bit pixels
+    assert (width, height) == (160, 340) and height > 328  # the program crops rows 110 to 328
+    frames = _riff_chunks(movi)
+    assert [t for t, _ in frames] == [b"00db"] * 3 and int.from_bytes(avih[16:20], "little") == 3
+    assert all(len(f) == width * height for _, f in frames)
+    pixel = frames[0][1]
+
+    def at(row: int, col: int) -> int:  # rows are stored bottom-up
+        return pixel[(height - 1 - row) * width + col]
+
+    assert at(170, 100) > 150 and at(170, 100 + 16) < 80  # a cell's centre, outside its rim
+    assert at(5, 5) < 80 and len({at(5, c) for c in range(40)}) > 1  # noisy background
+    assert frames[1][1] != frames[0][1]  # the cells move
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason=f"{CORPUS} is absent (the corpus lives beside "
+                    "the clone)")  # fmt: skip
+def test_leukocyte_reads_its_video_through_its_own_avilib(pr, tmp_path: Path):
+    tree = pr.extract_corpus(CORPUS, tmp_path / "corpus")
+    folder = pr.app_dir(tree, "leukocyte")
+    reader = tmp_path / "read.c"
+    reader.write_text(
+        '#include <stdio.h>\n#include <stdlib.h>\n#include "avilib.h"\n'
+        "int main(int argc, char **argv) {\n"
+        "  avi_t *avi = AVI_open_input_file(argv[1], 1); if (!avi) return 1;\n"
+        "  int w = AVI_video_width(avi), h = AVI_video_height(avi), key;\n"
+        "  long n = AVI_video_frames(avi); char *buf = malloc(w * h); long sum = 0;\n"
+        "  for (long f = 0; f < n; f++) { AVI_set_video_position(avi, f);\n"
+        "    if (AVI_read_frame(avi, buf, &key) != w * h) return 2;\n"
+        "    for (int k = 0; k < w * h; k++) sum += (unsigned char) buf[k]; }\n"
+        '  printf("%d %d %ld %ld\\n", w, h, n, sum); return 0; }\n'
+    )
+    exe = tmp_path / "read"
+    subprocess.run(["gcc", "-O1", f"-I{folder}", str(reader), str(folder / "avilib.c"), "-o",
+                    str(exe)], check=True, timeout=120, capture_output=True)  # fmt: skip
+    pr.prepare_run_dir("leukocyte", tmp_path / "run")
+    out = subprocess.run([str(exe), str(tmp_path / "run" / "cells.avi")], capture_output=True,
+                         text=True, check=True, timeout=60).stdout.split()  # fmt: skip
+    data = (tmp_path / "run" / "cells.avi").read_bytes()
+    movi = _riff_chunks(_riff_chunks(data)[0][1])[1][1]
+    assert out == ["160", "340", "3", str(sum(sum(f) for _, f in _riff_chunks(movi)))]
+
+
+def test_leukocyte_links_the_whole_meschach_library(pr):
+    sources = pr.RUN_TABLE["leukocyte"]["sources"]
+    meschach = [s for s in sources if s.startswith("../meschach_lib/")]
+    # its memory accounting (meminfo.c) refers to the sparse, complex and iterative parts
+    assert {"../meschach_lib/meminfo.c", "../meschach_lib/sparse.c", "../meschach_lib/zmemory.c",
+            "../meschach_lib/iter0.c"} <= set(meschach)  # fmt: skip
+    assert len(meschach) == len(set(meschach)) == 58
 
 
 def test_driver_stub_links_under_the_driver_library_name(pr, tmp_path: Path):
