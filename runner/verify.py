@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -174,7 +174,31 @@ def _build_run_compare(
     if isinstance(ref, CassError) or isinstance(cand, CassError):
         error = ref if isinstance(ref, CassError) else cand
         return _verdict("unverifiable", error.message, names, **common)
-    return judge(ref, cand, spec, names, **common)
+    verdict = judge(ref, cand, spec, names, **common)
+    if verdict.status == "mismatch" and pair[1].name == "emulator":
+        races = _race_note(pair[1], candidate, cand_art, spec)
+        verdict = replace(verdict, notes=(*verdict.notes, races)) if races else verdict
+    return verdict
+
+
+def _race_note(backend: Backend, source: Path, artifact: Any, spec: RunSpec) -> str:
+    """After a mismatch on the emulator, the port run once more with its LDS race check
+    (emulator.races): a note naming the first race, or '' when it found none."""
+    from cass.runner.emulator.races import ENV, PREFIX
+
+    try:
+        rerun = _run(backend, source, artifact, spec.replace(env=(*spec.env, (ENV, "1"))))
+    except CassError:
+        return ""
+    found = [ln[len(PREFIX) :] for ln in rerun.stderr.splitlines() if ln.startswith(PREFIX)]
+    if not found:
+        return ""
+    return (
+        f"the port races in LDS (the emulator's race check, {len(found)} report(s); first: "
+        f"{found[0]}): waves of a workgroup touch the same LDS bytes between the same barriers, "
+        "so its output depends on the order waves run; where the original has the same race, "
+        "the difference may be the race's rather than the port's"
+    )
 
 
 def _run(backend: Backend, source: Path, artifact: Any, spec: RunSpec) -> RunResult:

@@ -10,6 +10,7 @@ from cass.runner.emulator import memory as mem
 from cass.runner.emulator.atomics import Atomics
 from cass.runner.emulator.lds import LdsSpace
 from cass.runner.emulator.program import Program
+from cass.runner.emulator.races import LdsRaces
 from cass.runner.emulator.scheduler import Scheduler
 from cass.runner.emulator.spaces import PRIVATE_HI, SHARED_HI, LazyArray, MemorySpaces
 from cass.runner.emulator.state import Group, WaveState
@@ -58,6 +59,7 @@ class Machine(Scheduler, MemorySpaces, LdsSpace, Atomics):
         self.trace: int | None = None  # -1: every wave; n: wave n of each workgroup
         self._idle: dict[int, tuple[int, int]] = {}
         self.napping = np.zeros(waves, np.int64)  # step until which a wave that slept yields
+        self.races: LdsRaces | None = None  # CASS_EMULATOR_RACE_CHECK: the session sets it
 
     def set_denorm_mode(self, mode: int) -> None:
         """FLOAT_DENORM_MODE: bits 1:0 for f32, 3:2 for f16/f64; 0 flushes inputs and outputs."""

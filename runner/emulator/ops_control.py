@@ -85,6 +85,8 @@ def _endpgm(m, g):
 
 
 def _barrier(m, g):
+    if m.races is not None:  # the race shadow's count of barriers passed (emulator.races)
+        m.races.passed_barrier(m.waves_of(g))
     m.st.barrier[g.idx] = True
     m._release_barriers()
 

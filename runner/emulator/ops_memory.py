@@ -290,6 +290,8 @@ def compile_ds(ins):
         def run(m, g):
             mask = m.st.exec_mask(g)
             if mask.any():
+                if m.races is not None:
+                    _race(m, g, m.st.V[addr.index, g.idx] + U32(off), mask, nbytes, False, ins)
                 if whole and m.lds_load_into(addr.index, (off,), dst.index, nbytes, g):
                     return
                 offs = m.st.V[addr.index, g.idx] + U32(off)
@@ -309,6 +311,8 @@ def compile_ds(ins):
             mask = m.st.exec_mask(g)
             if mask.any():
                 offs = m.st.V[addr.index, g.idx] + U32(off)
+                if m.races is not None:
+                    _race(m, g, offs, mask, nbytes, True, ins)
                 gi, inside = _lds_inside(m, g, offs, mask, nbytes)
                 if inside.any():
                     data_ = _store_data(m, gi, data, nbytes, inside, suffix)
@@ -357,6 +361,9 @@ def _ds_2addr(ins, kind, suffix):
 
         def run(m, g):
             mask = m.st.exec_mask(g)
+            if m.races is not None and mask.any():
+                for o in (off0, off1):
+                    _race(m, g, m.st.V[addr.index, g.idx] + U32(o), mask, elem, False, ins)
             if not mask.any() or m.lds_load_into(addr.index, (off0, off1), dst.index, elem, g):
                 return
             base = m.st.V[addr.index, g.idx].copy()  # the loads may overwrite the address
@@ -379,12 +386,21 @@ def _ds_2addr(ins, kind, suffix):
         base = m.st.V[addr.index, g.idx]
         for o, d in ((off0, d0), (off1, d1)):
             offs = base + U32(o)
+            if m.races is not None:
+                _race(m, g, offs, mask, elem, True, ins)
             gi, inside = _lds_inside(m, g, offs, mask, elem)
             if inside.any():
                 data_ = _store_data(m, gi, d, elem, inside)
                 m.lds_access(offs, inside, elem, "store", gi, data_)
 
     return run
+
+
+def _race(m, g, offs, mask, nbytes: int, write: bool, ins) -> None:
+    """The race shadow's check of a DS load or store (runner/emulator/races.py)."""
+    lanes = mask.reshape(-1)
+    waves = np.repeat(m.waves_of(g), 32)[lanes]
+    m.races.note(waves, m.wave_wg, offs.reshape(-1)[lanes], nbytes, write, ins.pc)
 
 
 def _lds_load(m, g, offs, inside, nbytes):

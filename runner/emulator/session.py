@@ -30,6 +30,8 @@ from cass.runner.emulator.launch import (
 from cass.runner.emulator.machine import Machine
 from cass.runner.emulator.oracle import run_compared
 from cass.runner.emulator.program import Program
+from cass.runner.emulator.races import LdsRaces, print_race
+from cass.runner.emulator.races import enabled as races_enabled
 from cass.runner.emulator.state import Fault
 from cass.runner.emulator.stats import EmulatorStats
 
@@ -89,6 +91,10 @@ class Device:
         self._saved_at = -STATS_INTERVAL_S  # monotonic time the statistics were last written
         self._launch_started = time.perf_counter()
         self.engine = engine_from_env()
+        self.check_races = races_enabled()  # CASS_EMULATOR_RACE_CHECK
+        if self.check_races and self.engine == Engine.BOTH:  # `both` reruns batches
+            print("cass emulator: CASS_EMULATOR_RACE_CHECK is ignored under the both engine "
+                  "(use interp or jit)", file=sys.stderr)  # fmt: skip
         self.stats.engine = str(self.engine)
         self._jits: dict[int, Any] = {}
 
@@ -209,6 +215,7 @@ class Device:
         }
         budget = Budget(self.kernel_timeout, heartbeat=self._heartbeat)
         compare = self.engine == Engine.BOTH and not uses_hostcall  # host calls run once
+        check_races = self.check_races and not compare  # `both` reruns batches: one shadow each
         dependent = False  # a batch's result depended on wave order (oracle.run_compared)
         for first in range(0, dims.groups, per_batch):
             groups = min(per_batch, dims.groups - first)
@@ -226,6 +233,8 @@ class Device:
                     budget,
                 )
                 initial_state(batch, kernel, dims, first, groups, pointers)
+                if check_races:
+                    batch.races = LdsRaces(groups * wpg, groups, batch.lds_stride)
                 return batch
 
             m = make()
@@ -257,8 +266,10 @@ class Device:
                         m.run()
             except Fault as fault:
                 self._account(m)
+                self._report_races(m, kernel, dims, first, wpg)
                 self._report(m, kernel, dims, first, wpg, fault)
             self._account(m)
+            self._report_races(m, kernel, dims, first, wpg)
 
     def _trace_filter(self, kernel_name: str):
         if not self.trace:
@@ -276,6 +287,16 @@ class Device:
         # modelled clock: 96 CUs x 2 SIMD32 at 2.5 GHz, one wave instruction per SIMD per cycle
         self.stats.device_time_ns += 2000.0 + m.wave_instructions / 192 / 2.5
         m.wave_instructions = m.lane_instructions = 0
+
+    def _report_races(self, m: Machine, kernel, dims: Dims, first: int, wpg: int) -> None:
+        """The batch's first LDS race, printed, and its conflicts counted (emulator.races)."""
+        if m.races is None or not m.races.report[0]:
+            return
+        wave = int(m.races.report[1])
+        gx, gy, gz = (int(v) for v in dims.group_xyz(np.array(first + int(m.wave_wg[wave]))))
+        print_race(m.races.line(kernel.name, f"({gx},{gy},{gz})", wpg))
+        self.stats.count_lds_races(kernel.name, int(m.races.report[0]))
+        m.races.report[:] = 0
 
     def _report(self, m: Machine, kernel, dims: Dims, first: int, wpg: int, fault: Fault):
         raise _Reported(print_fault(m, kernel, dims, first, wpg, fault, m.table))

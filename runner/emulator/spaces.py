@@ -13,6 +13,9 @@ from cass.runner.emulator import memory as mem
 from cass.runner.emulator.kinds import Access, FaultKind, Space
 from cass.runner.emulator.state import U32, U64, Fault, Group, WaveState, combine64
 
+if TYPE_CHECKING:
+    from cass.runner.emulator.races import LdsRaces
+
 SHARED_HI, PRIVATE_HI = 0x10000, 0x20000
 
 
@@ -40,6 +43,9 @@ class MemorySpaces:
     scratch: np.ndarray
     scratch_stride: int
     private_limit: int
+    races: LdsRaces | None
+    wave_wg: np.ndarray
+    current: tuple | None
 
     if TYPE_CHECKING:  # supplied by the scheduler and the LDS
 
@@ -142,6 +148,9 @@ class MemorySpaces:
             if sel.any():
                 off = a[sel] & U64(0xFFFFFFFF)
                 if which == "lds":
+                    if self.races is not None and kind in ("load", "store"):  # emulator.races
+                        pc = self.current[0] if self.current else 0
+                        self.races.note(waves[sel], self.wave_wg, off, nbytes, kind == "store", pc)
                     parts.append(
                         (sel, self.lds, self._lds_index(off, nbytes, waves[sel], lanes[sel], kind))
                     )

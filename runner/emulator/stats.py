@@ -29,6 +29,7 @@ class EmulatorStats:
     compared_launches: int = 0  # launches run by both engines and compared
     # kernel -> launches whose result depended on wave order (both engines agreeing in one order)
     schedule_dependent: dict = field(default_factory=dict)
+    lds_races: dict = field(default_factory=dict)  # kernel: conflicting LDS byte accesses
 
     @property
     def lane_utilisation(self) -> float:
@@ -90,6 +91,10 @@ class EmulatorStats:
                 text += f", {dependent} schedule-dependent ({names})"
         return text
 
+    def count_lds_races(self, kernel: str, conflicts: int) -> None:
+        """Conflicting LDS accesses found by CASS_EMULATOR_RACE_CHECK (see emulator.races)."""
+        self.lds_races[kernel] = self.lds_races.get(kernel, 0) + conflicts
+
     def count_schedule_dependent(self, kernel: str) -> None:
         """A launch whose result depended on which wave won a race (see emulator.oracle)."""
         self.schedule_dependent[kernel] = self.schedule_dependent.get(kernel, 0) + 1
@@ -109,5 +114,16 @@ class EmulatorStats:
             f"instructions, {self.lane_instructions:,} lane instructions, lane utilisation "
             f"{100 * self.lane_utilisation:.1f}%, device time {self.device_time_ns / 1e6:.3f}"
             f" ms, emulation {self.emulation_wall_s:.3f} s "
-            f"({self.lane_instructions_per_s / 1e6:.1f}M lane-instr/s)" + self.engine_summary()
+            f"({self.lane_instructions_per_s / 1e6:.1f}M lane-instr/s)"
+            + self.engine_summary()
+            + self.races_summary()
         )
+
+    def races_summary(self) -> str:
+        """The LDS races CASS_EMULATOR_RACE_CHECK found, by kernel (emulator.races)."""
+        if not self.lds_races:
+            return ""
+        found = ", ".join(
+            f"{k} ({n:,} conflicting byte accesses)" for k, n in self.lds_races.items()
+        )
+        return f"; LDS races: {found}"

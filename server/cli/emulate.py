@@ -46,20 +46,41 @@ EngineOpt = Annotated[
     ),
 ]
 
+RaceCheck = Annotated[
+    bool,
+    typer.Option(
+        "--race-check",
+        help="Report waves of a workgroup that touch the same LDS bytes between the same "
+        "barriers, one writing (a race: the result depends on the order waves run); waves run "
+        "one at a time ($CASS_EMULATOR_RACE_CHECK).",
+    ),
+]
 
-def _engine_env(engine: str | None) -> dict[str, str] | None:
-    """The program's environment with CASS_EMULATOR_ENGINE set, or None to inherit ours."""
-    if engine is None:
+
+def _engine_env(engine: str | None, race_check: bool = False) -> dict[str, str] | None:
+    """The program's environment with CASS_EMULATOR_ENGINE (and CASS_EMULATOR_RACE_CHECK) set,
+    or None to inherit ours."""
+    if engine is None and not race_check:
         return None
     import os
 
     from cass.runner.emulator.kinds import Engine
+    from cass.runner.emulator.races import ENV
 
-    if engine not in {e.value for e in Engine}:
-        raise typer.BadParameter(
-            f"{engine!r} is not one of interp, jit, both", param_hint="--engine"
-        )
-    return {**os.environ, "CASS_EMULATOR_ENGINE": engine}
+    env = dict(os.environ)
+    if engine is not None:
+        if engine not in {e.value for e in Engine}:
+            raise typer.BadParameter(
+                f"{engine!r} is not one of interp, jit, both", param_hint="--engine"
+            )
+        if engine == Engine.BOTH and race_check:
+            raise typer.BadParameter(
+                "--race-check runs with the interp or jit engine, not both", param_hint="--engine"
+            )
+        env["CASS_EMULATOR_ENGINE"] = engine
+    if race_check:
+        env[ENV] = "1"
+    return env
 
 
 def _finish(run, stats: bool, max_output: int) -> None:
@@ -90,13 +111,13 @@ def signal_name(number: int) -> str:
         return f"signal {number}"
 
 
-def _run(program: Path, args, timeout: float, trace, max_output: int, limits, engine=None):
+def _run(program: Path, args, timeout: float, trace, max_output: int, limits, env=None):
     """Run on the emulator; its output is captured to files and then streamed to ours."""
     from cass.runner.emulator import run_program
 
     with tempfile.TemporaryDirectory(prefix="cass-output-") as logs:
         run = run_program(program, args or (), timeout_s=timeout, trace=trace, max_output_bytes=max_output,
-                          limits=limits, output_dir=Path(logs), env=_engine_env(engine))  # fmt: skip
+                          limits=limits, output_dir=Path(logs), env=env)  # fmt: skip
         print_captured(run.stdout_path, run.stderr_path, max_output)
     run.stdout_path = run.stderr_path = None
     return run
@@ -119,14 +140,16 @@ def register(app: typer.Typer) -> None:
         file_size_limit: FileSizeLimit = None,
         sandbox: Sandbox = False,
         engine: EngineOpt = None,
+        race_check: RaceCheck = False,
     ) -> None:
         """Run a HIP program (built with `cass run-hip --output`) on the emulated gfx1100."""
         from cass.runner.inputs import check_program
 
+        env = _engine_env(engine, race_check)
         check_program(program, build_hint=" (build one with `cass run-hip FILE.hip -o PROGRAM`)")
         limits = limits_from(memory_limit, cpu_limit, process_limit, file_size_limit, sandbox)
         cap = output_limit(max_output)
-        _finish(_run(program, args, timeout, trace, cap, limits, engine), stats, cap)
+        _finish(_run(program, args, timeout, trace, cap, limits, env), stats, cap)
 
     @app.command("run-hip", context_settings=_PASS_THROUGH)
     def run_hip(
@@ -152,6 +175,7 @@ def register(app: typer.Typer) -> None:
         file_size_limit: FileSizeLimit = None,
         sandbox: Sandbox = False,
         engine: EngineOpt = None,
+        race_check: RaceCheck = False,
     ) -> None:
         """Compile a HIP program with clang-16 for gfx1100, link it against the cass HIP runtime
         and run it on the emulator."""
@@ -159,7 +183,7 @@ def register(app: typer.Typer) -> None:
 
         limits = limits_from(memory_limit, cpu_limit, process_limit, file_size_limit, sandbox)
         cap = output_limit(max_output)
-        _engine_env(engine)  # a bad --engine is reported before the build
+        env = _engine_env(engine, race_check)  # a bad --engine is reported before the build
 
         level = opt if opt.startswith("-O") else f"-O{opt}"
         from cass.runner.inputs import read_input
@@ -173,5 +197,5 @@ def register(app: typer.Typer) -> None:
             build_hip_program(source, exe, extra_args=[level, *(clang_arg or [])])
             if output is not None:
                 install_file(exe, output, inputs=[source], force=force)
-            run = _run(exe, args, timeout, trace, cap, limits, engine)
+            run = _run(exe, args, timeout, trace, cap, limits, env)
         _finish(run, stats, cap)

@@ -274,7 +274,12 @@ class JitEngine:
             m._grow_scratch(limit)  # as the interpreter would, on first touching the top
         c.scratch, c.scratch_stride = m.scratch.ctypes.data, m.scratch_stride
         c.private_limit = limit
-        c.threads = 1 if getattr(m, "deterministic", False) else self.threads
+        races = m.races  # checked one wave at a time: the shadow is not shared between threads
+        c.race_shadow = races.shadow.ctypes.data if races is not None else None
+        c.race_barriers = races.barriers.ctypes.data if races is not None else None
+        c.race_report = races.report.ctypes.data if races is not None else None
+        deterministic = getattr(m, "deterministic", False) or races is not None
+        c.threads = 1 if deterministic else self.threads
         c.wave_instructions = c.lane_instructions = c.fault_code = 0
         return c
 

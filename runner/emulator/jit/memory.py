@@ -251,6 +251,13 @@ def _crosslane(ins) -> list[str]:
     return [*out, "}"]
 
 
+def _race_check(pc: int, nbytes: int, write: bool, guard: str) -> str:
+    """The race shadow's check of each active lane's access inside the LDS (runner/emulator/
+    races.py; nothing happens without CASS_EMULATOR_RACE_CHECK)."""
+    return (f"if (c->race_shadow) for (int l = 0; l < 32; ++l) if (((s[126] >> l) & 1u) && "
+            f"{guard}) race_check(c, w, {pc}, O[l], {nbytes}, {'true' if write else 'false'});")  # fmt: skip
+
+
 def _ds(ins) -> list[str]:
     if ins.op in ("ds_bpermute_b32", "ds_permute_b32", "ds_swizzle_b32"):
         return _crosslane(ins)
@@ -269,6 +276,7 @@ def _ds(ins) -> list[str]:
     out = ["if (s[126]) {", "uint8_t* const lds = c->lds + c->wave_wg[w] * c->lds_stride;"]
     out.append(f"uint32_t O[32]; LANES {{ O[l] = VR({addr.index})[l] + {off & 0xFFFFFFFF}u; }}")
     guard = f"c->lds_bytes >= {nbytes} && O[l] <= (uint64_t)(c->lds_bytes - {nbytes})"
+    out.append(_race_check(ins.pc, nbytes, kind == "store", guard))
     if kind == "load":
         out += _load_lanes(ops[0], nbytes, suffix, "lds + O[l]", guard)
     else:
@@ -295,6 +303,7 @@ def _ds_2addr(ins, kind: str, suffix: str) -> list[str]:
                 f"uint32_t T{i}[{nd}][32];",
                 "{",
                 f"uint32_t O[32]; LANES {{ O[l] = base[l] + {o}u; }}",
+                _race_check(ins.pc, elem, False, guard),
             ]
             body = _load_lanes(
                 type(dst)("v", dst.index + i * nd),
@@ -318,6 +327,7 @@ def _ds_2addr(ins, kind: str, suffix: str) -> list[str]:
         return [*out, "}"]
     for o, data in zip(offsets, ops[1:3]):
         out += ["{", f"uint32_t O[32]; LANES {{ O[l] = base[l] + {o}u; }}"]
+        out.append(_race_check(ins.pc, elem, True, guard))
         out += _store_lanes(data, elem, "lds + O[l]", guard)
         out.append("}")
     return [*out, "}"]

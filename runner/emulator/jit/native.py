@@ -76,6 +76,9 @@ class Ctx(ctypes.Structure):
         ("scratch", ctypes.c_void_p),
         ("scratch_stride", ctypes.c_int64),
         ("private_limit", ctypes.c_int64),
+        ("race_shadow", ctypes.c_void_p),
+        ("race_barriers", ctypes.c_void_p),
+        ("race_report", ctypes.c_void_p),
     ]
 
 

@@ -63,7 +63,10 @@ def _body(ins) -> list[str]:
     if op == "s_endpgm":
         return [f"c->alive[w] = 0; pc = {ins.pc + ins.size}; goto out;"]
     if op == "s_barrier":  # the wave waits; cass_jit_run releases its workgroup (prelude)
-        return [f"c->barrier[w] = 1; pc = {ins.pc + ins.size}; goto out;"]
+        return [
+            "if (c->race_shadow) ++c->race_barriers[w];",
+            f"c->barrier[w] = 1; pc = {ins.pc + ins.size}; goto out;",
+        ]
     if op == "s_getpc_b64":
         from cass.runner.emulator.jit.operands import swrite
 

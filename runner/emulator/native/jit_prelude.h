@@ -47,6 +47,9 @@ struct Ctx {
     uint8_t* scratch;       // [waves][32][scratch_stride], or null: scratch is interpreted
     int64_t scratch_stride;
     int64_t private_limit;  // bytes of private memory per lane
+    uint32_t* race_shadow;  // [LDS bytes][4] (runner/emulator/races.py), or null: not checked
+    uint32_t* race_barriers;  // [waves]: s_barriers passed
+    int64_t* race_report;   // [6]: conflicts, then the first one's wave, other, pc, offset, write
 };
 
 enum {
@@ -74,6 +77,34 @@ static inline uint64_t db(double x) { return __builtin_bit_cast(uint64_t, x); }
 static inline _Float16 hf(uint32_t x) { return __builtin_bit_cast(_Float16, (uint16_t)x); }
 static inline uint16_t fh(_Float16 x) { return __builtin_bit_cast(uint16_t, x); }
 static inline uint64_t u64of(uint32_t lo, uint32_t hi) { return (uint64_t)hi << 32 | lo; }
+// An LDS access by wave w of nbytes at byte `off` of its workgroup's block, checked against and
+// recorded in the race shadow as runner/emulator/races.py's LdsRaces._check does.
+static inline void race_check(Ctx* c, int64_t w, int64_t pc, uint32_t off, int nbytes,
+                              bool write) {
+    uint32_t* sh = c->race_shadow + ((uint64_t)c->wave_wg[w] * c->lds_stride + off) * 4;
+    const uint32_t me = (uint32_t)w + 1, epoch = c->race_barriers[w];
+    for (int b = 0; b < nbytes; ++b, sh += 4) {
+        uint32_t other = 0;
+        if (sh[0] && sh[0] != me && sh[1] == epoch) other = sh[0];
+        else if (write && sh[2] && sh[2] != me && sh[3] == epoch) other = sh[2];
+        if (other) {
+            int64_t* r = c->race_report;
+            if (!r[0]) {
+                r[1] = w; r[2] = other == 0xFFFFFFFFu ? -1 : (int64_t)other - 1;
+                r[3] = pc; r[4] = (int64_t)off + b; r[5] = write;
+            }
+            ++r[0];
+        }
+        if (write) {
+            sh[0] = me; sh[1] = epoch;
+        } else {
+            if (!sh[2] || sh[3] != epoch) sh[2] = me;
+            else if (sh[2] != me) sh[2] = 0xFFFFFFFFu;
+            sh[3] = epoch;
+        }
+    }
+}
+
 static inline uint32_t sel(uint32_t exec, int l, uint32_t now, uint32_t old) {
     return ((exec >> l) & 1u) ? now : old;
 }
