@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -870,6 +871,20 @@ def run_and_judge(
         end = "timed out" if run.timed_out else f"exit {run.exit_code}"
         row["reason"] = f"{end}: {(run.stderr.strip().splitlines() or [''])[-1][:160]}"
     judge_run(app, run, run_dir, recorded, row)
+    if row["matches"] is False and row["ran"]:  # does the port race? (the emulator's check)
+        row["race"] = race_report(exe, app, run_dir, timeout_s)
+        row["reason"] += f"; race check: {row['race']}" if row["race"] else ""
+
+
+def race_report(exe: Path, app: str, run_dir: Path, timeout_s: float) -> str:
+    """The first LDS race the emulator's race check reports in a run of `exe`, or ''."""
+    from cass.runner.emulator.process import run_program
+    from cass.runner.emulator.races import ENV, PREFIX
+
+    env = {**os.environ, ENV: "1"}
+    run = run_program(exe, RUN_TABLE[app]["args"], cwd=run_dir, timeout_s=timeout_s, env=env)
+    found = [ln[len(PREFIX) :] for ln in run.stderr.splitlines() if ln.startswith(PREFIX)]
+    return found[0] if found else ""
 
 
 def judge_run(app: str, run: Any, run_dir: Path, recorded: dict, row: dict) -> None:
@@ -951,8 +966,9 @@ DIFFERENCES = {
     "other last digits from run to run (60.557996, 60.557988, 60.558001 for one cell), and one "
     "cell near the frame's edge ends about 0.02 pixels from where the emulator puts it. With a "
     "`__syncthreads()` between the reads and the write-back, the H200 prints the same result.txt "
-    "in three runs out of three and the port on the emulator prints exactly that file "
-    "(benchmarks/results/leukocyte-race-h200.md).",
+    "in three runs out of three and the port on the emulator prints exactly that file; the "
+    "emulator's race check (`cass emulate --race-check`) reports the race, and none with the "
+    "barrier (benchmarks/results/leukocyte-race-h200.md).",
 }
 
 
