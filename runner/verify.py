@@ -175,22 +175,29 @@ def _build_run_compare(
         error = ref if isinstance(ref, CassError) else cand
         return _verdict("unverifiable", error.message, names, **common)
     verdict = judge(ref, cand, spec, names, **common)
-    if verdict.status == "mismatch" and pair[1].name == "emulator":
-        races = _race_note(pair[1], candidate, cand_art, spec)
+    if pair[1].name == "emulator":
+        races = _race_note(pair[1], candidate, cand_art, spec, cand, verdict.status == "mismatch")
         verdict = replace(verdict, notes=(*verdict.notes, races)) if races else verdict
     return verdict
 
 
-def _race_note(backend: Backend, source: Path, artifact: Any, spec: RunSpec) -> str:
-    """After a mismatch on the emulator, the port run once more with its LDS race check
-    (emulator.races): a note naming the first race, or '' when it found none."""
-    from cass.runner.emulator.races import ENV, PREFIX
+def _race_note(
+    backend: Backend, source: Path, artifact: Any, spec: RunSpec, run: RunResult, mismatch: bool
+) -> str:
+    """A note naming the port's first LDS race (emulator.races), or '': from its run when that
+    ran with the race check (`cass verify --race-check`), else, after a mismatch, from one more
+    run with it."""
+    from cass.runner.emulator.races import ENV, PREFIX, enabled
 
-    try:
-        rerun = _run(backend, source, artifact, spec.replace(env=(*spec.env, (ENV, "1"))))
-    except CassError:
+    checked = enabled()  # this process's CASS_EMULATOR_RACE_CHECK, which the port's run inherited
+    if not checked and not mismatch:
         return ""
-    found = [ln[len(PREFIX) :] for ln in rerun.stderr.splitlines() if ln.startswith(PREFIX)]
+    if not checked:
+        try:
+            run = _run(backend, source, artifact, spec.replace(env=(*spec.env, (ENV, "1"))))
+        except CassError:
+            return ""
+    found = [ln[len(PREFIX) :] for ln in run.stderr.splitlines() if ln.startswith(PREFIX)]
     if not found:
         return ""
     return (

@@ -146,6 +146,14 @@ def register(app: typer.Typer) -> None:
             float | None,
             typer.Option("--timeout", help="Seconds per run on a GPU (the emulator gets 5x)."),
         ] = None,
+        race_check: Annotated[
+            bool,
+            typer.Option(
+                "--race-check",
+                help="Run the port on the emulator with its LDS race check; a race it finds is "
+                "noted in the verdict whatever its status (a mismatch is checked anyway).",
+            ),
+        ] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print the verdict as JSON.")] = False,
         memory_limit: MemoryLimit = None,
         cpu_limit: CpuLimit = None,
@@ -160,6 +168,12 @@ def register(app: typer.Typer) -> None:
         overrides |= {"memory_limit": memory_limit, "cpu_limit_s": cpu_limit, "process_limit": process_limit,
                       "file_size_limit": file_size_limit, "sandbox": True if sandbox else None}  # fmt: skip
         spec = spec_with_overrides(original, overrides)
+        if race_check:  # the emulator's runs inherit it (not the spec: a recording's key)
+            import os
+
+            from cass.runner.emulator.races import ENV
+
+            os.environ[ENV] = "1"
         if record:
             raise typer.Exit(_record(original, spec, as_json))
         backends = (reference, port_backend)

@@ -6,6 +6,7 @@ races and its port differed from the H200 with nothing to say why."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from cass.runner.emulator import build_hip_program, run_program
 from cass.runner.emulator.races import LdsRaces
 from cass.runner.recorded import write_record
 from cass.runner.results import RunResult
-from cass.runner.spec import RunSpec
+from cass.runner.spec import RunSpec, load_run_spec
 from cass.runner.verify import verify
 
 PROGRAM = Path(__file__).parent / "programs" / "lds_races.hip"
@@ -132,3 +133,25 @@ def test_a_mismatch_on_the_emulator_names_the_ports_lds_race(tmp_path: Path):
                    backends=("recorded", "emulator"))  # fmt: skip
     assert wrong.status == "mismatch"  # a wrong port without a race: no such note
     assert not [n for n in wrong.notes if "races in LDS" in n]
+
+
+@pytest.mark.toolchain
+def test_cass_verify_race_check_notes_a_race_even_when_the_outputs_agree(tmp_path: Path):
+    """With --race-check the port's run is checked whatever its verdict: here the racing
+    kernels' lines are left out of the comparison (the spec's ignore_lines), the rest agrees."""
+    original = tmp_path / "races.cu"
+    original.write_text('// cass: ignore_lines = ["_racy "]\n' + PROGRAM.read_text())
+    port = tmp_path / "races.hip"
+    port.write_text(PROGRAM.read_text())
+    spec = load_run_spec(original)
+    printed = "shift_synced 33024\nown_lanes 41856\natomic_count 32768\n"
+    write_record(original, spec, RunResult("nvidia", 0, printed))
+    base = [*CASS, "verify", str(original), str(port), "-r", "recorded", "-p", "emulator", "--json"]
+    checked = subprocess.run([*base, "--race-check"], capture_output=True, text=True,
+                             timeout=300, check=False)  # fmt: skip
+    verdict = json.loads(checked.stdout)
+    assert checked.returncode == 0 and verdict["status"] == "match", checked.stdout
+    assert any("races in LDS" in n and "shift_racyPi" in n for n in verdict["notes"])
+    plain = subprocess.run(base, capture_output=True, text=True, timeout=300, check=False)
+    assert json.loads(plain.stdout)["status"] == "match"
+    assert not [n for n in json.loads(plain.stdout)["notes"] if "races in LDS" in n]
