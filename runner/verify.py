@@ -203,8 +203,9 @@ def _race_note(
     return (
         f"the port races in LDS (the emulator's race check, {len(found)} report(s); first: "
         f"{found[0]}): waves of a workgroup touch the same LDS bytes between the same barriers, "
-        "so its output depends on the order waves run; where the original has the same race, "
-        "the difference may be the race's rather than the port's"
+        "so its output may depend on the order waves run (unless they only write equal values, "
+        "as a flag); where the original has the same race, a difference may be the race's "
+        "rather than the port's"
     )
 
 

@@ -9,6 +9,8 @@ and that wave's count then, the wave (+1) that read it since (MANY: several wave
 An access conflicts with the shadow when another wave wrote the byte at the same count, or, for a
 write, when another wave read it at the same count. Accesses of one wave never conflict (a
 wave's lanes run in lock-step, as a warp's do); LDS atomics are neither recorded nor checked.
+Values are not compared: waves that all write the same value (a `changed = 1` flag) race too,
+harmlessly.
 The interpreter checks here (`note`), translated code the same way in the prelude
 (`race_check`, native/jit_prelude.h), both on these arrays; the waves then run one at a time.
 
