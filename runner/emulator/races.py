@@ -12,7 +12,8 @@ wave's lanes run in lock-step, as a warp's do); LDS atomics are neither recorded
 Values are not compared: waves that all write the same value (a `changed = 1` flag) race too,
 harmlessly.
 The interpreter checks here (`note`), translated code the same way in the prelude
-(`race_check`, native/jit_prelude.h), both on these arrays; the waves then run one at a time.
+(`race_check`, native/jit_prelude.h), both on these arrays; translated waves then run on one
+thread (the shadow is not shared between threads).
 
 The first conflict of a batch and the number of conflicting accesses are kept in `report`
 (int64: count, wave, other wave (-1: several), pc, byte offset in the workgroup's LDS, written);
