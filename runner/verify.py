@@ -187,7 +187,7 @@ def _race_note(
     """A note naming the port's first LDS race (emulator.races), or '': from its run when that
     ran with the race check (`cass verify --race-check`), else, after a mismatch, from one more
     run with it."""
-    from cass.runner.emulator.races import ENV, PREFIX, enabled
+    from cass.runner.emulator.races import ENV, enabled, reports
 
     checked = enabled()  # this process's CASS_EMULATOR_RACE_CHECK, which the port's run inherited
     if not checked and not mismatch:
@@ -197,7 +197,7 @@ def _race_note(
             run = _run(backend, source, artifact, spec.replace(env=(*spec.env, (ENV, "1"))))
         except CassError:
             return ""
-    found = [ln[len(PREFIX) :] for ln in run.stderr.splitlines() if ln.startswith(PREFIX)]
+    found = reports(run.stderr)
     if not found:
         return ""
     return (

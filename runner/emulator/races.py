@@ -22,7 +22,6 @@ the session prints one line per batch that had any and counts them per kernel.""
 from __future__ import annotations
 
 import os
-import sys
 
 import numpy as np
 
@@ -34,6 +33,11 @@ COUNT, WAVE, OTHER, PC, OFFSET, WRITTEN = range(6)
 
 def enabled() -> bool:
     return os.environ.get(ENV, "") not in ("", "0")
+
+
+def reports(stderr: str) -> list[str]:
+    """The race reports a program's stderr holds, each without its prefix."""
+    return [ln[len(PREFIX) :] for ln in stderr.splitlines() if ln.startswith(PREFIX)]
 
 
 class LdsRaces:
@@ -90,10 +94,8 @@ class LdsRaces:
         self.shadow[index, 3] = epoch
 
     def line(self, kernel: str, workgroup: str, wpg: int) -> str:
-        """The report of this batch's first conflict, or '' when it had none."""
+        """The report of this batch's first conflict (it had one)."""
         count, wave, other, pc, offset, written = (int(v) for v in self.report)
-        if not count:
-            return ""
         access = "write" if written else "read"
         if other < 0:
             against = "reads by several waves"
@@ -103,7 +105,3 @@ class LdsRaces:
                 f"pc=0x{pc:x} lds_offset=0x{offset:x} message=\"LDS {access} racing with "
                 f"{against} between the same barriers; {count} conflicting byte accesses in "
                 "this batch\"")  # fmt: skip
-
-
-def print_race(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)

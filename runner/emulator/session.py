@@ -30,7 +30,7 @@ from cass.runner.emulator.launch import (
 from cass.runner.emulator.machine import Machine
 from cass.runner.emulator.oracle import run_compared
 from cass.runner.emulator.program import Program
-from cass.runner.emulator.races import LdsRaces, print_race
+from cass.runner.emulator.races import LdsRaces
 from cass.runner.emulator.races import enabled as races_enabled
 from cass.runner.emulator.state import Fault
 from cass.runner.emulator.stats import EmulatorStats
@@ -294,7 +294,7 @@ class Device:
             return
         wave = int(m.races.report[1])
         gx, gy, gz = (int(v) for v in dims.group_xyz(np.array(first + int(m.wave_wg[wave]))))
-        print_race(m.races.line(kernel.name, f"({gx},{gy},{gz})", wpg))
+        print(m.races.line(kernel.name, f"({gx},{gy},{gz})", wpg), file=sys.stderr, flush=True)
         self.stats.count_lds_races(kernel.name, int(m.races.report[0]))
         m.races.report[:] = 0
 

@@ -51,8 +51,8 @@ RaceCheck = Annotated[
     typer.Option(
         "--race-check",
         help="Report waves of a workgroup that touch the same LDS bytes between the same "
-        "barriers, one writing (a race: the result depends on the order waves run); waves run "
-        "one at a time ($CASS_EMULATOR_RACE_CHECK).",
+        "barriers, one writing (a race: the result may depend on the order waves run); "
+        "translated waves run on one thread ($CASS_EMULATOR_RACE_CHECK).",
     ),
 ]
 
