@@ -24,10 +24,12 @@ import sys
 import tarfile
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from itertools import permutations
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from rodinia_inputs import GENERATORS  # noqa: E402  (each run-table entry's generated inputs)
 
 ROOT = Path(__file__).resolve().parents[1]
 CASS = ROOT / ".venv" / "bin" / "cass"
@@ -272,254 +274,39 @@ RUN_TABLE: dict[str, dict[str, Any]] = {
         "args": ["3", "6", "8", "256", "256", "50", "none", "output.txt", "1"],
         "outputs": ["output.txt"],
     },
-}
-
-
-def _lcg(seed: int) -> Iterator[int]:
-    """A fixed 31-bit linear congruential sequence: the same inputs on every machine."""
-    state = seed
-    while True:
-        state = (1103515245 * state + 12345) % 2**31
-        yield state >> 8
-
-
-def gen_hotspot_grid(run_dir: Path) -> None:
-    rand = _lcg(1)
-    n = 64
-    (run_dir / "temp_64").write_text(
-        "".join(f"{320 + (next(rand) % 2000) / 100:.2f}\n" for _ in range(n * n))
-    )
-    (run_dir / "power_64").write_text(
-        "".join(f"{(next(rand) % 1000) / 1e6:.6f}\n" for _ in range(n * n))
-    )
-
-
-def gen_hotspot3d_grid(run_dir: Path) -> None:
-    rand = _lcg(2)
-    cells = 64 * 64 * 4
-    (run_dir / "power_64x4").write_text(
-        "".join(f"{(next(rand) % 1000) / 1e6:.6f}\n" for _ in range(cells))
-    )
-    (run_dir / "temp_64x4").write_text(
-        "".join(f"{320 + (next(rand) % 2000) / 100:.2f}\n" for _ in range(cells))
-    )
-
-
-def gen_bfs_graph(run_dir: Path) -> None:
-    """Rodinia's graph format: node count, (first edge, edge count) per node, source, edges."""
-    rand = _lcg(3)
-    nodes = 256
-    edges: list[list[int]] = [[] for _ in range(nodes)]
-    for node in range(1, nodes):  # a spanning tree keeps every node reachable
-        parent = next(rand) % node
-        edges[node].append(parent)
-        edges[parent].append(node)
-    for _ in range(nodes):
-        a, b = next(rand) % nodes, next(rand) % nodes
-        if a != b:
-            edges[a].append(b)
-            edges[b].append(a)
-    lines, start = [str(nodes)], 0
-    for node_edges in edges:
-        lines.append(f"{start} {len(node_edges)}")
-        start += len(node_edges)
-    lines += ["", "0", "", str(start)]
-    lines += [f"{dest} {1 + next(rand) % 10}" for node_edges in edges for dest in node_edges]
-    (run_dir / "graph256.txt").write_text("\n".join(lines) + "\n")
-
-
-def gen_nn_records(run_dir: Path) -> None:
-    """Two record files in hurricane_gen's fixed-width format (latitude at 28, longitude at 33)."""
-    rand = _lcg(4)
-    names = ["ALBERTO", "BERYL", "CHRIS", "DEBBY", "ERNESTO", "FLORENCE", "GORDON", "HELENE"]
-    files = []
-    for index in range(2):
-        name = f"cane_{index}.db"
-        rows = []
-        for _ in range(300):
-            lat = 7 + next(rand) % 63 + (next(rand) % 10) / 10
-            lng = next(rand) % 358 + (next(rand) % 10) / 10
-            rows.append(
-                f"{1950 + next(rand) % 55:4d} {1 + next(rand) % 12:2d} {1 + next(rand) % 28:2d} "
-                f"{(next(rand) % 4) * 6:2d} {1 + next(rand) % 28:2d} "
-                f"{names[next(rand) % len(names)]:<9s} {lat:5.1f} {lng:5.1f} "
-                f"{10 + next(rand) % 155:4d} {next(rand) % 900:4d}"
-            )
-        (run_dir / name).write_text("\n".join(rows) + "\n")
-        files.append(name)
-    (run_dir / "filelist.txt").write_text("\n".join(files) + "\n")
-
-
-def gen_kmeans_points(run_dir: Path) -> None:
-    """kmeans' text input (`id f1 .. f6` per line): 400 points scattered around 5 centres."""
-    rand = _lcg(5)
-    centres = [[(next(rand) % 1000) / 10 for _ in range(6)] for _ in range(5)]
-    rows = []
-    for index in range(400):
-        centre = centres[next(rand) % 5]
-        values = [c + (next(rand) % 2001 - 1000) / 100 for c in centre]
-        rows.append(f"{index + 1} " + " ".join(f"{v:.2f}" for v in values))
-    (run_dir / "points.txt").write_text("\n".join(rows) + "\n")
-
-
-def gen_hybridsort_values(run_dir: Path) -> None:
-    """hybridsort's input: 24,000 floats in [0, 1) with five decimals (some repeated), spread
-    unevenly (a quarter of them below 0.05) so that its buckets differ in size."""
-    rand = _lcg(7)
-    values = []
-    for index in range(24000):
-        value = (next(rand) >> 4) % 100000 / 100000
-        values.append(value / 20 if index % 4 == 0 else value)
-    (run_dir / "values.txt").write_text(" ".join(f"{v:.5f}" for v in values) + "\n")
-
-
-def avi_file(width: int, height: int, frames: list[bytes]) -> bytes:
-    """An uncompressed AVI of 8-bit frames (rows bottom-up, as video frames are stored): RIFF
-    'AVI ' holding an hdrl list (avih; strl with a 'vids' strh and a BITMAPINFOHEADER strf) and
-    a movi list of '00db' chunks, no index (readers find the chunks by scanning movi)."""
-
-    def chunk(tag: bytes, body: bytes) -> bytes:
-        return tag + len(body).to_bytes(4, "little") + body + b"\0" * (len(body) % 2)
-
-    def words(*values: int) -> bytes:
-        return b"".join(v.to_bytes(4, "little") for v in values)
-
-    size = width * height
-    avih = words(40000, size * 25, 0, 0x10, len(frames), 0, 1, size, width, height, 0, 0, 0, 0)
-    strh = b"vids" + b"\0" * 4 + words(0, 0, 0, 1, 25, 0, len(frames), size, 0xFFFFFFFF, 0, 0)
-    strf = words(40, width, height) + (1).to_bytes(2, "little") + (8).to_bytes(2, "little")
-    strf += words(0, size, 0, 0, 256, 0)
-    strl = chunk(b"LIST", b"strl" + chunk(b"strh", strh) + chunk(b"strf", strf))
-    hdrl = chunk(b"LIST", b"hdrl" + chunk(b"avih", avih) + strl)
-    movi = chunk(b"LIST", b"movi" + b"".join(chunk(b"00db", frame) for frame in frames))
-    return chunk(b"RIFF", b"AVI " + hdrl + movi)
-
-
-def gen_leukocyte_video(run_dir: Path) -> None:
-    """leukocyte's input: three 160x340 frames of a noisy vessel (the rows it crops, 110 to 328)
-    with six round bright cells of radius 10 to 12 (smooth edges), moving a pixel or two a frame.
-    It is tracked over one frame: the tracker cuts each cell's next sub-image at bounds
-    truncated from its float position (`(int) (x - 4R + 0.5)`), and this detection finds centres
-    about half a pixel off the grid, a few hundredths from such a bound; from the second frame
-    on, a difference in the last bits of the first frame's tracking moves a bound by a whole
-    pixel (a cell ended 0.037 pixels apart on the H200 and the emulator, either right)."""
-    rand = _lcg(8)
-    width, height = 160, 340
-    cells = [(150, 40, 10), (170, 100, 11), (215, 60, 12), (250, 125, 10), (280, 35, 11),
-             (300, 95, 10)]  # fmt: skip
-    noise = [next(rand) % 9 for _ in range(width * height)]
-    frames = []
-    for frame in range(3):
-        pixels = bytearray(width * height)
-        for row in range(height):
-            for col in range(width):
-                value = 60.0
-                for cy, cx, radius in cells:
-                    dy, dx = row - cy - frame, col - cx - 2 * frame
-                    if abs(dy) <= radius + 4 and abs(dx) <= radius + 4:
-                        edge = radius - (dx * dx + dy * dy) ** 0.5
-                        value += 120.0 / (1.0 + 2.718281828 ** (-1.5 * edge))
-                # stored bottom-up: the program flips what it reads
-                pixels[(height - 1 - row) * width + col] = min(
-                    255, int(value) + noise[row * width + col]
-                )
-        frames.append(bytes(pixels))
-    (run_dir / "cells.avi").write_bytes(avi_file(width, height, frames))
-
-
-def gen_mummer_fasta(run_dir: Path) -> None:
-    """mummergpu's reference (2,000 bases) and 60 queries of 24 to 48 bases: pieces of the
-    reference, one base changed in every third, and random ones."""
-    rand = _lcg(6)
-    ref = "".join("ACGT"[next(rand) >> 8 & 3] for _ in range(2000))  # high bits: no short period
-    queries = []
-    for index in range(60):
-        length = 24 + next(rand) % 25
-        if index % 5 == 4:
-            read = "".join("ACGT"[next(rand) >> 8 & 3] for _ in range(length))
-        else:
-            start = next(rand) % (len(ref) - length)
-            read = ref[start : start + length]
-            if index % 3 == 0:
-                at = next(rand) % length
-                read = read[:at] + "ACGT"[("ACGT".index(read[at]) + 1) % 4] + read[at + 1 :]
-        queries.append(f">q{index}\n{read}\n")
-    (run_dir / "ref.fa").write_text(f">ref\n{ref}\n")
-    (run_dir / "qry.fa").write_text("".join(queries))
-
-
-def cfd_mesh(nx: int = 16, ny: int = 8, nz: int = 4, h: float = 0.0005) -> str:
-    """cfd's mesh text: the element count, then per tetrahedron its volume and, per face, the
-    neighbour (1-based; 0 a wall, negative the far field) and the outward face normal scaled by
-    the face's area. The tetrahedra are a box of nx*ny*nz cubes of side h, each cut into 6 along
-    its main diagonal (the same cut in every cube, so faces match), less a square pillar through
-    the box's height in the flow's way: far field on the four sides, walls on the pillar, the
-    floor and the ceiling. 2,688 elements by default: a multiple of both block sizes (192, 128),
-    so cfd pads no element (its padding copies no normal and would read uninitialised memory).
-    cfd's time step, 0.5 / (sqrt(volume) * speed), has no length unit: at h = 0.005 the Mach 1.2
-    flow's shock on the pillar blows up after ~1,000 of the 2,000 iterations (negative pressure,
-    NaN everywhere); at h = 0.0005 it stays bounded (density 0.19 to 3.44 at the end), and a
-    float32 run of the same scheme agrees with a float64 one within 1e-5 on every density and
-    energy (checked with a NumPy copy of euler3d.cu's kernels)."""
-    pillar = (range(nx * 3 // 8, nx * 5 // 8), range(ny // 4, ny * 3 // 4))
-    tets: list[list[tuple[int, int, int]]] = []
-    for k in range(nz):
-        for j in range(ny):
-            for i in range(nx):
-                if i in pillar[0] and j in pillar[1]:
-                    continue
-                for order in permutations(range(3)):
-                    corner, verts = [i, j, k], [(i, j, k)]
-                    for axis in order:
-                        corner[axis] += 1
-                        verts.append((corner[0], corner[1], corner[2]))
-                    tets.append(verts)
-    owners: dict[tuple, list[int]] = {}
-    for index, verts in enumerate(tets):
-        for face in range(4):
-            owners.setdefault(tuple(sorted(verts[:face] + verts[face + 1 :])), []).append(index)
-
-    def sub(a: tuple, b: tuple) -> tuple[int, int, int]:
-        return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
-
-    def cross(a: tuple, b: tuple) -> tuple[int, int, int]:
-        return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
-
-    def dot(a: tuple, b: tuple) -> int:
-        return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-
-    lines = [str(len(tets))]
-    for index, verts in enumerate(tets):
-        a, b, c, d = verts
-        row = [f"{abs(dot(sub(b, a), cross(sub(c, a), sub(d, a)))) / 6 * h**3:.9g}"]
-        for face in range(4):
-            points = verts[:face] + verts[face + 1 :]
-            normal = cross(sub(points[1], points[0]), sub(points[2], points[0]))
-            if dot(normal, sub(verts[face], points[0])) > 0:  # towards the opposite vertex
-                normal = (-normal[0], -normal[1], -normal[2])
-            other = [o for o in owners[tuple(sorted(points))] if o != index]
-            side = any(all(p[axis] == end for p in points)
-                       for axis, end in ((0, 0), (0, nx), (1, 0), (1, ny)))  # fmt: skip
-            neighbour = other[0] + 1 if other else (-1 if side else 0)
-            row.append(f"{neighbour} " + " ".join(f"{x * 0.5 * h * h:.9g}" for x in normal))
-        lines.append(" ".join(row))
-    return "\n".join(lines) + "\n"
-
-
-def gen_cfd_mesh(run_dir: Path) -> None:
-    (run_dir / "mesh.txt").write_text(cfd_mesh())
-
-
-GENERATORS: dict[str, Callable[[Path], None]] = {
-    "hotspot_grid": gen_hotspot_grid,
-    "hotspot3d_grid": gen_hotspot3d_grid,
-    "bfs_graph": gen_bfs_graph,
-    "nn_records": gen_nn_records,
-    "kmeans_points": gen_kmeans_points,
-    "mummer_fasta": gen_mummer_fasta,
-    "hybridsort_values": gen_hybridsort_values,
-    "leukocyte_video": gen_leukocyte_video,
-    "cfd_mesh": gen_cfd_mesh,
+    # lavaMD: particles at random positions (`srand(time(NULL))`: fixed_clock makes them the same
+    # on both machines); 2x2x2 boxes of 100 particles; OUTPUT writes every particle's force
+    "lavaMD": {
+        "sources": [
+            "main.c",
+            "kernel/kernel_gpu_cuda_wrapper.cu",
+            "util/num/num.c",
+            "util/timer/timer.c",
+            "util/device/device.cu",
+        ],
+        "defines": ["OUTPUT"],
+        "fixed_clock": True,
+        "args": ["-boxes1d", "2"],
+        "outputs": ["result.txt"],
+        "ignore": [r"^\s*[0-9.]+ s\b"],  # its stage timings: "0.000140999997 s,  0.0061 % : ..."
+    },
+    # particlefilter: two programs in one folder, each tracking a disk through a generated noisy
+    # video (its own, from seeds `time(0) * i`: fixed_clock). The float program's weights are
+    # normalised by block 0 alone while other blocks read them (no grid-wide barrier): with 500
+    # particles it runs one block of 512 threads, where that is ordered by __syncthreads.
+    **{
+        name: {
+            "dir": "particlefilter",
+            "sources": [source],
+            "fixed_clock": True,
+            "args": ["-x", "128", "-y", "128", "-z", "10", "-np", particles],
+            "ignore": [r"\bTOOK\b", r"^(GPU Execution|SEND ARRAY [XY] BACK|SEND WEIGHTS BACK):"],
+        }
+        for name, source, particles in (
+            ("particlefilter_naive", "ex_particle_CUDA_naive_seq.cu", "1000"),
+            ("particlefilter_float", "ex_particle_CUDA_float_seq.cu", "500"),
+        )
+    },
 }
 
 
@@ -586,6 +373,7 @@ def nvcc_build(tree: Path, app: str, build_dir: Path, nvcc: str, arch: str) -> t
         nvcc,
         f"-arch={arch}",
         *objects,
+        *clock_objects(entry, build_dir),
         "-o",
         str(build_dir / "app"),
         "-lm",
@@ -595,6 +383,18 @@ def nvcc_build(tree: Path, app: str, build_dir: Path, nvcc: str, arch: str) -> t
     proc = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=600)
     log.append(" ".join(cmd) + "\n" + proc.stdout + proc.stderr)
     return proc.returncode == 0, "\n".join(log)
+
+
+def clock_objects(entry: dict[str, Any], build_dir: Path) -> list[str]:
+    """Objects to link into a program whose entry says `fixed_clock`: benchmarks/rodinia_include/
+    fixed_clock.c (its time() one fixed instant, before the C library's), for programs that seed
+    their random numbers from the clock; both builds link it."""
+    if not entry.get("fixed_clock"):
+        return []
+    obj = build_dir / "fixed_clock.o"
+    subprocess.run(["gcc", "-O2", "-c", str(OWN_HEADERS / "fixed_clock.c"), "-o", str(obj)],
+                   check=True, timeout=120)  # fmt: skip
+    return [str(obj)]
 
 
 def driver_stub(symbols: list[str], folder: Path) -> list[str]:
@@ -796,7 +596,7 @@ def hip_build(
             return False, f"{source}: {first_error(proc.stderr)}"
         objects.append(str(obj))
     lib = runtime_library()
-    cmd = ["clang++-16", *objects, "-o", str(build_dir / "app")]
+    cmd = ["clang++-16", *objects, *clock_objects(entry, build_dir), "-o", str(build_dir / "app")]
     cmd += [
         f"-L{lib.parent}",
         f"-Wl,-rpath,{lib.parent}",

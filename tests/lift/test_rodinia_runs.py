@@ -141,6 +141,31 @@ def test_driver_stub_links_under_the_driver_library_name(pr, tmp_path: Path):
     assert pr.driver_stub([], tmp_path / "none") == []
 
 
+@pytest.mark.parametrize(
+    ("compiler", "suffix", "program"),
+    [
+        ("gcc", ".c", "#include <stdio.h>\n#include <stdlib.h>\n#include <time.h>\n"),
+        ("g++", ".cpp", "#include <cstdio>\n#include <cstdlib>\n#include <ctime>\n"),
+    ],
+)
+def test_fixed_clock_gives_clock_seeded_programs_one_seed(pr, tmp_path: Path, compiler, suffix,
+                                                          program):  # fmt: skip
+    """lavaMD's `srand(time(NULL))` (C) and particlefilter's `time(0) * i` (CUDA, C++): the
+    linked fixed_clock.o makes time() one instant, so rand() draws the same numbers every run."""
+    source = tmp_path / f"seeded{suffix}"
+    source.write_text(program + "int main(void) {\n  time_t now, got;\n  srand(time(NULL));\n"
+                      '  got = time(&now);\n  printf("%ld %ld %d\\n", (long) got, (long) now, rand());\n'
+                      "  return 0;\n}\n")  # fmt: skip
+    objects = pr.clock_objects({"fixed_clock": True}, tmp_path)
+    assert pr.clock_objects({}, tmp_path / "none") == []
+    exe = tmp_path / "seeded"
+    subprocess.run([compiler, str(source), *objects, "-o", str(exe)], check=True)
+    runs = {subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+            for _ in range(2)}  # fmt: skip
+    assert len(runs) == 1
+    assert runs.pop().split()[:2] == ["1764806400", "1764806400"]
+
+
 def _cfd_elements(text: str) -> tuple[int, list[tuple[float, list[tuple[int, list[float]]]]]]:
     tokens = text.split()
     count, at, elements = int(tokens[0]), 1, []
