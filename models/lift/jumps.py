@@ -17,6 +17,12 @@ thread to the trap default, never to a wrong block. nvdisasm text names the targ
 (`(*"BRANCH_TARGETS .L_x_36,.L_x_37"*)`); the parser turns those into `Target` operands, which
 take precedence. A `BRX` whose register is not such a load stays without targets and its lift is
 a located error.
+
+`JMX Rn imm` jumps to the absolute address Rn + imm. The lift places each function's code at
+address 0 (a relocatable cubin's `.text.<kernel>` starts there and its symbol's value is 0), so
+an absolute target is the target's offset, and its table holds offsets less the displacement:
+the same recovery with the branch's base the displacement alone. A table the loader relocates
+(words zero until then) recovers no target: a located error, as any other register source is.
 """
 
 from __future__ import annotations
@@ -26,11 +32,11 @@ from dataclasses import replace
 
 from cass.models.lift.ir import CBank, Function, Imm, Instruction, Reg, Target
 
-INDIRECT = ("BRX", "BRXU")  # BRXU: PTX `brx.idx` on a uniform index, the table read by ULDC
+INDIRECT = ("BRX", "BRXU", "JMX")  # BRXU: PTX `brx.idx` on a uniform index, read by ULDC
 
 
 def attach_jump_tables(fn: Function, pool: bytes | None) -> Function:
-    """`fn` with every recoverable `BRX` carrying its targets as `Target` operands."""
+    """`fn` with every recoverable `BRX`/`JMX` carrying its targets as `Target` operands."""
     if not any(ins.opcode in INDIRECT for ins in fn.instructions):
         return fn
     addresses = {ins.address for ins in fn.instructions}
@@ -45,9 +51,10 @@ def attach_jump_tables(fn: Function, pool: bytes | None) -> Function:
 
 
 def branch_base(ins: Instruction) -> int:
-    """What the register is added to: the next instruction's address plus the displacement."""
+    """What the register is added to: the next instruction's address plus the displacement
+    (`BRX`), or the displacement alone (`JMX`, an absolute address)."""
     imm = next((o.value for o in ins.operands if isinstance(o, Imm)), 0)
-    return ins.address + 16 + imm
+    return imm if ins.opcode == "JMX" else ins.address + 16 + imm
 
 
 def table_starts(fn: Function) -> set[int]:
@@ -80,7 +87,7 @@ def defining_load(before: list[Instruction], brx: Instruction) -> CBank | None:
     if reg is None:
         return None
     for ins in reversed(before):
-        if ins.opcode in ("BRA", *INDIRECT, "JMX", "EXIT", "CALL", "RET", "BSYNC"):
+        if ins.opcode in ("BRA", *INDIRECT, "EXIT", "CALL", "RET", "BSYNC"):
             return None
         dest = ins.operands[0] if ins.operands else None
         if not (isinstance(dest, Reg) and dest.name == reg.name):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from cass.models.lift.cfg import Cfg
 from cass.models.lift.emit import Emitter
 from cass.models.lift.ir import Imm, Instruction, Reg, Target
-from cass.models.lift.jumps import branch_base
+from cass.models.lift.jumps import INDIRECT, branch_base
 from cass.models.lift.sem_sync import named_barrier
 
 NO_OPS = frozenset({"BSSY", "BSYNC", "BREAK", "BRK", "NOP", "YIELD", "DEPBAR", "ERRBAR", "CGAERRBAR", "CCTL", "ENDCOLLECTIVE",
@@ -57,12 +57,9 @@ def lift_control(e: Emitter, ins: Instruction, cfg: Cfg, following: int | None) 
     if op == "RET":
         _ret(e, ins, cfg, fall)
         return True
-    if op in ("BRX", "BRXU"):  # BRXU: the offset in a uniform register
+    if op in INDIRECT:  # BRXU: the offset in a uniform register; JMX: an absolute address
         _guarded_call(e, ins, lambda e, ins: _indirect_branch(e, ins, cfg), fall)
         return True
-    if op == "JMX":
-        raise e.fail(f"{ins.full}: an absolute indirect jump (its targets are load addresses, not offsets "
-                     "in the function) is not supported")  # fmt: skip
     if op in ("JMP", "KILL"):
         raise e.fail(f"{ins.full} is not supported")
     return False
@@ -121,8 +118,8 @@ def _indirect_call(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
 
 
 def _indirect_branch(e: Emitter, ins: Instruction, cfg: Cfg) -> None:
-    """`BRX Rn imm` with its recovered jump table (see jumps.py): a `switch` on the computed target
-    over the table's targets; any other value traps."""
+    """`BRX Rn imm` (or `JMX Rn imm`) with its recovered jump table (see jumps.py): a `switch` on
+    the computed target over the table's targets; any other value traps."""
     targets = [o.address for o in ins.operands if isinstance(o, Target)]
     reg = next((o for o in ins.operands if isinstance(o, Reg) and not o.is_pred), None)
     if not targets or reg is None:

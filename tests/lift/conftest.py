@@ -21,10 +21,11 @@ def _nvcc() -> str | None:
 
 
 def _build_lifted(
-    source: Path, arch: str, work: Path, host: Path | None = None, defines: tuple[str, ...] = ()
-) -> Path:
+    source: Path, arch: str, work: Path, host: Path | None = None, defines: tuple[str, ...] = (),
+    patch: Callable[[Path], object] | None = None,
+) -> Path:  # fmt: skip
     """nvcc -cubin -> lift -> device code object under `host` (default: the rules engine's port of
-    `source`), built for the emulator."""
+    `source`), built for the emulator. `patch(cubin)` rewrites the cubin before the lift."""
     from cass.models.bench.assembly import build_with_device_code
     from cass.models.lift.elfinfo import read_cubin
     from cass.models.lift.inputs import disassemble
@@ -34,6 +35,8 @@ def _build_lifted(
     cubin = work / f"{source.stem}.cubin"
     subprocess.run([_nvcc(), "-cubin", "-O3", f"-arch={arch}", *defines, "-o", str(cubin), str(source)],
                    check=True, timeout=300, capture_output=True)  # fmt: skip
+    if patch is not None:
+        patch(cubin)
     result = lift_sass(
         disassemble(cubin, None), path=str(cubin), arch=arch, cubin=read_cubin(cubin.read_bytes())
     )
@@ -48,7 +51,7 @@ def _build_lifted(
 
 @pytest.fixture(scope="session")
 def build_lifted() -> Callable[..., Path]:
-    """`build_lifted(source, arch, work, host=None, defines=())` -> emulator executable; skips
+    """`build_lifted(source, arch, work, host=None, defines=(), patch=None)` -> emulator executable; skips
     the test where nvcc is not installed."""
     if _nvcc() is None:
         pytest.skip("nvcc is not installed")
