@@ -274,6 +274,67 @@ RUN_TABLE: dict[str, dict[str, Any]] = {
         "args": ["3", "6", "8", "256", "256", "50", "none", "output.txt", "1"],
         "outputs": ["output.txt"],
     },
+    # b+tree: a tree of 36,000 keys, 128 point and 128 range queries, one block of 256 threads
+    # each; output.txt holds every answer (gen_btree_keys: its command file ends with a NUL)
+    "b+tree": {
+        "sources": [
+            "main.c",
+            "kernel/kernel_gpu_cuda_wrapper.cu",
+            "kernel/kernel_gpu_cuda_wrapper_2.cu",
+            "util/timer/timer.c",
+            "util/num/num.c",
+            "util/cuda/cuda.cu",
+        ],
+        "args": ["file", "keys.txt", "command", "command.txt"],
+        "inputs": "btree_keys",
+        "outputs": ["output.txt"],
+        "ignore": [r"^Tree transformation took", r"^\s*\d+\.\d+ s(,|$)"],
+    },
+    # huffman: 64 KiB of bytes encoded on the CPU and the GPU, then compared (PASS or FAIL and
+    # the differing words). CUDA 13 removed cudaDeviceProp::deviceOverlap, as for gaussian.
+    "huffman": {
+        "sources": ["main_test_cu.cu", "cpuencode.cpp"],
+        "nvcc_flags": ["-DdeviceOverlap=asyncEngineCount"],
+        "args": ["input.bin"],
+        "inputs": "huffman_bytes",
+    },
+    # dwt2d opens ../../data/dwt2d/ + the name it is given: it runs in cuda/dwt2d of the run
+    # folder (`cwd`), its image (raw interleaved RGB) at data/dwt2d/rgb.bin. The integer 5/3
+    # transform (-5): the 9/7 one truncates floats to the bytes it writes. 96x128, 2 levels: a
+    # level 32 pixels wide or less reads before its buffer (its loader mirrors once, unchecked).
+    # OUTPUT makes it write each component's coefficients.
+    "dwt2d": {
+        "sources": [
+            "main.cu",
+            "dwt.cu",
+            "components.cu",
+            "dwt_cuda/fdwt53.cu",
+            "dwt_cuda/fdwt97.cu",
+            "dwt_cuda/common.cu",
+            "dwt_cuda/rdwt97.cu",
+            "dwt_cuda/rdwt53.cu",
+        ],
+        "defines": ["OUTPUT"],
+        "cwd": "cuda/dwt2d",
+        "args": ["rgb.bin", "-d", "96x128", "-f", "-5", "-l", "2"],
+        "inputs": "dwt2d_rgb",
+        "outputs": [f"cuda/dwt2d/rgb.bin.dwt.{c}" for c in "rgb"],
+        "ignore": [r"^Using device"],
+    },
+    # srad_v1 reads the fixed ../../../data/srad/image.pgm (502x458): it runs in
+    # cuda/srad/srad_v1 of the run folder (`cwd`) and crops 30x34 of the image, 2 blocks of 512
+    # threads (its reduction adds the wrong partial sums when the block count is not a power of
+    # two). It truncates log(I)*255 to integers: this input keeps every value at least 3e-3 from
+    # an integer through its 4 iterations (a float32 model), far more than last bits move it.
+    "srad_v1": {
+        "dir": "srad/srad_v1",
+        "sources": ["main.cu"],
+        "cwd": "cuda/srad/srad_v1",
+        "args": ["4", "0.5", "30", "34"],
+        "inputs": "srad_v1_image",
+        "outputs": ["cuda/srad/srad_v1/image_out.pgm"],
+        "ignore": [r"^\s*\S+ s(, |$)"],  # its stage timings: "0.000012000000 s, 1.2 % : ..."
+    },
     # lavaMD: particles at random positions (`srand(time(NULL))`: fixed_clock makes them the same
     # on both machines); 2x2x2 boxes of 100 particles; OUTPUT writes every particle's force
     "lavaMD": {
@@ -410,8 +471,15 @@ def driver_stub(symbols: list[str], folder: Path) -> list[str]:
     return [f"-L{folder}", "-lcuda"]
 
 
+def work_dir(app: str, run_dir: Path) -> Path:
+    """Where a program runs: its run folder, or the run table's `cwd` below it (for a program
+    that opens its input at a fixed path leaving its working folder, `../../data/<app>/...`:
+    the run folder mirrors Rodinia's tree, the input under data/, outputs named from run_dir)."""
+    return run_dir / RUN_TABLE[app].get("cwd", "")
+
+
 def prepare_run_dir(app: str, run_dir: Path) -> None:
-    run_dir.mkdir(parents=True, exist_ok=True)
+    work_dir(app, run_dir).mkdir(parents=True, exist_ok=True)
     generator = RUN_TABLE[app].get("inputs")
     if generator:
         GENERATORS[generator](run_dir)
@@ -512,7 +580,7 @@ def record_nvidia(
                 started = time.perf_counter()
                 try:
                     proc = subprocess.run([str(build_dir / "app"), *RUN_TABLE[app]["args"]],
-                                          cwd=run_dir, capture_output=True, check=False,
+                                          cwd=work_dir(app, run_dir), capture_output=True, check=False,
                                           timeout=300)  # fmt: skip
                     entry["exit_code"] = proc.returncode
                     entry["stdout"] = proc.stdout.decode(errors="replace")[-2_000_000:]
@@ -585,8 +653,10 @@ def hip_build(
     for index, source in enumerate(entry["sources"]):
         path = (src / source).resolve()
         obj = build_dir / f"{index}_{path.stem}.o"
-        if path.suffix == ".c":  # plain C, built by gcc as the Makefiles do (nvcc's host compiler)
-            cmd = ["gcc", "-O2", *flags, "-c", str(path), "-o", str(obj)]
+        if path.suffix == ".c":  # plain C, built by gcc as the Makefiles do (nvcc's host compiler);
+            # the platform macro hipcc gives every file: a ported C file calling the runtime API
+            # includes hip_runtime.h, which needs it
+            cmd = ["gcc", "-O2", "-D__HIP_PLATFORM_AMD__", *flags, "-c", str(path), "-o", str(obj)]
         else:  # CUDA sources and host C++ calling the runtime API, as nvcc compiled them
             extra = device(source) if device else ()
             opt = entry.get("host_opt", ["-O2"]) if path.suffix == ".cpp" else ["-O2"]
@@ -662,7 +732,7 @@ def run_and_judge(
 
     prepare_run_dir(app, run_dir)
     started = time.perf_counter()
-    run = run_program(exe, RUN_TABLE[app]["args"], cwd=run_dir, timeout_s=timeout_s)
+    run = run_program(exe, RUN_TABLE[app]["args"], cwd=work_dir(app, run_dir), timeout_s=timeout_s)
     row["run_s"] = round(time.perf_counter() - started, 1)
     row["exit_code"], row["stdout"] = run.exit_code, run.stdout[-200_000:]
     row["output_files"] = collect_outputs(app, run_dir)
@@ -691,7 +761,7 @@ def race_report(
             return ""
         env = {**os.environ, ENV: "1"}
         stderr = run_program(
-            exe, RUN_TABLE[app]["args"], cwd=run_dir, timeout_s=timeout_s, env=env
+            exe, RUN_TABLE[app]["args"], cwd=work_dir(app, run_dir), timeout_s=timeout_s, env=env
         ).stderr
     found = reports(stderr)
     return found[0] if found else ""

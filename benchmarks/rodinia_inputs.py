@@ -247,6 +247,81 @@ def gen_cfd_mesh(run_dir: Path) -> None:
     (run_dir / "mesh.txt").write_text(cfd_mesh())
 
 
+def gen_dwt2d_rgb(run_dir: Path) -> None:
+    """dwt2d's input: raw interleaved 8-bit RGB, row-major, no header (its getImg read()s
+    width*height*3 bytes from ../../data/dwt2d/<name>; the .bmp of its run script is read the
+    same way, header and all). 96x128: red and green ramps, a blue disc, +-8 noise. The program
+    runs in cuda/dwt2d (the run table's `cwd`), so the file lies at data/dwt2d/rgb.bin."""
+    rand = _lcg(30)
+    width, height = 96, 128
+    pixels = bytearray()
+    for row in range(height):
+        for col in range(width):
+            disc = (col - 40) ** 2 + (row - 70) ** 2 < 30 * 30
+            for value in (col * 255 // (width - 1), row * 255 // (height - 1), 200 if disc else 60):
+                pixels.append(min(255, max(0, value + next(rand) % 17 - 8)))
+    folder = run_dir / "data" / "dwt2d"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "rgb.bin").write_bytes(bytes(pixels))
+
+
+def gen_srad_v1_image(run_dir: Path) -> None:
+    """srad_v1's input: the 502x458 text PGM (P2) it reads from ../../../data/srad/image.pgm
+    (fixed path and size): three header lines it skips unread, then 502 rows of 458 values, of
+    which it crops the top-left rows x columns its arguments name. A dark speckled background
+    with a bright elliptic band (a heart wall in an ultrasound frame) round (15, 17) inside that
+    corner, multiplicative speckle, values 1 to 255. The program runs in cuda/srad/srad_v1 (the
+    run table's `cwd`), so the image lies at data/srad/image.pgm."""
+    rand = _lcg(37)
+    rows, cols = 502, 458
+    lines = ["P2", f"{cols} {rows}", "255"]
+    for row in range(rows):
+        values = []
+        for col in range(cols):
+            dy, dx = (row - 15) / 11, (col - 17) / 13
+            r = (dy * dy + dx * dx) ** 0.5
+            base = 150 if 0.6 < r < 1.0 else 50
+            speckle = 0.5 + (next(rand) % 1000) / 1000  # 0.5 to 1.5
+            values.append(str(max(1, min(255, int(base * speckle)))))
+        lines.append(" ".join(values))
+    folder = run_dir / "data" / "srad"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "image.pgm").write_text("\n".join(lines) + "\n")
+
+
+def gen_btree_keys(run_dir: Path) -> None:
+    """b+tree's inputs. keys.txt: the key count on the first line, then one key a line (its
+    reader takes the count as the tree's size, then inserts each key as key and value until
+    feof, dropping duplicates: so the keys are distinct and the count exact). 36,000 ascending
+    keys with gaps of 1 or 2: inserted in order, leaves split half full, 281 leaves under two
+    internal levels, and about two thirds of the program's queries (keys drawn by its unseeded
+    rand()) hit a key. command.txt: `k 128` (128 point queries) and `j 128 128` (its parser
+    reads the first number twice: 128 range queries of width 128), ended by a NUL byte: the
+    program reads the file into a buffer of its size with no terminator and scans it up to a
+    NUL; without one it runs into whatever the heap holds after the buffer."""
+    rand = _lcg(20)
+    keys, key = [], 0
+    for _ in range(36000):
+        key += 1 + (next(rand) >> 12) % 2  # a high bit: the low ones have short periods
+        keys.append(key)
+    (run_dir / "keys.txt").write_text(f"{len(keys)}\n" + "".join(f"{k}\n" for k in keys))
+    (run_dir / "command.txt").write_bytes(b"k 128\nj 128 128\n\0")
+
+
+def gen_huffman_bytes(run_dir: Path) -> None:
+    """huffman's input: 64 KiB of bytes, which it reads as 16,384 32-bit words, one a thread,
+    256 threads a block: 64 blocks (its size must be a multiple of 1 KiB, or the words past the
+    last whole block are encoded by the CPU only; the block count a multiple of 16 for its pack
+    kernel, and at most 512 for a one-block scan). 24 byte values drawn with weights 26 down to
+    3: Huffman codes of 4 to 7 bits (its encoder assumes at most 8 bits a byte)."""
+    rand = _lcg(21)
+    symbols = b"etaoinshrdlucmfwypvbgkqj"
+    table = b"".join(bytes([s]) * (26 - i) for i, s in enumerate(symbols))
+    (run_dir / "input.bin").write_bytes(
+        bytes(table[(next(rand) >> 4) % len(table)] for _ in range(64 * 1024))
+    )
+
+
 GENERATORS: dict[str, Callable[[Path], None]] = {
     "hotspot_grid": gen_hotspot_grid,
     "hotspot3d_grid": gen_hotspot3d_grid,
@@ -257,4 +332,8 @@ GENERATORS: dict[str, Callable[[Path], None]] = {
     "hybridsort_values": gen_hybridsort_values,
     "leukocyte_video": gen_leukocyte_video,
     "cfd_mesh": gen_cfd_mesh,
+    "dwt2d_rgb": gen_dwt2d_rgb,
+    "srad_v1_image": gen_srad_v1_image,
+    "btree_keys": gen_btree_keys,
+    "huffman_bytes": gen_huffman_bytes,
 }
