@@ -561,6 +561,21 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
         ),
     ),
     (
+        "CASS096",
+        W,
+        "shift whose amount can be the full width",
+        (
+            "In device code, a shift by `32 - e` or `64 - e` (`dw << 32 - bit`) shifts by the "
+            "value's whole width when `e` is 0. PTX clamps the amount, so on NVIDIA GPUs the "
+            "result is 0 (or the sign bits, for a signed value shifted right), and code relies "
+            "on it; AMD GPUs take the amount modulo the width, so the value comes back "
+            "unshifted. C++ leaves the shift undefined, the port compiles, and its output "
+            "changes. Where `e` can be 0, guard the shift (`bit ? dw << 32 - bit : 0`); a 64-bit "
+            "value shifted by `32 - e` is safe. Amounts from constants only (upper-case names) "
+            "are not reported."
+        ),
+    ),
+    (
         "CASS095",
         W,
         "interop header without a HIP equivalent, not used",

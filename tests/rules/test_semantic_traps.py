@@ -1,5 +1,6 @@
 """Semantics renaming misses: no-contraction arithmetic (run on the RDNA3 emulator and compared
-bit for bit with an uncontracted reference) and argument evaluation order."""
+bit for bit with an uncontracted reference), argument evaluation order, and shifts whose amount
+can be the full width (reported; on the emulator the port shifts as gfx1100 does)."""
 
 from __future__ import annotations
 
@@ -69,3 +70,34 @@ def test_repeated_stateful_calls_in_one_argument_list_are_reported(port_snippet,
 )
 def test_pure_or_distinct_calls_are_not_reported(port_snippet, call):
     assert "CASS068" not in port_snippet(f"void f() {{ auto v = {call}; }}\n")[1]
+
+
+SHIFT = Path(__file__).parent / "programs" / "full_width_shift.cu"
+
+
+def test_full_width_shift_reported_in_device_code_only(port_snippet):
+    """`dw << 32-bit` in a kernel, once; not the constant `32 - LOG_WARP`, not host code."""
+    _, codes = port_snippet(SHIFT.read_text())
+    [found] = codes["CASS096"]
+    assert (found.line, found.column) == (11, 15) and "`32-bit`" in found.message
+    _, codes = port_snippet(
+        "__global__ void k(unsigned* o, int n, int m) {\n"
+        "  o[0] = o[1] >> (32 - n - m);\n  o[2] <<= 64 - n;\n  o[3] = o[4] << (31 - n);\n"
+        "  o[5] = o[6] << 32 - N_BITS;\n  o[7] = (o[8] << 32) - n;\n}\n"
+    )
+    assert [(d.line, d.message.split("`")[1]) for d in codes["CASS096"]] == [
+        (2, "32 - n - m"), (3, "64 - n")]  # fmt: skip
+
+
+@pytest.mark.toolchain
+def test_full_width_shift_runs_modulo_the_width_on_gfx1100(tmp_path, port_snippet):
+    """What CASS096 warns of, on the emulator: shifted by 32 the value comes back (NVIDIA: 0,
+    the host's guarded computation); the other amounts agree."""
+    ported, _ = port_snippet(SHIFT.read_text())
+    (tmp_path / "port.hip").write_text(ported)
+    proc = subprocess.run([sys.executable, "-m", "cass.server.cli", "run-hip", str(tmp_path / "port.hip")],
+                          check=False, capture_output=True, text=True, timeout=900)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.splitlines() == [
+        "carry 0 deadbeef host 00000000", "carry 4 f0000000 host f0000000",
+        "carry 16 56780000 host 56780000", "carry 31 fffffffe host fffffffe"]  # fmt: skip

@@ -1,0 +1,67 @@
+"""Shifts whose amount can be the full width: `dw << 32 - bit`, `x >> (32 - n)` in device code.
+
+PTX's `shl`/`shr` clamp the amount to the register's width, so on NVIDIA GPUs a 32-bit value
+shifted by 32 is 0 (or its sign, shifted right as a signed value), and code such as Rodinia
+huffman's bit packer relies on it when `bit` is 0. AMD GPUs' shifts (`v_lshlrev_b32`, ...) take
+the amount modulo 32: the same shift leaves the value as it was. C++ calls the shift undefined,
+so both compilers are right and the port changes behaviour silently. The shifted value's type is
+not known here (shifted by `64 - n` it is 64 bits wide, by `32 - n` a 64-bit value is safe), so
+this is reported, not rewritten; an amount subtracted from constants only (`32 - WARP_LOG_SIZE`,
+upper-case names taken as constants) is left alone, as is host code (x86 takes it modulo too).
+"""
+
+from __future__ import annotations
+
+from cass.models.rules.unit import Unit
+
+_SHIFTS = ("<<", ">>", "<<=", ">>=")
+_WIDTHS = ("32", "64")
+# tokens that end a shift's right operand (an additive expression) at its own depth
+_ENDS = frozenset(
+    "; , ) ] } ? : << >> < > <= >= == != && || & | ^ = += -= *= /= %= <<= >>= &= |= ^=".split()
+)
+
+
+def report_full_width_shifts(unit: Unit) -> None:
+    texts, code = unit.lexed.texts, unit.code
+    for i in unit.positions(_SHIFTS):
+        if not unit.in_device(i):
+            continue
+        j = i + 1
+        if j < len(texts) and texts[j] == "(":
+            close = unit.matching(j)
+            if close is None:
+                continue
+            j, end = j + 1, close
+        else:
+            end = _operand_end(texts, j)
+        if end - j < 3 or texts[j] not in _WIDTHS or texts[j + 1] != "-":
+            continue
+        subtracted = range(j + 2, end)
+        if not any(code.kind(k) == "ident" and not texts[k].isupper() for k in subtracted):
+            continue  # constants only: the compiler folds it, and it is not the width
+        amount, width = unit.text[code.starts[j] : code.end(end - 1)], texts[j]
+        unit.report(
+            "CASS096",
+            code.starts[i],
+            code.end(end - 1),
+            f"shift by `{amount}`, which is {width}, the full width of a {width}-bit value, when "
+            f"what it subtracts is 0: NVIDIA GPUs clamp the amount (the result is 0, or the sign "
+            f"of a signed value shifted right) and AMD GPUs take it modulo {width} (the value is "
+            f"not shifted); if it can be {width}, guard the shift (`{amount} < {width} ? ... : 0`)",
+        )
+
+
+def _operand_end(texts: list[str], j: int) -> int:
+    """Index just past a shift's unparenthesised right operand starting at `j`."""
+    depth = 0
+    while j < len(texts):
+        t = texts[j]
+        if t in ("(", "["):
+            depth += 1
+        elif depth and t in (")", "]"):
+            depth -= 1
+        elif not depth and t in _ENDS:
+            break
+        j += 1
+    return j
