@@ -298,6 +298,29 @@ RUN_TABLE: dict[str, dict[str, Any]] = {
         "args": ["input.bin"],
         "inputs": "huffman_bytes",
     },
+    # heartwall: a generated 600x512 video (gen_heartwall_video) whose scene moves by whole
+    # pixels; it tracks the 51 points its main.cu hard-codes from frame 0 over one frame (the
+    # argument counts the template frame) and writes their integer positions (OUTPUT)
+    "heartwall": {
+        "sources": ["main.cu", "AVI/avilib.c", "AVI/avimod.c"],
+        "include": ["AVI"],
+        "defines": ["OUTPUT"],
+        "args": ["heart.avi", "2"],
+        "inputs": "heartwall_video",
+        "outputs": ["result.txt"],
+    },
+    # myocyte: the cardiac myocyte model from Rodinia's own initial state, read from the fixed
+    # ../../data/myocyte/: it runs in cuda/myocyte of the run folder (`cwd`). Mode 0 (the only one
+    # that writes its results), 5 ms: 195 launches; from about the 6th step on its solver's step
+    # size turns on last-bit differences. Its stage timings: "0.0012 s, ...".
+    "myocyte": {
+        "sources": ["main.cu"],
+        "cwd": "cuda/myocyte",
+        "args": ["5", "1", "0"],
+        "inputs": "myocyte_state",
+        "outputs": ["cuda/myocyte/output.txt"],
+        "ignore": [r"^\s*\S+ s(, |$)"],
+    },
     # dwt2d opens ../../data/dwt2d/ + the name it is given: it runs in cuda/dwt2d of the run
     # folder (`cwd`), its image (raw interleaved RGB) at data/dwt2d/rgb.bin. The integer 5/3
     # transform (-5): the 9/7 one truncates floats to the bytes it writes. 96x128, 2 levels: a

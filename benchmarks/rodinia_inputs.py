@@ -7,6 +7,7 @@ linear congruential sequence, no clock), in the formats the applications' own re
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from itertools import permutations
 from pathlib import Path
@@ -322,6 +323,121 @@ def gen_huffman_bytes(run_dir: Path) -> None:
     )
 
 
+# heartwall's tracked points as its main.cu hard-codes them (1-based rows and columns)
+HEARTWALL_ENDO = tuple(zip(
+    (369, 400, 429, 452, 476, 486, 479, 458, 433, 404, 374, 346, 318, 294, 277, 269, 275, 287,
+     311, 339),
+    (408, 406, 397, 383, 354, 322, 294, 270, 250, 237, 235, 241, 254, 273, 300, 328, 356, 383,
+     401, 411),
+))  # fmt: skip
+HEARTWALL_EPI = tuple(zip(
+    (390, 419, 448, 474, 501, 519, 535, 542, 543, 538, 528, 511, 491, 466, 438, 406, 376, 347,
+     318, 291, 275, 259, 256, 252, 252, 257, 266, 283, 305, 331, 360),
+    (457, 454, 446, 431, 411, 388, 361, 331, 301, 273, 243, 218, 196, 178, 166, 157, 155, 165,
+     177, 197, 218, 248, 276, 304, 333, 361, 391, 415, 434, 448, 455),
+))  # fmt: skip
+HEARTWALL_SHIFTS = ((0, 0), (2, -3), (3, -1))  # (rows, cols) each frame's scene is moved by
+
+
+def gen_heartwall_video(run_dir: Path) -> None:
+    """heartwall's input: three 600x512 (rows x columns) 8-bit frames of a short-axis heart. Its
+    kernel cuts a 51x51 template around each of the 51 points main.cu hard-codes (rows 269-543,
+    columns 155-457) from frame 0 and searches an 81x81 area around the same point in every later
+    frame (rows 211-582, columns 114-496 in all: a smaller frame is read out of bounds). The
+    scene: a dark blood pool inside the endocardium points, a bright wall up to the epicardium
+    points, grey tissue outside (both contours interpolated in polar form about the pool's
+    centre), every pixel with its own random speckle. Each frame is the same scene moved by a
+    whole number of pixels (HEARTWALL_SHIFTS), so every point's normalised cross-correlation is
+    1 at exactly that displacement and far lower at its neighbours: the argmax, and so the
+    integer positions heartwall writes, cannot flip on a last-bit difference. A frame may move
+    at most -5..+4 pixels from the previous one (its 10x10 search mask)."""
+    rand = _lcg(40)
+    height, width, margin = 600, 512, 8
+    cy, cx = 373.0, 324.0  # the endocardium points' centre, 0-based
+
+    def radii(points: tuple) -> list[float]:
+        """The contour's distance from the centre per whole degree, linear between points."""
+        polar = sorted(
+            (math.degrees(math.atan2(r - 1 - cy, c - 1 - cx)) % 360,
+             math.hypot(r - 1 - cy, c - 1 - cx))
+            for r, c in points
+        )  # fmt: skip
+        polar = [(polar[-1][0] - 360, polar[-1][1]), *polar, (polar[0][0] + 360, polar[0][1])]
+        table = []
+        for degree in range(360):
+            for (a0, d0), (a1, d1) in zip(polar, polar[1:]):
+                if a0 <= degree < a1:
+                    table.append(d0 + (d1 - d0) * (degree - a0) / (a1 - a0))
+                    break
+        return table
+
+    inner, outer = radii(HEARTWALL_ENDO), radii(HEARTWALL_EPI)
+    rows, cols = height + 2 * margin, width + 2 * margin
+    scene = bytearray(rows * cols)
+    for r in range(rows):
+        for c in range(cols):
+            dy, dx = r - margin - cy, c - margin - cx
+            degree = int(math.degrees(math.atan2(dy, dx)) % 360) % 360
+            distance = math.hypot(dy, dx)
+            if distance < inner[degree]:
+                base, spread = 30, 12  # blood pool
+            elif distance < outer[degree]:
+                base, spread = 150, 70  # heart wall
+            else:
+                base, spread = 75, 35  # surrounding tissue
+            noise = (next(rand) >> 15) & 255  # high bits: no short period
+            scene[r * cols + c] = max(0, min(255, base + (noise - 128) * spread // 128))
+    frames = []
+    for shift_row, shift_col in HEARTWALL_SHIFTS:
+        pixels = bytearray(height * width)
+        for row in range(height):
+            src = (row - shift_row + margin) * cols + margin - shift_col
+            # stored bottom-up: the program flips what it reads
+            pixels[(height - 1 - row) * width : (height - row) * width] = scene[src : src + width]
+        frames.append(bytes(pixels))
+    (run_dir / "heart.avi").write_bytes(avi_file(width, height, frames))
+
+
+# myocyte's initial state and parameters: Rodinia's own data set (y.txt, params.txt)
+MYOCYTE_Y = """
+    1.3705539e-003 9.8714218e-001 9.9182408e-001 6.9968275e-006 1.0006761e+000 2.5800244e-002
+    1.5606144e-002 4.0110808e-003 3.1904893e-001 4.0110456e-003 9.9463216e-001 8.4705483e-003
+    6.0394891e-003 8.8875021e-001 8.2057663e-007 1.0271527e-007 3.5547650e+000 7.7561711e-001
+    9.0782945e-003 1.1836625e-001 1.0156121e-002 2.5328101e-004 2.0087204e-003 1.3747360e-001
+    2.2097020e-003 7.7737983e-003 1.0124416e-002 7.5692786e-002 1.1608535e-001 1.2509040e+000
+    5.6109998e-001 8.8597621e+000 8.8611627e+000 8.8615763e+000 1.3500000e+002 1.8394727e-004
+    1.0924132e-004 8.8935135e-005 -8.5719165e+001 4.1071583e-001 0.0000000e+000 0.0000000e+000
+    1.7483040e+004 -1.4677756e+004 -1.6869784e+005 1.6590486e+005 3.8674011e+002 6.0137654e+000
+    2.1665981e-003 0.0000000e+000 0.0000000e+000 0.0000000e+000 5.2910875e-001 3.1783490e-002
+    7.1017447e-006 2.8316127e-009 2.3444660e-009 1.3282361e-004 4.3772286e-003 1.2450156e-002
+    3.6005070e+000 4.3833441e-002 5.4727484e-005 8.6054033e-009 2.3715335e+000 1.3105350e+001
+    2.7224584e-004 1.1056849e-005 9.5203944e-006 1.3418139e-007 1.4654302e-012 8.8079626e-009
+    5.6863655e-004 2.1354933e-006 5.6653572e-006 1.3743596e-003 4.3580316e-002 3.8789477e-005
+    5.5612103e-010 4.1446000e+000 1.1342721e+000 1.5613769e-005 7.7666417e-006 4.5935002e-008
+    3.0629005e-013 3.2828882e-018 2.0356103e-014 1.2025051e-004 4.4862898e-007 1.7078402e-007
+    8.1327361e-007
+""".split()
+MYOCYTE_PARAMS = """
+    1.000000e003 4.180000e002 0.000000e000 1.200000e002 3.617508e000 9.650000e001
+    5.650000e000 2.420000e001 9.951600e-002 3.000000e-003 5.700000e-001 5.650000e000
+    2.420000e001 9.951600e-002 3.000000e-003 5.700000e-001 1.350000e002 1.000000e000
+""".split()
+
+
+def gen_myocyte_state(run_dir: Path) -> None:
+    """myocyte's input: the model's initial state (91 values) and parameters (18), one per line,
+    which work.cu reads with fscanf("%f") from ../../data/myocyte/y.txt and params.txt (fixed
+    paths, work.cu:126 and 135). The program runs in cuda/myocyte (the run table's `cwd`), so
+    the files lie at data/myocyte/. No values are drawn at random: the stiff ODE system needs a
+    physiological state, Rodinia's own as it ships it (its params.txt has 18 values; copies with
+    16 leave K and Mg to a failed fscanf, which keeps the last value read)."""
+    assert len(MYOCYTE_Y) == 91 and len(MYOCYTE_PARAMS) == 18
+    folder = run_dir / "data" / "myocyte"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "y.txt").write_text("".join(f"{v}\n" for v in MYOCYTE_Y))
+    (folder / "params.txt").write_text("".join(f"{v}\n" for v in MYOCYTE_PARAMS))
+
+
 GENERATORS: dict[str, Callable[[Path], None]] = {
     "hotspot_grid": gen_hotspot_grid,
     "hotspot3d_grid": gen_hotspot3d_grid,
@@ -336,4 +452,6 @@ GENERATORS: dict[str, Callable[[Path], None]] = {
     "srad_v1_image": gen_srad_v1_image,
     "btree_keys": gen_btree_keys,
     "huffman_bytes": gen_huffman_bytes,
+    "heartwall_video": gen_heartwall_video,
+    "myocyte_state": gen_myocyte_state,
 }
