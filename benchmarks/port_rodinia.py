@@ -312,20 +312,28 @@ RUN_TABLE: dict[str, dict[str, Any]] = {
     # myocyte: the cardiac myocyte model from Rodinia's own initial state, read from the fixed
     # ../../data/myocyte/: it runs in cuda/myocyte of the run folder (`cwd`). Mode 0 (the only one
     # that writes its results), 5 ms: 195 launches; from about the 6th step on its solver's step
-    # size turns on last-bit differences. Its stage timings: "0.0012 s, ...".
+    # size turns on last-bit differences. Its stage timings: "0.0012 s, ...". Its two blocks
+    # race: block 1's CAM code writes its calcium flux into finavalu[0..2] (kernel_cam.cu:348,
+    # meant for its com array), which block 0's ECC code writes its sodium gates' rates to
+    # (kernel_ecc.cu:694-696), so which value y[0..2] integrate is the later block's; the
+    # H200 keeps ECC's, the emulator (block 1 after block 0) CAM's. Those three of the 91 values
+    # are left out of the comparison.
     "myocyte": {
         "sources": ["main.cu"],
         "cwd": "cuda/myocyte",
         "args": ["5", "1", "0"],
         "inputs": "myocyte_state",
         "outputs": ["cuda/myocyte/output.txt"],
-        "ignore": [r"^\s*\S+ s(, |$)"],
+        "ignore": [r"^\s*\S+ s(, |$)", r"^\s*y\[\d+\]\[\d+\]\[[012]\]="],
     },
     # dwt2d opens ../../data/dwt2d/ + the name it is given: it runs in cuda/dwt2d of the run
     # folder (`cwd`), its image (raw interleaved RGB) at data/dwt2d/rgb.bin. The integer 5/3
     # transform (-5): the 9/7 one truncates floats to the bytes it writes. 96x128, 2 levels: a
     # level 32 pixels wide or less reads before its buffer (its loader mirrors once, unchecked).
-    # OUTPUT makes it write each component's coefficients.
+    # OUTPUT makes it write each component's coefficients. Its main.cu copies a file name into
+    # malloc(strlen(name)), a byte short (dwt.cu's output names too): Ubuntu's gcc, nvcc's host
+    # compiler on the GPU machine, fortifies strcpy by default and aborts there; it is built
+    # without, as Debian's gcc and clang build the port.
     "dwt2d": {
         "sources": [
             "main.cu",
@@ -338,6 +346,7 @@ RUN_TABLE: dict[str, dict[str, Any]] = {
             "dwt_cuda/rdwt53.cu",
         ],
         "defines": ["OUTPUT"],
+        "nvcc_flags": ["-Xcompiler", "-U_FORTIFY_SOURCE"],
         "cwd": "cuda/dwt2d",
         "args": ["rgb.bin", "-d", "96x128", "-f", "-5", "-l", "2"],
         "inputs": "dwt2d_rgb",
