@@ -712,7 +712,7 @@ def hip_build(
 
 def verify_ports(
     recorded_path: Path, corpus: Path, apps: list[str], timeout_s: float,
-    include: tuple[Path, ...] = (), merge: bool = False,
+    include: tuple[Path, ...] = (), merge: bool = False, hip_flags: tuple[str, ...] = (),
 ) -> None:  # fmt: skip
     """Port the corpus, build each runnable port for gfx1100, run it on the emulator with the
     recorded arguments and compare with the NVIDIA outputs (cass's verdict comparator)."""
@@ -732,7 +732,7 @@ def verify_ports(
             build_dir, run_dir = Path(tmp) / "build" / app, Path(tmp) / "run" / app
             build_dir.mkdir(parents=True)
             row["built"], row["reason"] = hip_build(out, app, build_dir, None,
-                                                    tuple(f"-I{d}" for d in include))  # fmt: skip
+                                                    (*(f"-I{d}" for d in include), *hip_flags))  # fmt: skip
             if row["built"]:
                 run_and_judge(app, build_dir / "app", run_dir, recorded, row, timeout_s)
             rows.append(row)
@@ -918,6 +918,18 @@ def write_runs(rows: list[dict], recorded: dict) -> None:
     path.write_text(head + "\n".join(lines) + "\n")
 
 
+def merge_recording(new: Path, into: Path) -> None:
+    """Write `into` with `new`'s applications added or replaced, each entry carrying the nvcc and
+    date of its own recording (port-rodinia.md names those recorded apart)."""
+    recorded, later = json.loads(into.read_text()), json.loads(new.read_text())
+    for app, entry in later["apps"].items():
+        recorded["apps"][app] = {**entry, "nvcc": later["nvcc"], "recorded": later["date"]}
+    from cass.runner.outputs import write_atomic
+
+    write_atomic(into, json.dumps(recorded, indent=1) + "\n")
+    print(f"{into}: {', '.join(later['apps'])} from {new} ({later['gpu']}, {later['date']})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
@@ -937,6 +949,9 @@ def main() -> None:
     parser.add_argument("--hip-include", type=Path, action="append", default=[], metavar="DIR",
                         help="with --verify: extra include folder for the ports (kmeans: "
                         "libomp-16-dev's omp.h folder)")  # fmt: skip
+    parser.add_argument("--hip-flag", action="append", default=[], metavar="FLAG",
+                        help="with --verify: an extra flag for every compile of the ports, to try "
+                        "what a difference depends on (--hip-flag=-fwrapv)")  # fmt: skip
     parser.add_argument("--merge", action="store_true",
                         help="with --verify --apps: replace only those applications' rows of "
                         "the committed runs table")  # fmt: skip
@@ -946,15 +961,21 @@ def main() -> None:
     parser.add_argument("--builds", type=Path, metavar="DIR",
                         help="with --record-nvidia: keep binaries there (--build-only) or run "
                         "those found there instead of building")  # fmt: skip
+    parser.add_argument("--merge-recording", type=Path, nargs=2, metavar=("NEW.json", "INTO.json"),
+                        help="add NEW's applications to the recording INTO (each marked with "
+                        "its own nvcc and date), replacing those INTO has")  # fmt: skip
     args = parser.parse_args()
     NVCC_INCLUDE.extend(args.include)
+    if args.merge_recording:
+        merge_recording(*args.merge_recording)
+        return
     if not args.corpus.exists():
         print(f"skipped: {args.corpus} is absent (the Rodinia corpus lives beside the clone)")
         return
     if args.verify:
         chosen = [a for a in args.apps.split(",") if a] or list(RUN_TABLE)
         verify_ports(args.verify, args.corpus, chosen, args.timeout, tuple(args.hip_include),
-                     args.merge)  # fmt: skip
+                     args.merge, tuple(args.hip_flag))  # fmt: skip
         return
     if args.record_nvidia:
         chosen = [a for a in args.apps.split(",") if a] or list(RUN_TABLE)
