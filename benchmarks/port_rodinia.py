@@ -881,6 +881,30 @@ DIFFERENCES = {
     "in three runs out of three and the port on the emulator prints exactly that file; the "
     "emulator's race check (`cass emulate --race-check`) reports the race, and none with the "
     "barrier (benchmarks/results/leukocyte-race-h200.md).",
+    "heartwall": "heartwall's kernel races through global memory: its second cumulative-sum pass "
+    "subtracts (each thread every 256th element) and then sums rows (each thread a row) of the "
+    "same buffer with no `__syncthreads()` between (kernel.cu:757-791; its first pass has one, "
+    "line 460), so a row's sum reads elements other warps may not have subtracted yet. The "
+    "H200's warps run those loops nearly in step and it prints the intended positions (each "
+    "point moved by the video's shift) in every run; the emulator runs a wave up to its next "
+    "barrier before the next wave starts, and its positions are off. With the barrier added the "
+    "H200 prints the same result.txt and the port on the emulator matches it "
+    "(benchmarks/results/heartwall-race-h200.md). The emulator's race check covers LDS, not "
+    "global memory.",
+    "huffman": "huffman's pack kernel shifts by 32 where a block's bits start on a word boundary "
+    "(`tmp = dw << 32-bit` with `bit` 0, pack_kernels.cu:35, 40, 50): PTX clamps the amount and "
+    "the H200 gets 0, as the code needs; gfx1100 takes it modulo 32 and the port ORs the whole "
+    "word into the stream, so its GPU encoding differs from its CPU encoding (FAIL where the "
+    "H200 prints PASS). `cass port` reports each such shift (CASS096); with the guard it "
+    "suggests (`bit ? dw << 32-bit : 0`) the port prints PASS, matching the H200 "
+    "(`--verify benchmarks/results/rodinia-h200.json --apps huffman --corpus TREE`, TREE the "
+    "corpus with the three shifts guarded).",
+    "particlefilter_naive": "particlefilter's naive program draws its random numbers on the host "
+    "with `int num = A*seed[index] + C` (A = 1103515245), a signed overflow C++ leaves "
+    "undefined: GCC, nvcc's host compiler, wraps; clang at -O2 does not, and the port's particles "
+    "move elsewhere from the first frame. Built with `-fwrapv` the port matches the H200 "
+    "(`--verify benchmarks/results/rodinia-h200.json --apps particlefilter_naive "
+    "--hip-flag=-fwrapv`); the float program's generator agrees under both compilers.",
 }
 
 

@@ -7,7 +7,8 @@ the amount modulo 32: the same shift leaves the value as it was. C++ calls the s
 so both compilers are right and the port changes behaviour silently. The shifted value's type is
 not known here (shifted by `64 - n` it is 64 bits wide, by `32 - n` a 64-bit value is safe), so
 this is reported, not rewritten; an amount subtracted from constants only (`32 - WARP_LOG_SIZE`,
-upper-case names taken as constants) is left alone, as is host code (x86 takes it modulo too).
+upper-case names taken as constants) is left alone, as are a shift a conditional guards by what
+it subtracts (`bit ? dw << 32 - bit : 0`) and host code (x86 takes the amount modulo 32 too).
 """
 
 from __future__ import annotations
@@ -37,9 +38,11 @@ def report_full_width_shifts(unit: Unit) -> None:
             end = _operand_end(texts, j)
         if end - j < 3 or texts[j] not in _WIDTHS or texts[j + 1] != "-":
             continue
-        subtracted = range(j + 2, end)
-        if not any(code.kind(k) == "ident" and not texts[k].isupper() for k in subtracted):
+        names = {texts[k] for k in range(j + 2, end) if code.kind(k) == "ident"}
+        if not any(not name.isupper() for name in names):
             continue  # constants only: the compiler folds it, and it is not the width
+        if _guarded(texts, i, names):
+            continue
         amount, width = unit.text[code.starts[j] : code.end(end - 1)], texts[j]
         unit.report(
             "CASS096",
@@ -50,6 +53,21 @@ def report_full_width_shifts(unit: Unit) -> None:
             f"of a signed value shifted right) and AMD GPUs take it modulo {width} (the value is "
             f"not shifted); if it can be {width}, guard the shift (`{amount} < {width} ? ... : 0`)",
         )
+
+
+def _guarded(texts: list[str], i: int, names: set[str]) -> bool:
+    """Whether the shift at `i` is the second operand of a conditional whose condition, in the
+    same statement, names what the amount subtracts (`bit ? dw << 32 - bit : 0`)."""
+    j = i - 1
+    while j >= 0 and texts[j] not in (";", "{", "}"):
+        if texts[j] == "?":
+            k = j - 1
+            while k >= 0 and texts[k] not in (";", "{", "}", "=", "(", ","):
+                if texts[k] in names:
+                    return True
+                k -= 1
+        j -= 1
+    return False
 
 
 def _operand_end(texts: list[str], j: int) -> int:
