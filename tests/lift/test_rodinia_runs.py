@@ -284,3 +284,104 @@ def test_port_runs_name_programs_recorded_together_once(pr):
     sentence = pr._later_recordings({"apps": apps})
     assert "nvcc named: kmeans (11.8, T1); cfd, pre_cfd (13.0, T2)." in sentence
     assert pr._later_recordings({"apps": {"bfs": {}}}) == ""
+
+
+@pytest.mark.parametrize(
+    ("app", "opened"),
+    [
+        ("dwt2d", "../../data/dwt2d/rgb.bin"),
+        ("srad_v1", "../../../data/srad/image.pgm"),
+        ("myocyte", "../../data/myocyte/y.txt"),
+    ],
+)
+def test_programs_with_fixed_input_paths_run_in_a_mirrored_tree(pr, tmp_path: Path, app, opened):
+    """dwt2d, srad_v1 and myocyte open their input at a path fixed relative to their working
+    folder: they run in the run table's `cwd` below the run folder, where that path lands."""
+    pr.prepare_run_dir(app, tmp_path)
+    work = pr.work_dir(app, tmp_path)
+    assert work.is_dir() and work != tmp_path and work.is_relative_to(tmp_path)
+    assert (work / opened).resolve().is_file()
+    assert (work / opened).resolve().is_relative_to(tmp_path.resolve())
+    for name in pr.RUN_TABLE[app]["outputs"]:  # outputs are named from the run folder
+        assert (tmp_path / name).parent == work
+    assert pr.work_dir("bfs", tmp_path) == tmp_path
+
+
+def test_btree_inputs_end_in_a_nul_and_hold_distinct_keys(pr, tmp_path: Path):
+    pr.prepare_run_dir("b+tree", tmp_path)
+    lines = (tmp_path / "keys.txt").read_text().split()
+    count, keys = int(lines[0]), [int(k) for k in lines[1:]]
+    assert count == len(keys) == len(set(keys)) == 36000 and keys == sorted(keys)
+    command = (tmp_path / "command.txt").read_bytes()
+    assert command.endswith(b"\0") and command.count(b"\0") == 1  # the program scans up to a NUL
+    assert set(command[:-1].decode().split()) <= {"k", "j", "128"}  # no command reading stdin
+
+
+def test_huffman_and_dwt2d_inputs_have_the_sizes_their_readers_take(pr, tmp_path: Path):
+    pr.prepare_run_dir("huffman", tmp_path)
+    data = (tmp_path / "input.bin").read_bytes()
+    assert len(data) == 64 * 1024 and len(set(data)) == 24  # 64 blocks of 1 KiB, 24 symbols
+    pr.prepare_run_dir("dwt2d", tmp_path / "dwt")
+    rgb = (tmp_path / "dwt" / "data" / "dwt2d" / "rgb.bin").read_bytes()
+    assert len(rgb) == 96 * 128 * 3  # read() of width * height * 3 bytes, no header
+    assert "96x128" in pr.RUN_TABLE["dwt2d"]["args"]
+
+
+def test_myocyte_state_has_its_model_sizes(pr, tmp_path: Path):
+    pr.prepare_run_dir("myocyte", tmp_path)
+    folder = tmp_path / "data" / "myocyte"
+    assert len((folder / "y.txt").read_text().split()) == 91
+    assert len((folder / "params.txt").read_text().split()) == 18
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason=f"{CORPUS} is absent (the corpus lives beside "
+                    "the clone)")  # fmt: skip
+def test_srad_v1_reads_its_image_through_its_own_reader(pr, tmp_path: Path):
+    """srad_v1's graphics.c and resize.c, unchanged, read the generated PGM from the mirrored
+    tree's fixed path and crop the 30x34 corner the run table's arguments name."""
+    tree = pr.extract_corpus(CORPUS, tmp_path / "corpus")
+    folder = pr.app_dir(tree, "srad_v1")
+    reader = tmp_path / "read.c"
+    reader.write_text(
+        '#include <stdio.h>\n#include <stdlib.h>\n#include "define.c"\n#include "graphics.c"\n'
+        '#include "resize.c"\nint main(void) {\n'
+        "  fp *ori = malloc(sizeof(fp) * 502 * 458), *img = malloc(sizeof(fp) * 30 * 34);\n"
+        "  for (int k = 0; k < 502 * 458; k++) ori[k] = -1;\n"
+        '  read_graphics("../../../data/srad/image.pgm", ori, 502, 458, 1);\n'
+        "  int unset = 0; for (int k = 0; k < 502 * 458; k++) unset += ori[k] < 0;\n"
+        "  resize(ori, 502, 458, img, 30, 34, 1); double sum = 0;\n"
+        "  for (int k = 0; k < 30 * 34; k++) sum += img[k];\n"
+        '  printf("%d %.0f %.0f\\n", unset, img[0], sum); return 0; }\n'
+    )
+    exe = tmp_path / "read"
+    subprocess.run(["gcc", "-O1", "-w", f"-I{folder}", str(reader), "-o", str(exe), "-lm"],
+                   check=True, timeout=120, capture_output=True)  # fmt: skip
+    run = tmp_path / "run"
+    pr.prepare_run_dir("srad_v1", run)
+    out = subprocess.run([str(exe)], cwd=pr.work_dir("srad_v1", run), capture_output=True,
+                         text=True, check=True, timeout=60).stdout.split()  # fmt: skip
+    rows = [[int(v) for v in line.split()] for line in
+            (run / "data/srad/image.pgm").read_text().splitlines()[3:]]  # fmt: skip
+    assert out == ["0", str(rows[0][0]), str(sum(rows[r][c] for r in range(30) for c in range(34)))]
+
+
+@pytest.mark.skipif(not CORPUS.exists(), reason=f"{CORPUS} is absent (the corpus lives beside "
+                    "the clone)")  # fmt: skip
+def test_heartwall_reads_its_video_through_its_own_avilib(pr, tmp_path: Path):
+    """600x512 frames, at least the 583 rows and 497 columns its hard-coded points search."""
+    tree = pr.extract_corpus(CORPUS, tmp_path / "corpus")
+    folder = pr.app_dir(tree, "heartwall") / "AVI"
+    reader = tmp_path / "read.c"
+    reader.write_text(
+        '#include <stdio.h>\n#include "avilib.h"\nint main(int argc, char **argv) {\n'
+        "  avi_t *avi = AVI_open_input_file(argv[1], 1); if (!avi) return 1;\n"
+        '  printf("%d %d %ld\\n", AVI_video_width(avi), AVI_video_height(avi), '
+        "AVI_video_frames(avi)); return 0; }\n"
+    )
+    exe = tmp_path / "read"
+    subprocess.run(["gcc", "-O1", "-w", f"-I{folder}", str(reader), str(folder / "avilib.c"), "-o",
+                    str(exe)], check=True, timeout=120, capture_output=True)  # fmt: skip
+    pr.prepare_run_dir("heartwall", tmp_path / "run")
+    out = subprocess.run([str(exe), str(tmp_path / "run" / "heart.avi")], capture_output=True,
+                         text=True, check=True, timeout=60).stdout.split()  # fmt: skip
+    assert out == ["512", "600", "3"]
