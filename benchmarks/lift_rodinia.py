@@ -348,7 +348,17 @@ NOTES = (
     "(benchmarks/results/leukocyte-race-h200.md). "
     "srad_v2's original reads `J_cuda[tx - cols]` before its buffer in the first block "
     "row: the H200 does not fault, the emulator reports the access (as its source port does, "
-    "benchmarks/results/port-rodinia.md). Each run embeds only the lifted code object "
+    "benchmarks/results/port-rodinia.md). "
+    "heartwall's kernel races through global memory (a subtraction and a cumulative sum of one "
+    "buffer with no barrier between): the H200 tracks every point, the emulator runs a wave to "
+    "its next barrier before the next and its positions are off, lifted or ported "
+    "(benchmarks/results/heartwall-race-h200.md: with the barrier the source port matches). "
+    "huffman's packer shifts by 32 where a block's bits start on a word boundary: SASS's shift "
+    "clamps as PTX's does, so the lifted program prints PASS as the H200 does, where the "
+    "source port, compiled by clang, takes the amount modulo 32 and prints FAIL (CASS096). "
+    "particlefilter_naive's host random numbers overflow a signed int, which clang's host code "
+    "(the port's) computes otherwise than GCC's (nvcc's): its lifted kernels run under the same "
+    "host port and differ as it does. Each run embeds only the lifted code object "
     "(`--cuda-host-only`): no kernel of the port's device code is compiled.",
 )
 
