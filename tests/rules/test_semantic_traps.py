@@ -84,10 +84,11 @@ def test_full_width_shift_reported_in_device_code_only(port_snippet):
         "__global__ void k(unsigned* o, int n, int m) {\n"
         "  o[0] = o[1] >> (32 - n - m);\n  o[2] <<= 64 - n;\n  o[3] = o[4] << (31 - n);\n"
         "  o[5] = o[6] << 32 - N_BITS;\n  o[7] = (o[8] << 32) - n;\n"
-        "  o[9] = n ? o[9] << 32 - n : 0;\n  o[10] = m ? 1 : o[10] << 32 - n;\n}\n"
+        "  o[9] = n ? o[9] << 32 - n : 0;\n  o[10] = m ? 1 : o[10] << 32 - n;\n"
+        "  o[11] = n ? 0 : o[11] << 32 - n;\n}\n"
     )
     assert [(d.line, d.message.split("`")[1]) for d in codes["CASS096"]] == [
-        (2, "32 - n - m"), (3, "64 - n"), (8, "32 - n")]  # fmt: skip
+        (2, "32 - n - m"), (3, "64 - n"), (8, "32 - n"), (9, "32 - n")]  # fmt: skip
 
 
 @pytest.mark.toolchain

@@ -56,11 +56,16 @@ def report_full_width_shifts(unit: Unit) -> None:
 
 
 def _guarded(texts: list[str], i: int, names: set[str]) -> bool:
-    """Whether the shift at `i` is the second operand of a conditional whose condition, in the
-    same statement, names what the amount subtracts (`bit ? dw << 32 - bit : 0`)."""
-    j = i - 1
+    """Whether the shift at `i` lies in the true branch of a conditional whose condition, in the
+    same statement, names what the amount subtracts (`bit ? dw << 32 - bit : 0`; in the false
+    branch, `bit ? 0 : dw << 32 - bit`, the shift runs when `bit` is 0)."""
+    j, colons = i - 1, 0
     while j >= 0 and texts[j] not in (";", "{", "}"):
-        if texts[j] == "?":
+        if texts[j] == ":":
+            colons += 1  # a conditional's false branch the shift lies in, or follows
+        elif texts[j] == "?" and colons:
+            colons -= 1
+        elif texts[j] == "?":
             k = j - 1
             while k >= 0 and texts[k] not in (";", "{", "}", "=", "(", ","):
                 if texts[k] in names:
