@@ -777,6 +777,9 @@ def run_and_judge(
     row["reason"] += (
         f"{'; ' if row['reason'] else ''}race check: {row['race']}" if row["race"] else ""
     )
+    if row["matches"] is False and row["ran"] and not row["race"]:
+        order = wave_order_report(app, exe, run, run_dir, recorded, timeout_s)
+        row["reason"] += f"; {order}" if order else ""
 
 
 def race_report(
@@ -803,45 +806,86 @@ def judge_run(app: str, run: Any, run_dir: Path, recorded: dict, row: dict) -> N
     """Compare one emulator run (`cass.runner.emulator.process.run_program`'s result) with the
     NVIDIA recording by cass's verdict comparator: fills row's `matches` and `reason`."""
     from cass.runner.compare import compare_results
-    from cass.runner.results import RunResult
-    from cass.runner.spec import OutputFile, RunSpec
 
     reference = recorded["apps"].get(app)
     if reference is None or "exit_code" not in reference:
         row["reason"] = row["reason"] or "no NVIDIA recording"
-    else:
-        outputs = {
-            name: (run_dir / name).read_bytes()
-            for name in RUN_TABLE[app].get("outputs", [])
-            if (run_dir / name).is_file()
-        }
-        candidate = RunResult("emulator", None if run.timed_out else run.exit_code,
-                              run.stdout, run.stderr, timed_out=run.timed_out,
-                              output_files=outputs)  # fmt: skip
-        expected = RunResult("nvidia", reference["exit_code"], reference["stdout"],
-                             reference.get("stderr", ""),
-                             output_files={n: base64.b64decode(t) for n, t
-                                           in reference["output_files"].items()},
-                             info={"gpu": recorded.get("gpu", "")})  # fmt: skip
-        spec = RunSpec(
-            args=tuple(RUN_TABLE[app]["args"]),
-            output_files=tuple(OutputFile(n) for n in RUN_TABLE[app].get("outputs", [])),
-            ignore_lines=tuple(reference.get("ignore_lines", TIMING)),
-            rtol=RTOL,
-            atol=ATOL,
-            expected_exit_code=reference["exit_code"] or 0,
+        return
+    mismatches = compare_results(nvidia_result(reference, recorded), emulator_result(app, run,
+                                 run_dir), comparison(app, reference))  # fmt: skip
+    row["matches"] = not mismatches
+    if mismatches:
+        first = mismatches[0]
+        row["reason"] = (
+            row["reason"]
+            or (
+                f"{first.where} line {first.line}: {first.message}: "
+                f"NVIDIA {first.expected!r}, port {first.actual!r}"
+            )[:200]
         )
-        mismatches = compare_results(expected, candidate, spec)
-        row["matches"] = not mismatches
-        if mismatches:
-            first = mismatches[0]
-            row["reason"] = (
-                row["reason"]
-                or (
-                    f"{first.where} line {first.line}: {first.message}: "
-                    f"NVIDIA {first.expected!r}, port {first.actual!r}"
-                )[:200]
-            )
+
+
+def emulator_result(app: str, run: Any, run_dir: Path) -> Any:
+    """An emulator run (run_program's result) and its output files as the comparator's RunResult."""
+    from cass.runner.results import RunResult
+
+    outputs = {
+        name: (run_dir / name).read_bytes()
+        for name in RUN_TABLE[app].get("outputs", [])
+        if (run_dir / name).is_file()
+    }
+    return RunResult("emulator", None if run.timed_out else run.exit_code, run.stdout, run.stderr,
+                     timed_out=run.timed_out, output_files=outputs)  # fmt: skip
+
+
+def nvidia_result(reference: dict, recorded: dict) -> Any:
+    from cass.runner.results import RunResult
+
+    return RunResult("nvidia", reference["exit_code"], reference["stdout"],
+                     reference.get("stderr", ""),
+                     output_files={n: base64.b64decode(t) for n, t
+                                   in reference["output_files"].items()},
+                     info={"gpu": recorded.get("gpu", "")})  # fmt: skip
+
+
+def comparison(app: str, reference: dict) -> Any:
+    """The run spec a program is judged by: its outputs, the recording's ignored lines, RTOL."""
+    from cass.runner.spec import OutputFile, RunSpec
+
+    return RunSpec(
+        args=tuple(RUN_TABLE[app]["args"]),
+        output_files=tuple(OutputFile(n) for n in RUN_TABLE[app].get("outputs", [])),
+        ignore_lines=tuple(reference.get("ignore_lines", TIMING)),
+        rtol=RTOL,
+        atol=ATOL,
+        expected_exit_code=reference["exit_code"] or 0,
+    )
+
+
+def wave_order_report(
+    app: str, exe: Path, first: Any, run_dir: Path, recorded: dict, timeout_s: float
+) -> str:
+    """After a mismatch the LDS race check does not explain: the program once more with its waves
+    in lock-step (the emulator's interpreter; translated code runs a wave to its next barrier
+    alone), in a fresh run folder. A line when its output changes with the order, else ''."""
+    from cass.runner.compare import compare_results
+    from cass.runner.emulator.process import run_program
+
+    again_dir = run_dir.with_name(run_dir.name + "-lockstep")
+    prepare_run_dir(app, again_dir)
+    env = {**os.environ, "CASS_EMULATOR_ENGINE": "interp"}
+    again = run_program(exe, RUN_TABLE[app]["args"], cwd=work_dir(app, again_dir),
+                        timeout_s=timeout_s, env=env)  # fmt: skip
+    reference = recorded["apps"][app]
+    spec, second = comparison(app, reference), emulator_result(app, again, again_dir)
+    if again.timed_out or not compare_results(emulator_result(app, first, run_dir), second, spec):
+        return ""
+    agrees = (
+        "matches"
+        if not compare_results(nvidia_result(reference, recorded), second, spec)
+        else "differs"
+    )
+    return f"output changes with the wave order: in lock-step (interpreter) it {agrees} NVIDIA"
 
 
 def _later_recordings(recorded: dict) -> str:

@@ -176,9 +176,48 @@ def _build_run_compare(
         return _verdict("unverifiable", error.message, names, **common)
     verdict = judge(ref, cand, spec, names, **common)
     if pair[1].name == "emulator":
-        races = _race_note(pair[1], candidate, cand_art, spec, cand, verdict.status == "mismatch")
+        mismatch = verdict.status == "mismatch"
+        races = _race_note(pair[1], candidate, cand_art, spec, cand, mismatch)
+        if mismatch and not races:
+            races = _wave_order_note(pair[1], candidate, cand_art, spec, cand, ref)
         verdict = replace(verdict, notes=(*verdict.notes, races)) if races else verdict
     return verdict
+
+
+def _wave_order_note(
+    backend: Backend, source: Path, artifact: Any, spec: RunSpec, run: RunResult, ref: RunResult
+) -> str:
+    """After a mismatch the LDS race check does not explain: the port once more with its waves
+    in another order, a note when its output changes with the order (a race through any memory,
+    global too). The interpreter steps a workgroup's waves in lock-step, instruction by
+    instruction, as a GPU's warps roughly run; translated code runs each wave up to its next
+    barrier before the next one starts."""
+    import os
+
+    from cass.runner.emulator.kinds import DEFAULT_ENGINE, Engine
+
+    engine = dict(spec.env).get("CASS_EMULATOR_ENGINE") or os.environ.get(
+        "CASS_EMULATOR_ENGINE", DEFAULT_ENGINE
+    )
+    if engine == Engine.BOTH:
+        return ""
+    other = Engine.JIT if engine == Engine.INTERP else Engine.INTERP
+    try:
+        again = _run(backend, source, artifact,
+                     spec.replace(env=(*spec.env, ("CASS_EMULATOR_ENGINE", str(other)))))  # fmt: skip
+    except CassError:
+        return ""
+    if not again.finished or not (changed := compare_results(run, again, spec)):
+        return ""
+    order = "in lock-step (the interpreter)" if other == Engine.INTERP else "one at a time"
+    agrees = "matches the original" if not compare_results(ref, again, spec) else "differs too"
+    return (
+        f"the port's output depends on the order its waves run: run again with them {order} it "
+        f"prints otherwise (against its first run: {changed[0].render()}) and {agrees}. Its "
+        "waves race through memory "
+        "(global or shared) without a barrier or atomics between; where the original does the "
+        "same, the difference may be the race's rather than the port's"
+    )
 
 
 def _race_note(

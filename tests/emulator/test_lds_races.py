@@ -155,3 +155,24 @@ def test_cass_verify_race_check_notes_a_race_even_when_the_outputs_agree(tmp_pat
     plain = subprocess.run(base, capture_output=True, text=True, timeout=300, check=False)
     assert json.loads(plain.stdout)["status"] == "match"
     assert not [n for n in json.loads(plain.stdout)["notes"] if "races in LDS" in n]
+
+
+def test_a_mismatch_from_a_global_memory_race_is_named_by_the_wave_order(tmp_path: Path):
+    """heartwall's class: waves race through global memory, which the LDS check does not see.
+    The port run first as translated code (each wave to its next barrier alone) prints 528; the
+    note comes from a second run with the waves in lock-step, which prints what the GPU did."""
+    program = Path(__file__).parent / "programs" / "global_race.hip"
+    original = tmp_path / "race.cu"
+    original.write_text(program.read_text().replace("hip/hip_runtime.h", "cuda_runtime.h"))
+    port = tmp_path / "race.hip"
+    port.write_text(program.read_text())
+    spec = RunSpec(env=(("CASS_EMULATOR_JIT_HOT_S", "0"), ("CASS_EMULATOR_JIT_WAIT", "1")))
+    write_record(original, spec, RunResult("nvidia", 0, "sum 2080\n"))
+    verdict = verify(original, port, spec, backends=("recorded", "emulator"))
+    assert verdict.status == "mismatch" and "528" in verdict.message, verdict.message
+    [note] = [n for n in verdict.notes if "depends on the order its waves run" in n]
+    assert "in lock-step (the interpreter)" in note and "matches the original" in note
+    assert not [n for n in verdict.notes if "races in LDS" in n]
+    wrong = verify(EXAMPLES / "saxpy.cu", EXAMPLES / "saxpy_wrong.hip",
+                   backends=("recorded", "emulator"))  # fmt: skip
+    assert not [n for n in wrong.notes if "order its waves run" in n]  # wrong, not racing
