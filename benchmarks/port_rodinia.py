@@ -933,8 +933,9 @@ DIFFERENCES = {
     "point moved by the video's shift) in every run; the emulator runs a wave up to its next "
     "barrier before the next wave starts, and its positions are off. With the barrier added the "
     "H200 prints the same result.txt and the port on the emulator matches it "
-    "(benchmarks/results/heartwall-race-h200.md). The emulator's race check covers LDS, not "
-    "global memory.",
+    "(benchmarks/results/heartwall-race-h200.md). The LDS race check does not see it; run again "
+    "with its waves in lock-step (the interpreter), as the row's reason says, the port prints "
+    "the H200's positions.",
     "huffman": "huffman's pack kernel shifts by 32 where a block's bits start on a word boundary "
     "(`tmp = dw << 32-bit` with `bit` 0, pack_kernels.cu:35, 40, 50): PTX clamps the amount and "
     "the H200 gets 0, as the code needs; gfx1100 takes it modulo 32 and the port ORs the whole "
