@@ -212,11 +212,12 @@ def _wave_order_note(
     order = "in lock-step (the interpreter)" if other == Engine.INTERP else "one at a time"
     agrees = "matches the original" if not compare_results(ref, again, spec) else "differs too"
     return (
-        f"the port's output depends on the order its waves run: run again with them {order} it "
-        f"prints otherwise (against its first run: {changed[0].render()}) and {agrees}. Its "
-        "waves race through memory "
-        "(global or shared) without a barrier or atomics between; where the original does the "
-        "same, the difference may be the race's rather than the port's"
+        f"the port's output changed with the order its waves run: run again with them {order} it "
+        f"prints otherwise (against its first run: {changed[0].render()}) and {agrees}. Waves "
+        "that race through memory (global or shared) without a barrier or atomics between do "
+        "that (so does output that varies from run to run, from a clock or uninitialised "
+        "memory); where the original races the same way, the difference may be the race's "
+        "rather than the port's"
     )
 
 

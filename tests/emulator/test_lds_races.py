@@ -170,7 +170,7 @@ def test_a_mismatch_from_a_global_memory_race_is_named_by_the_wave_order(tmp_pat
     write_record(original, spec, RunResult("nvidia", 0, "sum 2080\n"))
     verdict = verify(original, port, spec, backends=("recorded", "emulator"))
     assert verdict.status == "mismatch" and "528" in verdict.message, verdict.message
-    [note] = [n for n in verdict.notes if "depends on the order its waves run" in n]
+    [note] = [n for n in verdict.notes if "changed with the order its waves run" in n]
     assert "in lock-step (the interpreter)" in note and "matches the original" in note
     assert not [n for n in verdict.notes if "races in LDS" in n]
     wrong = verify(EXAMPLES / "saxpy.cu", EXAMPLES / "saxpy_wrong.hip",
