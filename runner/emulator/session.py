@@ -155,11 +155,8 @@ class Device:
     ) -> int:
         co, program = self.modules[module]
         kernel = co.kernels.get(name)
-        if kernel is None and name.startswith("_ZL"):
-            # a static kernel: clang's host side registers it with internal linkage (`_ZL...`),
-            # nvcc's cubin, and so a code object lifted from it, names it `_Z...`; one
-            # translation unit cannot hold both
-            kernel = co.kernels.get("_Z" + name[3:])
+        if kernel is None and name.startswith("_ZL"):  # static: clang's host registers `_ZL..`,
+            kernel = co.kernels.get("_Z" + name[3:])  # nvcc's cubin (so a lift of it) `_Z..`
         if kernel is None:
             print(f"cass emulator: kernel {name} is not in the code object", file=sys.stderr)
             return STATUS_ERROR
