@@ -570,9 +570,10 @@ _TABLE: tuple[tuple[str, Severity, str, str], ...] = (
             "result is 0 (or the sign bits, for a signed value shifted right), and code relies "
             "on it; AMD GPUs take the amount modulo the width, so the value comes back "
             "unshifted. C++ leaves the shift undefined, the port compiles, and its output "
-            "changes. Where `e` can be 0, guard the shift (`bit ? dw << 32 - bit : 0`); a 64-bit "
-            "value shifted by `32 - e` is safe. Amounts from constants only (upper-case names) "
-            "are not reported."
+            "changes. Where `e` can be 0, guard the shift (`bit ? dw << 32 - bit : 0`: the quick "
+            "fix, offered for a left shift of an operand that stands alone without calls or "
+            "increments); a 64-bit value shifted by `32 - e` is safe. Amounts from constants "
+            "only (upper-case names) are not reported."
         ),
     ),
     (

@@ -79,7 +79,8 @@ def test_full_width_shift_reported_in_device_code_only(port_snippet):
     """`dw << 32-bit` in a kernel, once; not the constant `32 - LOG_WARP`, not host code."""
     _, codes = port_snippet(SHIFT.read_text())
     [found] = codes["CASS096"]
-    assert (found.line, found.column) == (11, 15) and "`32-bit`" in found.message
+    assert (found.line, found.column, found.end_column) == (11, 12, 24)  # `dw << 32-bit`
+    assert "`32-bit`" in found.message and found.fix.replacement == "(bit ? dw << 32-bit : 0)"
     _, codes = port_snippet(
         "__global__ void k(unsigned* o, int n, int m) {\n"
         "  o[0] = o[1] >> (32 - n - m);\n  o[2] <<= 64 - n;\n  o[3] = o[4] << (31 - n);\n"
@@ -89,6 +90,22 @@ def test_full_width_shift_reported_in_device_code_only(port_snippet):
     )
     assert [(d.line, d.message.split("`")[1]) for d in codes["CASS096"]] == [
         (2, "32 - n - m"), (3, "64 - n"), (8, "32 - n"), (9, "32 - n")]  # fmt: skip
+    fixes = [d.fix.replacement if d.fix else None for d in codes["CASS096"]]
+    assert fixes == [None, None, "(n ? o[10] << 32 - n : 0)", "(n ? o[11] << 32 - n : 0)"]
+
+
+def test_full_width_shift_fix_guards_only_operands_it_may_skip(port_snippet):
+    """The quick fix wraps the shift in a conditional on what the amount subtracts, where the
+    left operand stands alone and evaluating it has no effect the guard would skip."""
+    _, codes = port_snippet(
+        "__global__ void k(unsigned* o, unsigned* w, int n, unsigned dw, unsigned a) {\n"
+        "  o[0] = w[n] << (32 - n);\n  o[1] = (a | dw) << 32 - n;\n  o[2] = s.bits << 32 - n;\n"
+        "  o[3] = a + dw << 32 - n;\n  o[4] = (unsigned)dw << 32 - n;\n"
+        "  o[5] = f(n) << 32 - n;\n  o[6] = w[n++] << 32 - n;\n}\n"
+    )
+    fixes = [d.fix.replacement if d.fix else None for d in codes["CASS096"]]
+    assert fixes == ["(n ? w[n] << (32 - n) : 0)", "(n ? (a | dw) << 32 - n : 0)",
+                     "(n ? s.bits << 32 - n : 0)", None, None, None, None]  # fmt: skip
 
 
 @pytest.mark.toolchain
@@ -104,3 +121,20 @@ def test_full_width_shift_runs_modulo_the_width_on_gfx1100(tmp_path, port_snippe
     assert proc.stdout.splitlines() == [
         "carry 0 deadbeef host 00000000", "carry 4 f0000000 host f0000000",
         "carry 16 56780000 host 56780000", "carry 31 fffffffe host fffffffe"]  # fmt: skip
+    # the quick fix applied to the CUDA source, ported again: the H200's four lines
+    source, [found] = SHIFT.read_text().splitlines(keepends=True), codes_of(port_snippet)
+    line = source[found.line - 1]
+    source[found.line - 1] = (line[: found.column - 1] + found.fix.replacement
+                              + line[found.end_column - 1 :])  # fmt: skip
+    fixed, codes = port_snippet("".join(source))
+    assert "CASS096" not in codes  # guarded by what it subtracts
+    (tmp_path / "fixed.hip").write_text(fixed)
+    proc = subprocess.run([sys.executable, "-m", "cass.server.cli", "run-hip", str(tmp_path / "fixed.hip")],
+                          check=False, capture_output=True, text=True, timeout=900)  # fmt: skip
+    recorded = (Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+                / "full-width-shift-h200.txt").read_text().splitlines()[1:]  # fmt: skip
+    assert proc.returncode == 0 and proc.stdout.splitlines() == recorded, proc.stderr[-3000:]
+
+
+def codes_of(port_snippet) -> list:
+    return port_snippet(SHIFT.read_text())[1]["CASS096"]

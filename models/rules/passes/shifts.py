@@ -28,7 +28,7 @@ def report_full_width_shifts(unit: Unit) -> None:
     for i in unit.positions(_SHIFTS):
         if not unit.in_device(i):
             continue
-        j = i + 1
+        j, close = i + 1, None
         if j < len(texts) and texts[j] == "(":
             close = unit.matching(j)
             if close is None:
@@ -44,15 +44,67 @@ def report_full_width_shifts(unit: Unit) -> None:
         if _guarded(texts, i, names):
             continue
         amount, width = unit.text[code.starts[j] : code.end(end - 1)], texts[j]
-        unit.report(
-            "CASS096",
-            code.starts[i],
-            code.end(end - 1),
+        message = (
             f"shift by `{amount}`, which is {width}, the full width of a {width}-bit value, when "
             f"what it subtracts is 0: NVIDIA GPUs clamp the amount (the result is 0, or the sign "
             f"of a signed value shifted right) and AMD GPUs take it modulo {width} (the value is "
-            f"not shifted); if it can be {width}, guard the shift (`{amount} < {width} ? ... : 0`)",
+            f"not shifted); if it can be {width}, guard the shift (`{amount} < {width} ? ... : 0`)"
         )
+        left = _left_operand(texts, code, i) if texts[i] == "<<" and end - j == 3 else None
+        if left is None or code.kind(j + 2) != "ident":
+            unit.report("CASS096", code.starts[i], code.end(end - 1), message)
+            continue
+        last = close if close is not None else end - 1  # the amount's `)` too, when it has one
+        shift = unit.text[code.starts[left] : code.end(last)]
+        guard = f"({texts[j + 2]} ? {shift} : 0)"
+        unit.report("CASS096", code.starts[left], code.end(last), message,
+                    fix=(f"guard the shift: {guard} (0 when {texts[j + 2]} is 0, as on NVIDIA)",
+                         guard))  # fmt: skip
+
+
+# what may stand before a shift's left operand for the operand to be the token run the scan found
+# (operators binding looser than `<<`, and delimiters): `a + dw << n` shifts `a + dw`
+_BEFORE_LEFT = frozenset(
+    "= += -= *= /= %= &= |= ^= <<= >>= ( , ; { } ? : return < > <= >= == != & ^ | && ||".split()
+)
+
+
+def _left_operand(texts: list[str], code, i: int) -> int | None:
+    """Index of the first token of `<<`'s left operand when it is a name, an element, a member or
+    a parenthesised expression (`dw`, `words[k]`, `s.bits`, `(a | b)`) standing alone, with no
+    call, increment or assignment in it; None when it may be more (a cast, a unary operator, an
+    arithmetic term before it) or has effects the guard would skip."""
+    k = i - 1
+    while k >= 0:
+        if texts[k] in (")", "]"):
+            depth, opener = 0, "(" if texts[k] == ")" else "["
+            while k >= 0:
+                depth += texts[k] in (")", "]")
+                depth -= texts[k] in ("(", "[")
+                if depth == 0:
+                    break
+                k -= 1
+            if k < 0 or texts[k] != opener:
+                return None
+            k -= 1
+            if k >= 0 and (code.kind(k) == "ident" or texts[k] in (")", "]")):
+                continue  # a call or a subscript: its callee or array comes before
+        elif code.kind(k) == "ident":
+            k -= 1
+        else:
+            return None
+        if k >= 0 and texts[k] in (".", "->"):
+            k -= 1
+            continue
+        break
+    if k >= 0 and texts[k] not in _BEFORE_LEFT:
+        return None
+    effects = any(
+        texts[t] in ("++", "--") or texts[t].endswith("=") or (texts[t] == "(" and t > k + 1
+                                                              and code.kind(t - 1) == "ident")
+        for t in range(k + 1, i)
+    )  # fmt: skip
+    return None if effects else k + 1  # the guard skips the operand: only one without effects
 
 
 def _guarded(texts: list[str], i: int, names: set[str]) -> bool:
