@@ -11,6 +11,7 @@ code than its spec's `expected_exit_code`, 0 by default, crashes or times out: e
 
 from __future__ import annotations
 
+import os
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -192,8 +193,6 @@ def _wave_order_note(
     global too). The interpreter steps a workgroup's waves in lock-step, instruction by
     instruction, as a GPU's warps roughly run; translated code runs each wave up to its next
     barrier before the next one starts."""
-    import os
-
     from cass.runner.emulator.kinds import DEFAULT_ENGINE, Engine
 
     engine = dict(spec.env).get("CASS_EMULATOR_ENGINE") or os.environ.get(

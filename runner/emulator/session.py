@@ -110,7 +110,10 @@ class Device:
         return self.modules[module][0].symbol_address(name)
 
     def kernel(self, module: int, name: str):
-        return self.modules[module][0].kernels.get(name)
+        kernels = self.modules[module][0].kernels
+        if name not in kernels and name.startswith("_ZL"):  # static: clang's host registers
+            return kernels.get("_Z" + name[3:])  # `_ZL..`, nvcc's cubin (so a lift of it) `_Z..`
+        return kernels.get(name)
 
     def register(self, address: int, size: int, label: str) -> None:
         self.extra_regions.append(mem.Region(address, size, label))
@@ -154,9 +157,7 @@ class Device:
         blob: bytes | None = None,
     ) -> int:
         co, program = self.modules[module]
-        kernel = co.kernels.get(name)
-        if kernel is None and name.startswith("_ZL"):  # static: clang's host registers `_ZL..`,
-            kernel = co.kernels.get("_Z" + name[3:])  # nvcc's cubin (so a lift of it) `_Z..`
+        kernel = self.kernel(module, name)
         if kernel is None:
             print(f"cass emulator: kernel {name} is not in the code object", file=sys.stderr)
             return STATUS_ERROR

@@ -204,11 +204,13 @@ def test_jmx_through_absolute_tables_runs_as_the_source_says(tmp_path: Path, bui
 
 def test_a_static_kernel_runs_under_the_name_its_host_registers(tmp_path: Path, build_lifted):
     """nvcc names a `static __global__` kernel `_Z5twicePii` in its cubin; the host port
-    registers `_ZL5twicePii`: the emulator finds the lifted kernel all the same."""
+    registers `_ZL5twicePii`: the emulator finds the lifted kernel all the same, to launch it and
+    to answer cudaFuncGetAttributes."""
     from cass.runner.emulator import run_program
 
     program = build_lifted(DATA / "static_kernel.cu", "sm_90", tmp_path)
     assert "_Z5twicePii" in (tmp_path / "device.s").read_text()
     run = run_program(program)
     assert run.exit_code == 0, run.stderr
-    assert run.stdout.split() == ["no", "error", "1", "127"]
+    # launched, and its attributes found, under the host's name
+    assert run.stdout.split() == ["no", "error", "1", "127", "no", "error", "1024"]

@@ -96,10 +96,8 @@ def test_leukocyte_video_is_an_uncompressed_avi_of_bright_round_cells(pr, tmp_pa
 @pytest.mark.skipif(not CORPUS.exists(), reason=f"{CORPUS} is absent (the corpus lives beside "
                     "the clone)")  # fmt: skip
 def test_leukocyte_reads_its_video_through_its_own_avilib(pr, tmp_path: Path):
-    tree = pr.extract_corpus(CORPUS, tmp_path / "corpus")
-    folder = pr.app_dir(tree, "leukocyte")
-    reader = tmp_path / "read.c"
-    reader.write_text(
+    out = _read_through_corpus_code(
+        pr, tmp_path, "leukocyte", ".", ["avilib.c"], ["cells.avi"],
         '#include <stdio.h>\n#include <stdlib.h>\n#include "avilib.h"\n'
         "int main(int argc, char **argv) {\n"
         "  avi_t *avi = AVI_open_input_file(argv[1], 1); if (!avi) return 1;\n"
@@ -108,14 +106,8 @@ def test_leukocyte_reads_its_video_through_its_own_avilib(pr, tmp_path: Path):
         "  for (long f = 0; f < n; f++) { AVI_set_video_position(avi, f);\n"
         "    if (AVI_read_frame(avi, buf, &key) != w * h) return 2;\n"
         "    for (int k = 0; k < w * h; k++) sum += (unsigned char) buf[k]; }\n"
-        '  printf("%d %d %ld %ld\\n", w, h, n, sum); return 0; }\n'
-    )
-    exe = tmp_path / "read"
-    subprocess.run(["gcc", "-O1", f"-I{folder}", str(reader), str(folder / "avilib.c"), "-o",
-                    str(exe)], check=True, timeout=120, capture_output=True)  # fmt: skip
-    pr.prepare_run_dir("leukocyte", tmp_path / "run")
-    out = subprocess.run([str(exe), str(tmp_path / "run" / "cells.avi")], capture_output=True,
-                         text=True, check=True, timeout=60).stdout.split()  # fmt: skip
+        '  printf("%d %d %ld %ld\\n", w, h, n, sum); return 0; }\n',
+    )  # fmt: skip
     data = (tmp_path / "run" / "cells.avi").read_bytes()
     movi = _riff_chunks(_riff_chunks(data)[0][1])[1][1]
     assert out == ["160", "340", "3", str(sum(sum(f) for _, f in _riff_chunks(movi)))]
@@ -339,10 +331,8 @@ def test_myocyte_state_has_its_model_sizes(pr, tmp_path: Path):
 def test_srad_v1_reads_its_image_through_its_own_reader(pr, tmp_path: Path):
     """srad_v1's graphics.c and resize.c, unchanged, read the generated PGM from the mirrored
     tree's fixed path and crop the 30x34 corner the run table's arguments name."""
-    tree = pr.extract_corpus(CORPUS, tmp_path / "corpus")
-    folder = pr.app_dir(tree, "srad_v1")
-    reader = tmp_path / "read.c"
-    reader.write_text(
+    out = _read_through_corpus_code(
+        pr, tmp_path, "srad_v1", ".", [], [],
         '#include <stdio.h>\n#include <stdlib.h>\n#include "define.c"\n#include "graphics.c"\n'
         '#include "resize.c"\nint main(void) {\n'
         "  fp *ori = malloc(sizeof(fp) * 502 * 458), *img = malloc(sizeof(fp) * 30 * 34);\n"
@@ -351,15 +341,9 @@ def test_srad_v1_reads_its_image_through_its_own_reader(pr, tmp_path: Path):
         "  int unset = 0; for (int k = 0; k < 502 * 458; k++) unset += ori[k] < 0;\n"
         "  resize(ori, 502, 458, img, 30, 34, 1); double sum = 0;\n"
         "  for (int k = 0; k < 30 * 34; k++) sum += img[k];\n"
-        '  printf("%d %.0f %.0f\\n", unset, img[0], sum); return 0; }\n'
-    )
-    exe = tmp_path / "read"
-    subprocess.run(["gcc", "-O1", "-w", f"-I{folder}", str(reader), "-o", str(exe), "-lm"],
-                   check=True, timeout=120, capture_output=True)  # fmt: skip
+        '  printf("%d %.0f %.0f\\n", unset, img[0], sum); return 0; }\n',
+    )  # fmt: skip
     run = tmp_path / "run"
-    pr.prepare_run_dir("srad_v1", run)
-    out = subprocess.run([str(exe)], cwd=pr.work_dir("srad_v1", run), capture_output=True,
-                         text=True, check=True, timeout=60).stdout.split()  # fmt: skip
     rows = [[int(v) for v in line.split()] for line in
             (run / "data/srad/image.pgm").read_text().splitlines()[3:]]  # fmt: skip
     assert out == ["0", str(rows[0][0]), str(sum(rows[r][c] for r in range(30) for c in range(34)))]
@@ -369,19 +353,27 @@ def test_srad_v1_reads_its_image_through_its_own_reader(pr, tmp_path: Path):
                     "the clone)")  # fmt: skip
 def test_heartwall_reads_its_video_through_its_own_avilib(pr, tmp_path: Path):
     """600x512 frames, at least the 583 rows and 497 columns its hard-coded points search."""
-    tree = pr.extract_corpus(CORPUS, tmp_path / "corpus")
-    folder = pr.app_dir(tree, "heartwall") / "AVI"
-    reader = tmp_path / "read.c"
-    reader.write_text(
+    out = _read_through_corpus_code(
+        pr, tmp_path, "heartwall", "AVI", ["avilib.c"], ["heart.avi"],
         '#include <stdio.h>\n#include "avilib.h"\nint main(int argc, char **argv) {\n'
         "  avi_t *avi = AVI_open_input_file(argv[1], 1); if (!avi) return 1;\n"
         '  printf("%d %d %ld\\n", AVI_video_width(avi), AVI_video_height(avi), '
-        "AVI_video_frames(avi)); return 0; }\n"
-    )
-    exe = tmp_path / "read"
-    subprocess.run(["gcc", "-O1", "-w", f"-I{folder}", str(reader), str(folder / "avilib.c"), "-o",
-                    str(exe)], check=True, timeout=120, capture_output=True)  # fmt: skip
-    pr.prepare_run_dir("heartwall", tmp_path / "run")
-    out = subprocess.run([str(exe), str(tmp_path / "run" / "heart.avi")], capture_output=True,
-                         text=True, check=True, timeout=60).stdout.split()  # fmt: skip
+        "AVI_video_frames(avi)); return 0; }\n",
+    )  # fmt: skip
     assert out == ["512", "600", "3"]
+
+
+def _read_through_corpus_code(pr, tmp_path: Path, app: str, under: str, sources: list[str],
+                              inputs: list[str], program: str) -> list[str]:  # fmt: skip
+    """`program` (C) built by gcc against the corpus's own code of `app` (its folder's `under`:
+    include path and `sources`), run in the app's working folder of a run folder `tmp_path/run`
+    its generator filled, with `inputs` (files of that run folder) as arguments; its words."""
+    folder = pr.app_dir(pr.extract_corpus(CORPUS, tmp_path / "corpus"), app) / under
+    reader, exe, run = tmp_path / "read.c", tmp_path / "read", tmp_path / "run"
+    reader.write_text(program)
+    subprocess.run(["gcc", "-O1", "-w", f"-I{folder}", str(reader), *(str(folder / s) for s in sources),
+                    "-o", str(exe), "-lm"], check=True, timeout=120, capture_output=True)  # fmt: skip
+    pr.prepare_run_dir(app, run)
+    return subprocess.run([str(exe), *(str(run / name) for name in inputs)],
+                          cwd=pr.work_dir(app, run), capture_output=True, text=True, check=True,
+                          timeout=60).stdout.split()  # fmt: skip

@@ -15,6 +15,9 @@ int main() {
   twice<<<2, 32>>>(d, 64);
   cudaError_t status = cudaDeviceSynchronize();
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
-  printf("%s %d %d\n", cudaGetErrorString(status), h[0], h[63]);
+  cudaFuncAttributes attr;
+  cudaError_t found = cudaFuncGetAttributes(&attr, twice);
+  printf("%s %d %d %s %d\n", cudaGetErrorString(status), h[0], h[63],
+         cudaGetErrorString(found), attr.maxThreadsPerBlock);
   return 0;
 }
