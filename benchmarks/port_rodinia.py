@@ -866,14 +866,18 @@ def wave_order_report(
     app: str, exe: Path, first: Any, run_dir: Path, recorded: dict, timeout_s: float
 ) -> str:
     """After a mismatch the LDS race check does not explain: the program once more with its waves
-    in lock-step (the emulator's interpreter; translated code runs a wave to its next barrier
-    alone), in a fresh run folder. A line when its output changes with the order, else ''."""
+    in the other order (kinds.other_wave_order: by default in lock-step, the interpreter), in a
+    fresh run folder. A line when its output changes with the order, else ''."""
     from cass.runner.compare import compare_results
+    from cass.runner.emulator.kinds import Engine, other_wave_order
     from cass.runner.emulator.process import run_program
 
-    again_dir = run_dir.with_name(run_dir.name + "-lockstep")
+    other = other_wave_order(os.environ.get("CASS_EMULATOR_ENGINE", ""))
+    if other is None:
+        return ""
+    again_dir = run_dir.with_name(run_dir.name + f"-{other}")
     prepare_run_dir(app, again_dir)
-    env = {**os.environ, "CASS_EMULATOR_ENGINE": "interp"}
+    env = {**os.environ, "CASS_EMULATOR_ENGINE": str(other)}
     again = run_program(exe, RUN_TABLE[app]["args"], cwd=work_dir(app, again_dir),
                         timeout_s=timeout_s, env=env)  # fmt: skip
     reference = recorded["apps"][app]
@@ -885,7 +889,8 @@ def wave_order_report(
         if not compare_results(nvidia_result(reference, recorded), second, spec)
         else "differs"
     )
-    return f"output changes with the wave order: in lock-step (interpreter) it {agrees} NVIDIA"
+    order = "in lock-step (interpreter)" if other == Engine.INTERP else "one wave at a time"
+    return f"output changes with the wave order: {order} it {agrees} NVIDIA"
 
 
 def _later_recordings(recorded: dict) -> str:

@@ -193,14 +193,14 @@ def _wave_order_note(
     global too). The interpreter steps a workgroup's waves in lock-step, instruction by
     instruction, as a GPU's warps roughly run; translated code runs each wave up to its next
     barrier before the next one starts."""
-    from cass.runner.emulator.kinds import DEFAULT_ENGINE, Engine
+    from cass.runner.emulator.kinds import Engine, other_wave_order
 
     engine = dict(spec.env).get("CASS_EMULATOR_ENGINE") or os.environ.get(
-        "CASS_EMULATOR_ENGINE", DEFAULT_ENGINE
+        "CASS_EMULATOR_ENGINE", ""
     )
-    if engine == Engine.BOTH:
+    other = other_wave_order(engine)
+    if other is None:
         return ""
-    other = Engine.JIT if engine == Engine.INTERP else Engine.INTERP
     try:
         again = _run(backend, source, artifact,
                      spec.replace(env=(*spec.env, ("CASS_EMULATOR_ENGINE", str(other)))))  # fmt: skip

@@ -53,6 +53,17 @@ class Engine(StrEnum):
 # emulator test passed under it.
 DEFAULT_ENGINE = Engine.JIT
 
+
+def other_wave_order(engine: str) -> Engine | None:
+    """The engine that runs a workgroup's waves in the other order than `engine` (a value of
+    CASS_EMULATOR_ENGINE, '' for the default): the interpreter steps them in lock-step,
+    translated code runs each to its next barrier alone; None for `both`, which runs the two."""
+    engine = engine or DEFAULT_ENGINE
+    if engine == Engine.BOTH:
+        return None
+    return Engine.JIT if engine == Engine.INTERP else Engine.INTERP
+
+
 # The GPU the emulator executes: code objects are taken from a bundle for it (the toolchain's
 # default target, cass.runner.toolchain.DEFAULT_GFX_ARCH, names the same one).
 EMULATED_GFX_ARCH = "gfx1100"

@@ -176,3 +176,10 @@ def test_a_mismatch_from_a_global_memory_race_is_named_by_the_wave_order(tmp_pat
     wrong = verify(EXAMPLES / "saxpy.cu", EXAMPLES / "saxpy_wrong.hip",
                    backends=("recorded", "emulator"))  # fmt: skip
     assert not [n for n in wrong.notes if "order its waves run" in n]  # wrong, not racing
+
+
+def test_the_other_wave_order_of_each_engine():
+    from cass.runner.emulator.kinds import Engine, other_wave_order
+
+    assert other_wave_order("") == other_wave_order("jit") == Engine.INTERP  # the default: jit
+    assert other_wave_order("interp") == Engine.JIT and other_wave_order("both") is None
